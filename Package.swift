@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// The same settings on every target: Swift 6 mode and the upcoming features the code is written for.
+let settings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Masthead",
+    products: [
+        .library(name: "Masthead", targets: ["Masthead"]),
+        .library(name: "MastheadJSON", targets: ["MastheadJSON"]),
+        .library(name: "MastheadFormats", targets: ["MastheadFormats"]),
+        .executable(name: "masthead", targets: ["masthead"]),
+        .executable(name: "masthead-bench", targets: ["MastheadBench"]),
+    ],
+    targets: [
+        // Domain: catalog, transactions, intervals, periods, access, status. Pure values, no I/O.
+        .target(name: "Masthead", swiftSettings: settings),
+        // A strict RFC 8259 reader that indexes a document without building dictionaries, and a writer.
+        .target(name: "MastheadJSON", swiftSettings: settings),
+        // File and wire formats: catalog.json, App Store receipts (R2), entitlement JSON.
+        .target(name: "MastheadFormats", dependencies: ["Masthead", "MastheadJSON"], swiftSettings: settings),
+        // The command-line commands, as a library so tests can call them with arguments.
+        .target(name: "MastheadCLI", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"], swiftSettings: settings),
+        .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
+        .executableTarget(
+            name: "MastheadBench", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"],
+            swiftSettings: settings),
+        .testTarget(name: "MastheadTests", dependencies: ["Masthead"], swiftSettings: settings),
+        .testTarget(name: "MastheadJSONTests", dependencies: ["MastheadJSON"], swiftSettings: settings),
+        .testTarget(
+            name: "MastheadFormatsTests", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "MastheadCLITests", dependencies: ["Masthead", "MastheadFormats", "MastheadCLI", "masthead"],
+            swiftSettings: settings),
+    ]
+)

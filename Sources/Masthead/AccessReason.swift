@@ -1,0 +1,73 @@
+/// Why an issue is readable (R16). Periods are named by their index in
+/// ``PublicationEntitlement/periods``.
+public enum AccessReason: Hashable, Sendable {
+    /// Published while an archive period was active (R11).
+    case publishedDuringPeriod(period: Int)
+    /// The latest issue when an archive period started: unlocked by the purchase (R11).
+    case unlockedAtPeriodStart(period: Int)
+    /// A streaming period covers the as-of instant (R12); `window` limits it to the latest issues.
+    case streaming(period: Int, window: Int?)
+    /// Bought on its own (R13).
+    case singlePurchase(transactionId: String)
+    /// A free issue (R13).
+    case free
+
+    /// A stable name for the kind of reason, as written in JSON output.
+    public var name: String {
+        switch self {
+        case .publishedDuringPeriod: "publishedDuringPeriod"
+        case .unlockedAtPeriodStart: "unlockedAtPeriodStart"
+        case .streaming: "streaming"
+        case .singlePurchase: "singlePurchase"
+        case .free: "free"
+        }
+    }
+}
+
+/// Why an issue is not readable (R16).
+public enum Denial: Hashable, Sendable {
+    /// The issue is published after the as-of instant (R10).
+    case notYetPublished
+    /// The user has no subscription or purchase that grants this publication.
+    case notSubscribed
+    /// The purchase that would have granted it was refunded (R5.1).
+    case refunded(transactionId: String)
+    /// Published before the first archive period started, and not the issue it unlocked (R11).
+    case publishedBeforeSubscription(firstPeriodStart: Instant)
+    /// Published during a lapse between archive periods, or after the last one ended (`lapseEnd` nil) (R8, R11).
+    case publishedDuringLapse(lapseStart: Instant, lapseEnd: Instant?)
+    /// No streaming period covers the as-of instant (R12); `since` is when the last one ended.
+    case streamingInactive(since: Instant?)
+    /// A streaming period is active but the issue is older than the product's window (R12).
+    case outsideStreamingWindow(window: Int)
+
+    /// A stable name for the kind of denial, as written in JSON output.
+    public var name: String {
+        switch self {
+        case .notYetPublished: "notYetPublished"
+        case .notSubscribed: "notSubscribed"
+        case .refunded: "refunded"
+        case .publishedBeforeSubscription: "publishedBeforeSubscription"
+        case .publishedDuringLapse: "publishedDuringLapse"
+        case .streamingInactive: "streamingInactive"
+        case .outsideStreamingWindow: "outsideStreamingWindow"
+        }
+    }
+}
+
+/// An issue the user may read, with every reason that applies (the first is the main one).
+public struct ReadableIssue: Hashable, Sendable {
+    public var issue: Issue
+    public var reasons: [AccessReason]
+}
+
+/// The decision on one issue: readable with its reasons, or not with the denial.
+public enum IssueAccess: Hashable, Sendable {
+    case readable([AccessReason])
+    case notReadable(Denial)
+
+    /// Whether the issue may be read.
+    public var isReadable: Bool {
+        if case .readable = self { true } else { false }
+    }
+}

@@ -1,0 +1,33 @@
+/// The publications and the products that grant them (R3).
+///
+/// Build it with ``init(publications:products:)`` from values already checked (the catalog file
+/// reader reports problems with their JSON paths); publication ids, product ids and the issues
+/// products name are expected to be consistent.
+public struct Catalog: Sendable {
+    /// Publications in the order given.
+    public let publications: [Publication]
+    public let products: [String: Product]
+    let indexByPublicationId: [String: Int]
+
+    /// Creates a catalog.
+    public init(publications: [Publication], products: [Product]) {
+        self.publications = publications
+        self.products = Dictionary(products.map { ($0.productId, $0) }, uniquingKeysWith: { first, _ in first })
+        indexByPublicationId = Dictionary(publications.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The publication with this id.
+    public func publication(_ id: String) -> Publication? {
+        indexByPublicationId[id].map { publications[$0] }
+    }
+
+    /// The product with this id, or nil when the catalog does not know it.
+    public func product(_ productId: String) -> Product? { products[productId] }
+
+    /// Returns a copy in which `publication` replaces the one with its id (or is added).
+    public func replacing(_ publication: Publication) -> Catalog {
+        var list = publications
+        if let index = indexByPublicationId[publication.id] { list[index] = publication } else { list.append(publication) }
+        return Catalog(publications: list, products: Array(products.values))
+    }
+}

@@ -1,0 +1,68 @@
+/// Answers "which issues can this user read, and why" from a catalog and a purchase history.
+///
+/// Pure and synchronous: the caller passes the as-of instant (R10) and the environment (R14).
+public struct EntitlementEngine: Sendable {
+    public let catalog: Catalog
+
+    /// Creates an engine for a catalog.
+    public init(catalog: Catalog) { self.catalog = catalog }
+
+    /// Evaluates every publication the user has a transaction for.
+    ///
+    /// A publication is included when at least one transaction of `environment` has a product the
+    /// catalog knows that grants it, whether or not that transaction has started or was refunded.
+    /// - Parameters:
+    ///   - history: the user's transactions and renewal info.
+    ///   - at: the as-of instant; only what had happened by then counts (R10).
+    ///   - environment: production answers use production transactions only (R14).
+    public func evaluate(_ history: PurchaseHistory, at: Instant, environment: Environment = .production) -> UserEntitlements {
+        var unknown: [String] = []
+        var byPublication: [String: [Transaction]] = [:]
+        var order: [String] = []
+        for transaction in history.transactions where transaction.environment == environment {
+            guard let product = catalog.product(transaction.productId) else {
+                unknown.append(transaction.productId)
+                continue
+            }
+            for publicationId in product.publications {
+                if byPublication[publicationId] == nil { order.append(publicationId) }
+                byPublication[publicationId, default: []].append(transaction)
+            }
+        }
+        let publications = catalog.publications.filter { byPublication[$0.id] != nil }.map { publication in
+            PublicationEntitlement(
+                publication: publication, transactions: byPublication[publication.id] ?? [], history: history,
+                catalog: catalog, at: at, environment: environment)
+        }
+        return UserEntitlements(
+            at: at, environment: environment, publications: publications,
+            unknownProductIds: Array(Set(unknown)).sorted(), unknownTransactionCount: unknown.count)
+    }
+
+    /// Evaluates one publication, even when the user has no transaction for it (then only free
+    /// issues are readable).
+    public func evaluate(
+        _ history: PurchaseHistory, publication: Publication, at: Instant, environment: Environment = .production
+    ) -> PublicationEntitlement {
+        let transactions = history.transactions.filter { transaction in
+            transaction.environment == environment
+                && catalog.product(transaction.productId)?.publications.contains(publication.id) == true
+        }
+        return PublicationEntitlement(
+            publication: publication, transactions: transactions, history: history, catalog: catalog, at: at,
+            environment: environment)
+    }
+}
+
+/// A user's entitlements for every publication they have a transaction for, as of an instant.
+public struct UserEntitlements: Sendable {
+    public var at: Instant
+    public var environment: Environment
+    /// In catalog order.
+    public var publications: [PublicationEntitlement]
+    /// Products of the user's transactions (in this environment) that the catalog does not know:
+    /// they grant nothing (R3).
+    public var unknownProductIds: [String]
+    /// How many of the user's transactions (in this environment) have such a product.
+    public var unknownTransactionCount: Int
+}

@@ -1,0 +1,46 @@
+/// What a piece of paid (or free, or provisional) time comes from.
+public enum IntervalKind: String, Hashable, Sendable, CaseIterable {
+    /// An auto-renewable purchase or renewal, `[purchase, expires)` (R4).
+    case paid
+    /// An auto-renewable free trial.
+    case trial
+    /// An auto-renewable introductory offer.
+    case introductoryOffer
+    /// Cut short at an upgrade to a higher level: `[purchase, min(expires, cancellation))` (R5.2).
+    case upgraded
+    /// A stacked non-renewing purchase (R6).
+    case nonRenewing
+    /// A free subscription, never ending (R7).
+    case free
+    /// A billing grace extension, provisional while the as-of instant lies in it (R9).
+    case grace
+}
+
+/// The half-open time `[start, end)` one transaction pays for (R1).
+public struct Interval: Hashable, Sendable {
+    public var start: Instant
+    public var end: Instant
+    public var kind: IntervalKind
+    public var access: AccessStyle
+    public var transactionId: String
+    public var productId: String
+    /// The streaming window of the product (R12); nil for all issues.
+    public var window: Int?
+
+    /// Creates an interval.
+    public init(
+        start: Instant, end: Instant, kind: IntervalKind, access: AccessStyle, transactionId: String,
+        productId: String, window: Int? = nil
+    ) {
+        self.start = start
+        self.end = end
+        self.kind = kind
+        self.access = access
+        self.transactionId = transactionId
+        self.productId = productId
+        self.window = window
+    }
+
+    /// Whether `instant` lies in `[start, end)`.
+    public func contains(_ instant: Instant) -> Bool { start <= instant && instant < end }
+}

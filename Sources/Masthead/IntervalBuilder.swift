@@ -1,0 +1,116 @@
+/// Turns one publication's transactions into intervals as of an instant (R4–R7, R9, R10).
+struct IntervalBuilder {
+    let publication: Publication
+    let catalog: Catalog
+    let at: Instant
+    private(set) var intervals: [Interval] = []
+    private(set) var refunded: [RefundedPurchase] = []
+    /// Issue id → the transaction that bought it (the earliest purchase).
+    private(set) var singlePurchases: [String: String] = [:]
+    /// Auto-renewable transactions that count as of the instant and were not refunded.
+    private(set) var autoRenewable: [Transaction] = []
+
+    init(publication: Publication, catalog: Catalog, at: Instant) {
+        self.publication = publication
+        self.catalog = catalog
+        self.at = at
+    }
+
+    /// Adds transactions ordered by purchase instant; ones purchased after the instant are left out (R10).
+    mutating func add(_ transactions: [Transaction]) {
+        var nonRenewing: [(transaction: Transaction, duration: CalendarDuration, product: Product)] = []
+        for transaction in transactions where transaction.purchase <= at {
+            guard let product = catalog.product(transaction.productId) else { continue }
+            let cancelled = transaction.cancellation(asOf: at)
+            switch product.type {
+            case .autoRenewable:
+                addAutoRenewable(transaction, product: product, cancelled: cancelled)
+            case .nonRenewing:
+                guard let duration = product.duration else { continue }
+                if let cancelled {
+                    refund(transaction, at: cancelled, start: transaction.purchase, end: duration.added(to: transaction.purchase))
+                } else {
+                    nonRenewing.append((transaction, duration, product))
+                }
+            case .free:
+                if let cancelled {
+                    refund(transaction, at: cancelled, start: transaction.purchase, end: .distantFuture)
+                } else {
+                    intervals.append(interval(transaction, product: product, end: .distantFuture, kind: .free))
+                }
+            case .issue:
+                guard let issueId = product.issueId else { continue }
+                if let cancelled {
+                    refund(transaction, at: cancelled, start: transaction.purchase, end: transaction.purchase, issueId: issueId)
+                } else if singlePurchases[issueId] == nil {
+                    singlePurchases[issueId] = transaction.transactionId
+                }
+            }
+        }
+        stack(nonRenewing)
+    }
+
+    /// R4, R5: `[purchase, expires)`; a refund removes it, an upgrade cuts it at the cancellation.
+    private mutating func addAutoRenewable(_ transaction: Transaction, product: Product, cancelled: Instant?) {
+        guard let expires = transaction.expires else { return }
+        if let cancelled, !transaction.isUpgraded {
+            refund(transaction, at: cancelled, start: transaction.purchase, end: expires)
+            return
+        }
+        autoRenewable.append(transaction)
+        let end = cancelled.map { min(expires, $0) } ?? expires
+        guard end > transaction.purchase else { return }
+        let kind: IntervalKind =
+            cancelled != nil ? .upgraded : transaction.isTrial ? .trial : transaction.isIntroductoryOffer ? .introductoryOffer : .paid
+        intervals.append(interval(transaction, product: product, end: end, kind: kind))
+    }
+
+    /// R6: each purchase starts at the later of its purchase and the end of the previous one.
+    private mutating func stack(_ purchases: [(transaction: Transaction, duration: CalendarDuration, product: Product)]) {
+        var cursor = Instant(milliseconds: .min)
+        let ordered = purchases.sorted {
+            ($0.transaction.purchase, $0.transaction.transactionId) < ($1.transaction.purchase, $1.transaction.transactionId)
+        }
+        for purchase in ordered {
+            let start = max(purchase.transaction.purchase, cursor)
+            let end = purchase.duration.added(to: start)
+            var stacked = interval(purchase.transaction, product: purchase.product, end: end, kind: .nonRenewing)
+            stacked.start = start
+            intervals.append(stacked)
+            cursor = end
+        }
+    }
+
+    /// R9: while the instant lies in `[expires, grace expiry)` of a subscription in billing retry,
+    /// its latest interval is extended provisionally to the grace expiry.
+    mutating func addGraceExtensions(history: PurchaseHistory, environment: Environment) {
+        let subscriptions = Dictionary(grouping: autoRenewable, by: \.originalTransactionId)
+        for (originalId, transactions) in subscriptions.sorted(by: { $0.key < $1.key }) {
+            guard let latestExpiring = transactions.max(by: { ($0.expires!, $0.transactionId) < ($1.expires!, $1.transactionId) }),
+                let latestPurchased = transactions.last,
+                let renewal = history.renewal(
+                    forOriginalTransaction: originalId, environment: environment, latestProductId: latestPurchased.productId),
+                renewal.isInBillingRetry, let graceEnd = renewal.gracePeriodExpires,
+                let expires = latestExpiring.expires, latestExpiring.cancellation(asOf: at) == nil,
+                expires <= at, at < graceEnd,
+                let product = catalog.product(latestExpiring.productId)
+            else { continue }
+            var extension_ = interval(latestExpiring, product: product, end: graceEnd, kind: .grace)
+            extension_.start = expires
+            intervals.append(extension_)
+        }
+    }
+
+    private func interval(_ transaction: Transaction, product: Product, end: Instant, kind: IntervalKind) -> Interval {
+        Interval(
+            start: transaction.purchase, end: end, kind: kind, access: product.access,
+            transactionId: transaction.transactionId, productId: product.productId, window: product.window)
+    }
+
+    private mutating func refund(_ transaction: Transaction, at instant: Instant, start: Instant, end: Instant, issueId: String? = nil) {
+        refunded.append(
+            RefundedPurchase(
+                transactionId: transaction.transactionId, productId: transaction.productId, refundedAt: instant,
+                start: start, end: end, issueId: issueId))
+    }
+}

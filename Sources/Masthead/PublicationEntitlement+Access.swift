@@ -1,0 +1,99 @@
+extension PublicationEntitlement {
+    /// The readable issues with their reasons (R11–R13), ordered by publish instant, then id.
+    ///
+    /// Cost: two binary searches per period plus the issues it grants; no scan of the catalog.
+    static func readableIssues(
+        publication: Publication, periods: [Period], singlePurchases: [String: String], at: Instant
+    ) -> [ReadableIssue] {
+        let published = publication.countPublished(atOrBefore: at)
+        var entries: [(index: Int, reason: AccessReason)] = []
+        for (number, period) in periods.enumerated() {
+            switch period.access {
+            case .archive:
+                // R11: published while active…
+                let first = publication.countPublished(before: period.start)
+                let last = min(publication.countPublished(before: period.end), published)
+                if first < last { for index in first..<last { entries.append((index, .publishedDuringPeriod(period: number))) } }
+                // …and the latest issue at the period's start (all of those sharing its instant).
+                var unlocked = publication.countPublished(atOrBefore: period.start) - 1
+                let instant = unlocked >= 0 ? publication.issues[unlocked].published : at
+                while unlocked >= 0 && publication.issues[unlocked].published == instant {
+                    entries.append((unlocked, .unlockedAtPeriodStart(period: number)))
+                    unlocked -= 1
+                }
+            case .streaming:
+                // R12: everything published (or the latest `window`) while the period covers the instant.
+                guard period.contains(at) else { continue }
+                let window = self.window(of: period, at: at)
+                let first = window.map { max(0, published - $0) } ?? 0
+                for index in first..<published { entries.append((index, .streaming(period: number, window: window))) }
+            }
+        }
+        for (issueId, transactionId) in singlePurchases {
+            if let index = publication.index(ofIssue: issueId), index < published {
+                entries.append((index, .singlePurchase(transactionId: transactionId)))
+            }
+        }
+        for index in publication.freeIssueIndices where index < published { entries.append((index, .free)) }
+        entries.sort { ($0.index, rank($0.reason)) < ($1.index, rank($1.reason)) }
+        var result: [ReadableIssue] = []
+        for entry in entries {
+            if let last = result.last, last.issue == publication.issues[entry.index] {
+                if !last.reasons.contains(entry.reason) { result[result.count - 1].reasons.append(entry.reason) }
+            } else {
+                result.append(ReadableIssue(issue: publication.issues[entry.index], reasons: [entry.reason]))
+            }
+        }
+        return result
+    }
+
+    /// Orders reasons: periods first (by period), then streaming, single purchase, free.
+    private static func rank(_ reason: AccessReason) -> Int {
+        switch reason {
+        case .publishedDuringPeriod(let period): period * 4
+        case .unlockedAtPeriodStart(let period): period * 4 + 1
+        case .streaming(let period, _): period * 4 + 2
+        case .singlePurchase: Int.max - 1
+        case .free: Int.max
+        }
+    }
+
+    /// The streaming window in force at `at` (R12): the largest of the covering products' windows,
+    /// or nil (all issues) when one of them has none.
+    static func window(of period: Period, at: Instant) -> Int? {
+        let covering = period.intervals.filter { $0.contains(at) }
+        if covering.isEmpty || covering.contains(where: { $0.window == nil }) { return nil }
+        return covering.compactMap(\.window).max()
+    }
+
+    /// The subscription state and renewal details (R15).
+    static func status(
+        intervals: [Interval], subscriptions: [Transaction], history: PurchaseHistory, environment: Environment, at: Instant
+    ) -> SubscriptionStatus {
+        let started = intervals.filter { $0.start <= at }
+        let latest = subscriptions.max { ($0.expires!, $0.transactionId) < ($1.expires!, $1.transactionId) }
+        let renewal = latest.flatMap { latest in
+            history.renewal(
+                forOriginalTransaction: latest.originalTransactionId, environment: environment,
+                latestProductId: subscriptions.last { $0.originalTransactionId == latest.originalTransactionId }?.productId
+                    ?? latest.productId)
+        }
+        let state: SubscriptionState
+        if started.contains(where: { $0.kind != .grace && $0.contains(at) }) {
+            state = .active
+        } else if started.contains(where: { $0.kind == .grace && $0.contains(at) }) {
+            state = .gracePeriod
+        } else if let expires = latest?.expires, expires <= at,
+            at.milliseconds - expires.milliseconds < 60 * Instant.millisecondsPerDay, renewal?.isInBillingRetry == true
+        {
+            state = .billingRetry
+        } else if !started.isEmpty {
+            state = .expired
+        } else {
+            state = .none
+        }
+        return SubscriptionStatus(
+            state: state, autoRenewOn: renewal?.autoRenewOn, autoRenewProductId: renewal?.autoRenewProductId,
+            currentProductId: latest?.productId, expirationIntent: renewal?.expirationIntent)
+    }
+}

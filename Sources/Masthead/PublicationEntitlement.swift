@@ -1,0 +1,117 @@
+/// One user's entitlement to one publication as of an instant: status, periods, readable issues.
+public struct PublicationEntitlement: Sendable {
+    public let publication: Publication
+    public let at: Instant
+    public let environment: Environment
+    /// The state and renewal details (R15).
+    public let status: SubscriptionStatus
+    /// Periods that have started by the as-of instant, ordered by start, then access style (R8, R10).
+    public let periods: [Period]
+    /// Purchases that would have granted this publication but were refunded by the as-of instant (R5.1).
+    public let refunded: [RefundedPurchase]
+    /// Readable issues ordered by publish instant, then id, each with its reasons (R11–R13, R16).
+    public let readable: [ReadableIssue]
+    /// Single-issue purchases, by issue id: the transaction that bought it (R13).
+    let singlePurchases: [String: String]
+
+    init(
+        publication: Publication, transactions: [Transaction], history: PurchaseHistory, catalog: Catalog, at: Instant,
+        environment: Environment
+    ) {
+        self.publication = publication
+        self.at = at
+        self.environment = environment
+        var builder = IntervalBuilder(publication: publication, catalog: catalog, at: at)
+        builder.add(transactions)
+        builder.addGraceExtensions(history: history, environment: environment)
+        let periods = (Period.merge(builder.intervals.filter { $0.access == .archive })
+            + Period.merge(builder.intervals.filter { $0.access == .streaming }))
+            .filter { $0.start <= at }
+            .sorted { ($0.start, $0.access) < ($1.start, $1.access) }
+        self.periods = periods
+        refunded = builder.refunded
+        singlePurchases = builder.singlePurchases
+        readable = PublicationEntitlement.readableIssues(
+            publication: publication, periods: periods, singlePurchases: builder.singlePurchases, at: at)
+        status = PublicationEntitlement.status(
+            intervals: builder.intervals, subscriptions: builder.autoRenewable, history: history,
+            environment: environment, at: at)
+    }
+
+    /// The ids of the readable issues, in order.
+    public var readableIssueIds: [String] { readable.map(\.issue.id) }
+
+    /// The lapses: gaps between consecutive periods of one access style, and the time since the
+    /// last one ended when it ended by the as-of instant (then `end` is nil).
+    public var lapses: [(access: AccessStyle, start: Instant, end: Instant?)] {
+        var result: [(access: AccessStyle, start: Instant, end: Instant?)] = []
+        for style in AccessStyle.allCases {
+            let runs = periods.filter { $0.access == style }
+            for (previous, next) in zip(runs, runs.dropFirst()) { result.append((style, previous.end, next.start)) }
+            if let last = runs.last, last.end <= at { result.append((style, last.end, nil)) }
+        }
+        return result.sorted { $0.start < $1.start }
+    }
+
+    /// The decision on every issue of the publication, in publish order (R16).
+    public var decisions: [(issue: Issue, access: IssueAccess)] {
+        var reasonsByIndex: [Int: [AccessReason]] = [:]
+        for entry in readable {
+            if let index = publication.index(ofIssue: entry.issue.id) { reasonsByIndex[index] = entry.reasons }
+        }
+        return publication.issues.enumerated().map { index, issue in
+            if let reasons = reasonsByIndex[index] { return (issue, .readable(reasons)) }
+            return (issue, .notReadable(denial(for: issue)))
+        }
+    }
+
+    /// The decision on one issue, or nil when the publication has no such issue.
+    public func access(toIssue issueId: String) -> IssueAccess? {
+        guard let index = publication.index(ofIssue: issueId) else { return nil }
+        let issue = publication.issues[index]
+        if let entry = readable.first(where: { $0.issue.id == issueId }) { return .readable(entry.reasons) }
+        return .notReadable(denial(for: issue))
+    }
+
+    /// Why an issue that is not readable is not (R16).
+    func denial(for issue: Issue) -> Denial {
+        if issue.published > at { return .notYetPublished }
+        let archive = periods.filter { $0.access == .archive }
+        let streaming = periods.filter { $0.access == .streaming }
+        if let refund = refunded.first(where: { covered(issue, by: $0) }) {
+            return .refunded(transactionId: refund.transactionId)
+        }
+        if let first = archive.first {
+            if issue.published < first.start { return .publishedBeforeSubscription(firstPeriodStart: first.start) }
+            let before = archive.last { $0.end <= issue.published } ?? first
+            let after = archive.first { $0.start > issue.published }
+            return .publishedDuringLapse(lapseStart: before.end, lapseEnd: after?.start)
+        }
+        if !streaming.isEmpty {
+            if let active = streaming.first(where: { $0.contains(at) }) {
+                return .outsideStreamingWindow(window: PublicationEntitlement.window(of: active, at: at) ?? 0)
+            }
+            return .streamingInactive(since: streaming.last { $0.end <= at }?.end)
+        }
+        if let refund = refunded.first { return .refunded(transactionId: refund.transactionId) }
+        return .notSubscribed
+    }
+
+    /// Whether a refunded purchase would have granted the issue had it not been refunded.
+    private func covered(_ issue: Issue, by refund: RefundedPurchase) -> Bool {
+        if let issueId = refund.issueId { return issueId == issue.id }
+        return refund.start <= issue.published && issue.published < refund.end
+    }
+}
+
+/// A purchase refunded by the as-of instant (R5.1), with what it would have granted.
+public struct RefundedPurchase: Hashable, Sendable {
+    public var transactionId: String
+    public var productId: String
+    public var refundedAt: Instant
+    /// The time it would have paid for; for a single issue, `[purchase, purchase)`.
+    public var start: Instant
+    public var end: Instant
+    /// For a single-issue purchase, the issue.
+    public var issueId: String?
+}

@@ -1,0 +1,145 @@
+import Masthead
+import MastheadFormats
+import MastheadJSON
+
+/// `masthead audit`: one JSON line in per user, one JSON line out per (user, publication).
+struct AuditCommand {
+    static let name = "audit"
+    let catalogPath: String
+    let receiptsPath: String
+    let at: Instant
+    let environment: Environment
+    let outputPath: String?
+
+    init(_ arguments: [String], now: Instant) throws(CLIError) {
+        let parsed = try Arguments(arguments, options: ["catalog", "receipts", "at", "environment", "output"], command: Self.name)
+        catalogPath = try parsed.required("catalog", command: Self.name)
+        receiptsPath = try parsed.required("receipts", command: Self.name)
+        at = try CommonOptions.instant(parsed.value("at"), now: now, command: Self.name)
+        environment = try CommonOptions.environment(parsed.value("environment"), command: Self.name)
+        outputPath = parsed.value("output")
+    }
+
+    func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
+        let catalog = try CommonOptions.catalog(catalogPath)
+        let reader = try LineReader(path: receiptsPath)
+        let destination = try outputPath.map { (path) throws(CLIError) in try OutputFile(path: path) } ?? output
+        var auditor = Auditor(catalog: catalog, at: at, environment: environment)
+        do {
+            while let outcome = try reader.next({ line in auditor.audit(line) }) {
+                switch outcome {
+                case .written(let bytes): try destination.write(bytes)
+                case .skipped: break
+                case .rejected(let reason): try errors.write("\(receiptsPath):\(reader.lineNumber): \(reason)\n")
+                }
+            }
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError.cannotRead(path: receiptsPath, reason: "\(error)")
+        }
+        try destination.flush()
+        try errors.write(auditor.summary.rendered)
+        return auditor.summary.rejectedLines > 0 ? 1 : 0
+    }
+}
+
+/// Decides one input line at a time and keeps the counts for the summary.
+struct Auditor {
+    /// What became of one line.
+    enum Outcome {
+        /// The output lines for the user (possibly none).
+        case written([UInt8])
+        /// A blank line.
+        case skipped
+        /// The line cannot be used; nothing is written for it.
+        case rejected(String)
+    }
+
+    let decoder: ReceiptDecoder
+    let engine: EntitlementEngine
+    let at: Instant
+    let environment: Environment
+    private(set) var summary = AuditSummary()
+    private var writer = JSONWriter(capacity: 4096)
+
+    init(catalog: Catalog, at: Instant, environment: Environment) {
+        decoder = ReceiptDecoder(catalog: catalog)
+        engine = EntitlementEngine(catalog: catalog)
+        self.at = at
+        self.environment = environment
+    }
+
+    mutating func audit(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .skipped }
+        summary.lines += 1
+        let root: JSONValue
+        do {
+            root = try JSONDocument(parsing: Array(line)).root
+        } catch {
+            summary.rejectedLines += 1
+            return .rejected(error.description)
+        }
+        do {
+            guard root.kind == .object else { throw FormatError.invalidValue(path: "$", line: 1, value: root.rendered, expected: "an object with user_id and receipt") }
+            guard let userValue = root.member("user_id"), let userId = userValue.string ?? userValue.numberText, !userId.isEmpty else {
+                throw FormatError.missingField(path: "$.user_id", line: 1)
+            }
+            guard let receiptValue = root.member("receipt") else { throw FormatError.missingField(path: "$.receipt", line: 1) }
+            let receipt = try decoder.decode(receiptValue, path: "$.receipt")
+            let entitlements = engine.evaluate(receipt.history, at: at, environment: environment)
+            summary.record(entitlements)
+            writer.reset()
+            for publication in entitlements.publications {
+                writer.beginObject()
+                writer.field("user_id", userId)
+                writer.field("publication", publication.publication.id)
+                writer.field("status", publication.status.state.rawValue)
+                writer.key("readable")
+                writer.beginArray()
+                for entry in publication.readable { writer.string(entry.issue.id) }
+                writer.endArray()
+                writer.endObject()
+                writer.newline()
+            }
+            return .written(writer.bytes)
+        } catch {
+            summary.rejectedLines += 1
+            return .rejected("\(error)")
+        }
+    }
+}
+
+/// The counts an audit reports at the end.
+struct AuditSummary {
+    var lines = 0
+    var users = 0
+    var rejectedLines = 0
+    var unknownProductTransactions = 0
+    var outputLines = 0
+    var byState: [SubscriptionState: Int] = [:]
+
+    mutating func record(_ entitlements: UserEntitlements) {
+        users += 1
+        unknownProductTransactions += entitlements.unknownTransactionCount
+        outputLines += entitlements.publications.count
+        for publication in entitlements.publications { byState[publication.status.state, default: 0] += 1 }
+    }
+
+    var rendered: String {
+        var text = "audit summary\n"
+        text += "  lines read            \(lines)\n"
+        text += "  users                 \(users)\n"
+        text += "  rejected lines        \(rejectedLines)\n"
+        text += "  unknown products      \(unknownProductTransactions) transaction(s)\n"
+        text += "  (user, publication)   \(outputLines)\n"
+        for state in SubscriptionState.allCases {
+            text += "    \(state.rawValue.padding(18))\(byState[state] ?? 0)\n"
+        }
+        return text
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { self + String(repeating: " ", count: Swift.max(0, width - count)) }
+}

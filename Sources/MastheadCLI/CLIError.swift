@@ -1,0 +1,32 @@
+import MastheadFormats
+
+/// Why a command stopped: a usage mistake (exit 64), unreadable input (66) or bad data (1).
+enum CLIError: Error, Sendable, CustomStringConvertible {
+    /// The arguments are wrong; the message says which and how.
+    case usage(String)
+    /// A file could not be opened or read.
+    case cannotRead(path: String, reason: String)
+    /// A file could not be written.
+    case cannotWrite(path: String, reason: String)
+    /// An input file's content is invalid.
+    case invalidInput(path: String, FormatError)
+
+    /// The process exit status for this error (sysexits.h where one fits).
+    var exitStatus: Int32 {
+        switch self {
+        case .usage: 64
+        case .cannotRead: 66
+        case .cannotWrite: 73
+        case .invalidInput: 1
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .usage(let message): message
+        case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
+        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        case .invalidInput(let path, let error): "\(path): \(error)"
+        }
+    }
+}

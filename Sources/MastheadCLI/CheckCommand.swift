@@ -1,0 +1,57 @@
+import Masthead
+import MastheadFormats
+import MastheadJSON
+
+/// `masthead check`: one user's entitlements from one or more receipt files.
+struct CheckCommand {
+    static let name = "check"
+    let catalogPath: String
+    let receiptPaths: [String]
+    let at: Instant
+    let publicationId: String?
+    let environment: Environment
+    let json: Bool
+
+    init(_ arguments: [String], now: Instant) throws(CLIError) {
+        let parsed = try Arguments(
+            arguments, options: ["catalog", "receipt", "at", "publication", "environment", "format"], command: Self.name)
+        catalogPath = try parsed.required("catalog", command: Self.name)
+        receiptPaths = parsed.all("receipt")
+        guard !receiptPaths.isEmpty else { throw CLIError.usage("check: missing --receipt (see 'masthead check --help')") }
+        at = try CommonOptions.instant(parsed.value("at"), now: now, command: Self.name)
+        publicationId = parsed.value("publication")
+        environment = try CommonOptions.environment(parsed.value("environment"), command: Self.name)
+        switch parsed.value("format") ?? "text" {
+        case "text": json = false
+        case "json": json = true
+        case let other: throw CLIError.usage("check: --format must be text or json, not '\(other)'")
+        }
+    }
+
+    func run(output: OutputFile) throws(CLIError) -> Int32 {
+        let catalog = try CommonOptions.catalog(catalogPath)
+        var history = PurchaseHistory()
+        let decoder = ReceiptDecoder(catalog: catalog)
+        for path in receiptPaths {
+            let bytes = try Files.read(path)
+            do { history.merge(try decoder.decode(bytes).history) } catch { throw CLIError.invalidInput(path: path, error) }
+        }
+        let engine = EntitlementEngine(catalog: catalog)
+        var entitlements = engine.evaluate(history, at: at, environment: environment)
+        if let publicationId {
+            guard let publication = catalog.publication(publicationId) else {
+                let known = catalog.publications.map(\.id).joined(separator: ", ")
+                throw CLIError.usage("check: unknown publication '\(publicationId)' (the catalog has: \(known))")
+            }
+            entitlements.publications = [engine.evaluate(history, publication: publication, at: at, environment: environment)]
+        }
+        if json {
+            var writer = JSONWriter()
+            EntitlementJSON.write(entitlements, userId: nil, into: &writer)
+            try output.write(writer.bytes + [0x0A])
+        } else {
+            try output.write(TextReport.render(entitlements))
+        }
+        return 0
+    }
+}

@@ -1,0 +1,52 @@
+/// The `--help` texts, checked by golden tests.
+enum HelpText {
+    static let root = """
+        masthead: decide which magazine issues App Store subscribers may read, and why.
+
+        Usage: masthead <command> [options]
+
+        Commands:
+          check   Show one user's status, periods and every issue's decision, from a receipt.
+          audit   Decide entitlements for many users, one receipt per line, as JSON lines.
+
+        Run 'masthead <command> --help' for a command's options.
+        Exit status: 0 success, 1 invalid input data, 64 usage error, 66 unreadable input, 73 unwritable output.
+
+        """
+
+    static let check = """
+        Usage: masthead check --catalog DIR --receipt FILE [options]
+
+        Prints one user's status per publication, their periods and lapses, and every issue with
+        whether it is readable and why.
+
+        Options:
+          --catalog DIR          Catalog folder holding catalog.json (or the JSON file itself).
+          --receipt FILE         A verifyReceipt response (JSON). Repeat to merge several receipts.
+          --at INSTANT           The as-of instant, RFC 3339 (default: now).
+          --publication ID       Only this publication (shown even without a transaction).
+          --environment ENV      production (default) or sandbox.
+          --format FORMAT        text (default) or json.
+          -h, --help             Show this help.
+
+        """
+
+    static let audit = """
+        Usage: masthead audit --catalog DIR --receipts FILE.jsonl [options]
+
+        Reads one user per line, {"user_id": "...", "receipt": {...verifyReceipt response...}}, and
+        writes one JSON line per (user, publication) the user has a transaction for:
+        {"user_id": "...", "publication": "...", "status": "active", "readable": ["2020-02", ...]}.
+        A line that cannot be used is reported on standard error with its line number and produces
+        no output; the exit status is then 1. A summary goes to standard error at the end.
+
+        Options:
+          --catalog DIR          Catalog folder holding catalog.json (or the JSON file itself).
+          --receipts FILE        JSON lines input; - reads standard input.
+          --at INSTANT           The as-of instant, RFC 3339 (default: now).
+          --environment ENV      production (default) or sandbox.
+          --output FILE          Write the JSON lines here instead of standard output.
+          -h, --help             Show this help.
+
+        """
+}

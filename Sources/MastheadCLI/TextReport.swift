@@ -1,0 +1,94 @@
+import Masthead
+
+/// Renders entitlements for people: aligned columns, readable UTC dates, a sentence per decision.
+enum TextReport {
+    static func render(_ entitlements: UserEntitlements) -> String {
+        var lines = ["As of \(date(entitlements.at)) UTC, \(entitlements.environment.rawValue) environment"]
+        if entitlements.publications.isEmpty {
+            lines.append("")
+            lines.append("No transaction of this environment grants a publication of the catalog.")
+        }
+        for publication in entitlements.publications {
+            lines.append("")
+            lines += render(publication)
+        }
+        if !entitlements.unknownProductIds.isEmpty {
+            lines.append("")
+            lines.append("Products not in the catalog (they grant nothing): " + entitlements.unknownProductIds.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func render(_ entitlement: PublicationEntitlement) -> [String] {
+        let publication = entitlement.publication
+        var lines = [publication.title.map { "\($0) (\(publication.id))" } ?? publication.id]
+        lines.append("  Status   " + status(entitlement.status))
+        var periodLines: [String] = []
+        var events: [(start: Instant, text: String)] = []
+        for (index, period) in entitlement.periods.enumerated() {
+            let kinds = period.intervals.map(\.kind.rawValue)
+            let count = period.intervals.count
+            events.append(
+                (period.start,
+                 "#\(index) \(pad(period.access.rawValue, 9)) \(date(period.start)) → \(date(period.end))   \(count) interval\(count == 1 ? "" : "s") (\(kinds.joined(separator: ", ")))"))
+        }
+        for lapse in entitlement.lapses {
+            events.append((lapse.start, "   lapse     \(date(lapse.start)) → \(lapse.end.map(date) ?? "…")"))
+        }
+        for event in events.sorted(by: { $0.start < $1.start }) { periodLines.append(event.text) }
+        if periodLines.isEmpty { periodLines = ["none"] }
+        lines.append("  Periods  " + periodLines[0])
+        lines += periodLines.dropFirst().map { "           " + $0 }
+        for refund in entitlement.refunded {
+            lines.append("  Refund   \(refund.transactionId) (\(refund.productId)) refunded \(date(refund.refundedAt))")
+        }
+        let decisions = entitlement.decisions
+        lines.append("  Issues   \(decisions.count) in the catalog, \(entitlement.readable.count) readable")
+        let width = decisions.map(\.issue.id.count).max() ?? 0
+        for (issue, access) in decisions {
+            let verdict: String
+            switch access {
+            case .readable(let reasons): verdict = "yes  " + reasons.map { explain($0, entitlement) }.joined(separator: "; ")
+            case .notReadable(let denial): verdict = "no   " + explain(denial)
+            }
+            lines.append("    \(pad(issue.id, width))  \(date(issue.published))  \(verdict)")
+        }
+        return lines
+    }
+
+    static func status(_ status: SubscriptionStatus) -> String {
+        var parts = [status.state.rawValue]
+        if let on = status.autoRenewOn { parts.append("auto-renew \(on ? "on" : "off")") }
+        if let product = status.currentProductId { parts.append("product \(product)") }
+        if status.hasPendingPlanChange, let next = status.autoRenewProductId { parts.append("renews to \(next)") }
+        if let intent = status.expirationIntent { parts.append("expiration intent \(intent)") }
+        return parts.joined(separator: ", ")
+    }
+
+    static func explain(_ reason: AccessReason, _ entitlement: PublicationEntitlement) -> String {
+        switch reason {
+        case .publishedDuringPeriod(let period): "published during period #\(period)"
+        case .unlockedAtPeriodStart(let period): "unlocked when period #\(period) started (\(date(entitlement.periods[period].start)))"
+        case .streaming(let period, let window): "streaming, period #\(period) active" + (window.map { ", latest \($0) issues" } ?? "")
+        case .singlePurchase(let transactionId): "bought on its own (transaction \(transactionId))"
+        case .free: "free issue"
+        }
+    }
+
+    static func explain(_ denial: Denial) -> String {
+        switch denial {
+        case .notYetPublished: "not yet published"
+        case .notSubscribed: "no subscription or purchase grants it"
+        case .refunded(let transactionId): "the purchase was refunded (transaction \(transactionId))"
+        case .publishedBeforeSubscription(let start): "published before the subscription started (\(date(start)))"
+        case .publishedDuringLapse(let start, let end):
+            "published during a lapse (\(date(start)) → \(end.map(date) ?? "still lapsed"))"
+        case .streamingInactive(let since): "streaming access is not active" + (since.map { " (lapsed \(date($0)))" } ?? "")
+        case .outsideStreamingWindow(let window): "older than the latest \(window) issues streaming gives"
+        }
+    }
+
+    static func date(_ instant: Instant) -> String { instant == .distantFuture ? "never" : CivilTime(instant).readable }
+
+    static func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+}

@@ -1,0 +1,210 @@
+public import Masthead
+import MastheadJSON
+
+/// Reads `catalog.json` (R3), reporting every problem with its JSON path.
+///
+/// Unknown fields are ignored: publishers add their own.
+public struct CatalogDecoder: Sendable {
+    /// Creates a decoder.
+    public init() {}
+
+    /// Parses and checks a catalog; `file` names it in errors.
+    public func decode(_ bytes: [UInt8], file: String = "catalog.json") throws(FormatError) -> Catalog {
+        let root: JSONValue
+        do { root = try JSONDocument(parsing: bytes).root } catch { throw FormatError.invalidJSON(error) }
+        var reader = Reader()
+        let catalog = reader.read(root)
+        guard reader.problems.isEmpty, let catalog else { throw FormatError.invalidCatalog(file: file, problems: reader.problems) }
+        return catalog
+    }
+
+    /// Collects problems while reading, so that one run reports them all.
+    private struct Reader {
+        var problems: [CatalogProblem] = []
+
+        mutating func problem(_ path: String, _ message: String) {
+            problems.append(CatalogProblem(path: path, message: message))
+        }
+
+        mutating func read(_ root: JSONValue) -> Catalog? {
+            guard root.kind == .object else {
+                problem("$", "expected an object with \"publications\" and \"products\"")
+                return nil
+            }
+            var publications: [Publication] = []
+            var seenPublications: Set<String> = []
+            if let list = array(root, "publications", "$") {
+                for (index, value) in list.elements.enumerated() {
+                    let path = JSONPath.element("$.publications", index)
+                    guard let publication = readPublication(value, path) else { continue }
+                    if !seenPublications.insert(publication.id).inserted {
+                        problem(JSONPath.member(path, "id"), "duplicate publication id \"\(publication.id)\"")
+                    }
+                    publications.append(publication)
+                }
+            }
+            var products: [Product] = []
+            var seenProducts: Set<String> = []
+            let byId = Dictionary(publications.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            if let list = array(root, "products", "$") {
+                for (index, value) in list.elements.enumerated() {
+                    let path = JSONPath.element("$.products", index)
+                    guard let product = readProduct(value, path, publications: byId) else { continue }
+                    if !seenProducts.insert(product.productId).inserted {
+                        problem(JSONPath.member(path, "productId"), "duplicate product id \"\(product.productId)\"")
+                    }
+                    products.append(product)
+                }
+            }
+            return Catalog(publications: publications, products: products)
+        }
+
+        mutating func readPublication(_ value: JSONValue, _ path: String) -> Publication? {
+            guard value.kind == .object else {
+                problem(path, "expected a publication object")
+                return nil
+            }
+            let id = string(value, "id", path)
+            let title = optionalString(value, "title", path)
+            var issues: [Issue] = []
+            var seen: Set<String> = []
+            if let list = array(value, "issues", path) {
+                for (index, issueValue) in list.elements.enumerated() {
+                    let issuePath = JSONPath.element(JSONPath.member(path, "issues"), index)
+                    guard issueValue.kind == .object else {
+                        problem(issuePath, "expected an issue object")
+                        continue
+                    }
+                    let issueId = string(issueValue, "id", issuePath)
+                    let issueTitle = optionalString(issueValue, "title", issuePath)
+                    let published = date(issueValue, "published", issuePath)
+                    let free = optionalBool(issueValue, "free", issuePath) ?? false
+                    guard let issueId, let published else { continue }
+                    if !seen.insert(issueId).inserted {
+                        problem(JSONPath.member(issuePath, "id"), "duplicate issue id \"\(issueId)\" in this publication")
+                        continue
+                    }
+                    issues.append(Issue(id: issueId, title: issueTitle, published: published, isFree: free))
+                }
+            }
+            guard let id else { return nil }
+            return Publication(id: id, title: title, issues: issues)
+        }
+
+        mutating func readProduct(_ value: JSONValue, _ path: String, publications: [String: Publication]) -> Product? {
+            guard value.kind == .object else {
+                problem(path, "expected a product object")
+                return nil
+            }
+            let productId = string(value, "productId", path)
+            guard let typeText = string(value, "type", path) else { return nil }
+            guard let type = ProductType(rawValue: typeText) else {
+                problem(JSONPath.member(path, "type"), "unknown product type \"\(typeText)\"; expected one of autoRenewable, nonRenewing, free, issue")
+                return nil
+            }
+            if type == .issue {
+                let publicationId = string(value, "publication", path)
+                let issueId = string(value, "issue", path)
+                guard let productId, let publicationId, let issueId else { return nil }
+                guard let publication = publications[publicationId] else {
+                    problem(JSONPath.member(path, "publication"), "unknown publication \"\(publicationId)\"")
+                    return nil
+                }
+                guard publication.index(ofIssue: issueId) != nil else {
+                    problem(JSONPath.member(path, "issue"), "publication \"\(publicationId)\" has no issue \"\(issueId)\"")
+                    return nil
+                }
+                return Product(productId: productId, publication: publicationId, issue: issueId)
+            }
+            var granted: [String] = []
+            if let list = array(value, "publications", path) {
+                for (index, entry) in list.elements.enumerated() {
+                    let entryPath = JSONPath.element(JSONPath.member(path, "publications"), index)
+                    guard let id = entry.string else {
+                        problem(entryPath, "expected a publication id string")
+                        continue
+                    }
+                    if publications[id] == nil { problem(entryPath, "unknown publication \"\(id)\"") } else { granted.append(id) }
+                }
+                if list.count == 0 { problem(JSONPath.member(path, "publications"), "a subscription must grant at least one publication") }
+            }
+            var access: AccessStyle?
+            if let accessText = string(value, "access", path) {
+                access = AccessStyle(rawValue: accessText)
+                if access == nil { problem(JSONPath.member(path, "access"), "unknown access \"\(accessText)\"; expected archive or streaming") }
+            }
+            var window: Int?
+            if let windowValue = value.member("window"), !windowValue.isNull {
+                if let number = windowValue.int64, number > 0, number <= Int64(Int32.max) {
+                    window = Int(number)
+                } else {
+                    problem(JSONPath.member(path, "window"), "expected a positive whole number of issues, found \(windowValue.rendered)")
+                }
+            }
+            var duration: CalendarDuration?
+            if type == .nonRenewing {
+                if let text = string(value, "duration", path) {
+                    duration = CalendarDuration(iso8601: text)
+                    if duration == nil {
+                        problem(JSONPath.member(path, "duration"), "invalid ISO 8601 duration \"\(text)\"; expected PnYnMnWnD such as P1M")
+                    }
+                }
+            }
+            guard let productId, let access, !granted.isEmpty, type != .nonRenewing || duration != nil else { return nil }
+            return Product(productId: productId, type: type, publications: granted, access: access, window: window, duration: duration)
+        }
+
+        // MARK: Field helpers
+
+        mutating func string(_ object: JSONValue, _ key: String, _ path: String) -> String? {
+            guard let value = object[key], !value.isNull else {
+                problem(JSONPath.member(path, key), "missing")
+                return nil
+            }
+            guard let text = value.string, !text.isEmpty else {
+                problem(JSONPath.member(path, key), "expected a non-empty string, found \(value.rendered)")
+                return nil
+            }
+            return text
+        }
+
+        mutating func optionalString(_ object: JSONValue, _ key: String, _ path: String) -> String? {
+            guard let value = object[key], !value.isNull else { return nil }
+            guard let text = value.string else {
+                problem(JSONPath.member(path, key), "expected a string, found \(value.rendered)")
+                return nil
+            }
+            return text
+        }
+
+        mutating func optionalBool(_ object: JSONValue, _ key: String, _ path: String) -> Bool? {
+            guard let value = object[key], !value.isNull else { return nil }
+            guard let flag = value.bool else {
+                problem(JSONPath.member(path, key), "expected true or false, found \(value.rendered)")
+                return nil
+            }
+            return flag
+        }
+
+        mutating func date(_ object: JSONValue, _ key: String, _ path: String) -> Instant? {
+            guard let text = string(object, key, path) else { return nil }
+            guard let instant = DateText.rfc3339(text) else {
+                problem(JSONPath.member(path, key), "invalid date \"\(text)\"; expected RFC 3339 such as 2020-02-01T00:00:00Z")
+                return nil
+            }
+            return instant
+        }
+
+        mutating func array(_ object: JSONValue, _ key: String, _ path: String) -> JSONValue? {
+            guard let value = object[key], !value.isNull else {
+                problem(JSONPath.member(path, key), "missing")
+                return nil
+            }
+            guard value.kind == .array else {
+                problem(JSONPath.member(path, key), "expected an array, found \(value.rendered)")
+                return nil
+            }
+            return value
+        }
+    }
+}

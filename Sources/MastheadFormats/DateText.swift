@@ -1,0 +1,78 @@
+public import Masthead
+
+/// Parses the date texts App Store payloads and catalogs use (R2.1).
+public enum DateText {
+    /// Parses RFC 3339 (`2020-02-01T00:00:00Z`, `2020-02-01T09:30:00.250+09:30`); fractions
+    /// beyond milliseconds are truncated. Returns nil for anything else.
+    public static func rfc3339(_ text: String) -> Instant? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, var civil = civilPrefix(bytes), bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") || bytes[10] == UInt8(ascii: " ")
+        else { return nil }
+        var offset = 19
+        if bytes[offset] == UInt8(ascii: ".") {
+            offset += 1
+            var digits = 0
+            var millisecond = 0
+            while offset < bytes.count, let digit = digit(bytes[offset]) {
+                if digits < 3 { millisecond = millisecond * 10 + digit }
+                digits += 1
+                offset += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<max(digits, 3) { millisecond *= 10 }
+            civil.millisecond = millisecond
+        }
+        guard offset < bytes.count else { return nil }
+        var offsetMinutes = 0
+        switch bytes[offset] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            offset += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            guard offset + 6 == bytes.count, bytes[offset + 3] == UInt8(ascii: ":"),
+                let hours = number(bytes, offset + 1, 2), let minutes = number(bytes, offset + 4, 2), hours < 24, minutes < 60
+            else { return nil }
+            offsetMinutes = (hours * 60 + minutes) * (bytes[offset] == UInt8(ascii: "-") ? -1 : 1)
+            offset += 6
+        default:
+            return nil
+        }
+        guard offset == bytes.count, civil.isValid else { return nil }
+        return civil.instant.adding(milliseconds: -Int64(offsetMinutes) * 60_000)
+    }
+
+    /// Parses Apple's `yyyy-MM-dd HH:mm:ss VV` with a UTC zone name (`Etc/GMT`, `Etc/UTC`, `GMT`, `UTC`).
+    /// Returns nil for anything else (the `_pst` twins are never read).
+    public static func appleUTC(_ text: String) -> Instant? {
+        let bytes = Array(text.utf8)
+        guard bytes.count > 20, let civil = civilPrefix(bytes), bytes[10] == UInt8(ascii: " "), bytes[19] == UInt8(ascii: " "),
+            civil.isValid
+        else { return nil }
+        switch String(decoding: bytes[20...], as: UTF8.self) {
+        case "Etc/GMT", "Etc/UTC", "GMT", "UTC", "Etc/GMT+0", "Etc/GMT-0", "Etc/Zulu", "Z": return civil.instant
+        default: return nil
+        }
+    }
+
+    /// `yyyy-MM-dd?HH:mm:ss` at the start of `bytes`, separator unchecked.
+    private static func civilPrefix(_ bytes: [UInt8]) -> CivilTime? {
+        guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
+            let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2)
+        else { return nil }
+        return CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    private static func number(_ bytes: [UInt8], _ offset: Int, _ length: Int) -> Int? {
+        var value = 0
+        for index in offset..<offset + length {
+            guard let digit = digit(bytes[index]) else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    private static func digit(_ byte: UInt8) -> Int? {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int(byte - UInt8(ascii: "0")) : nil
+    }
+}

@@ -1,0 +1,158 @@
+public import Masthead
+public import MastheadJSON
+
+/// Writes entitlements as JSON: the shape of `masthead check --format json` and of the service's
+/// entitlement answers. Instants are RFC 3339 UTC strings; `null` stands for "never" or "unknown".
+public enum EntitlementJSON {
+    /// The whole answer for one user.
+    public static func write(_ entitlements: UserEntitlements, userId: String?, into writer: inout JSONWriter) {
+        writer.beginObject()
+        if let userId { writer.field("user_id", userId) }
+        writer.field("at", entitlements.at.description)
+        writer.field("environment", entitlements.environment.rawValue)
+        writer.key("publications")
+        writer.beginArray()
+        for publication in entitlements.publications { write(publication, into: &writer) }
+        writer.endArray()
+        writer.key("unknownProducts")
+        writer.beginArray()
+        for productId in entitlements.unknownProductIds { writer.string(productId) }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    /// One publication: status, periods, lapses, refunds and every issue's decision.
+    public static func write(_ entitlement: PublicationEntitlement, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("publication", entitlement.publication.id)
+        writer.field("title", entitlement.publication.title)
+        writer.key("status")
+        write(entitlement.status, into: &writer)
+        writer.key("periods")
+        writer.beginArray()
+        for (index, period) in entitlement.periods.enumerated() { write(period, index: index, into: &writer) }
+        writer.endArray()
+        writer.key("lapses")
+        writer.beginArray()
+        for lapse in entitlement.lapses {
+            writer.beginObject()
+            writer.field("access", lapse.access.rawValue)
+            writer.field("start", lapse.start.description)
+            writer.field("end", lapse.end?.description)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("refunded")
+        writer.beginArray()
+        for refund in entitlement.refunded {
+            writer.beginObject()
+            writer.field("transactionId", refund.transactionId)
+            writer.field("productId", refund.productId)
+            writer.field("refundedAt", refund.refundedAt.description)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("readable")
+        writer.beginArray()
+        for entry in entitlement.readable { writer.string(entry.issue.id) }
+        writer.endArray()
+        writer.key("issues")
+        writer.beginArray()
+        for decision in entitlement.decisions { write(decision.issue, decision.access, entitlement, into: &writer) }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    /// The answer to "can the user read this issue": `{"readable": …, "reasons"|"reason": …}`.
+    public static func write(_ issue: Issue, _ access: IssueAccess, _ entitlement: PublicationEntitlement, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("id", issue.id)
+        writer.field("published", issue.published.description)
+        switch access {
+        case .readable(let reasons):
+            writer.field("readable", true)
+            writer.key("reasons")
+            writer.beginArray()
+            for reason in reasons { write(reason, entitlement, into: &writer) }
+            writer.endArray()
+        case .notReadable(let denial):
+            writer.field("readable", false)
+            writer.key("reason")
+            write(denial, into: &writer)
+        }
+        writer.endObject()
+    }
+
+    static func write(_ status: SubscriptionStatus, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("state", status.state.rawValue)
+        writer.key("autoRenew")
+        if let on = status.autoRenewOn { writer.bool(on) } else { writer.null() }
+        writer.field("productId", status.currentProductId)
+        writer.field("autoRenewProductId", status.autoRenewProductId)
+        writer.field("pendingPlanChange", status.hasPendingPlanChange)
+        writer.field("expirationIntent", status.expirationIntent)
+        writer.endObject()
+    }
+
+    static func write(_ period: Period, index: Int, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("period", Int64(index))
+        writer.field("access", period.access.rawValue)
+        writer.field("start", period.start.description)
+        writer.field("end", period.end == .distantFuture ? nil : period.end.description)
+        writer.key("intervals")
+        writer.beginArray()
+        for interval in period.intervals {
+            writer.beginObject()
+            writer.field("transactionId", interval.transactionId)
+            writer.field("productId", interval.productId)
+            writer.field("kind", interval.kind.rawValue)
+            writer.field("start", interval.start.description)
+            writer.field("end", interval.end == .distantFuture ? nil : interval.end.description)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    static func write(_ reason: AccessReason, _ entitlement: PublicationEntitlement, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("kind", reason.name)
+        switch reason {
+        case .publishedDuringPeriod(let period), .unlockedAtPeriodStart(let period):
+            writer.field("period", Int64(period))
+            writer.field("periodStart", entitlement.periods[period].start.description)
+        case .streaming(let period, let window):
+            writer.field("period", Int64(period))
+            writer.key("window")
+            if let window { writer.int(Int64(window)) } else { writer.null() }
+        case .singlePurchase(let transactionId):
+            writer.field("transactionId", transactionId)
+        case .free:
+            break
+        }
+        writer.endObject()
+    }
+
+    static func write(_ denial: Denial, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("kind", denial.name)
+        switch denial {
+        case .refunded(let transactionId):
+            writer.field("transactionId", transactionId)
+        case .publishedBeforeSubscription(let start):
+            writer.field("firstPeriodStart", start.description)
+        case .publishedDuringLapse(let start, let end):
+            writer.field("lapseStart", start.description)
+            writer.field("lapseEnd", end?.description)
+        case .streamingInactive(let since):
+            writer.field("since", since?.description)
+        case .outsideStreamingWindow(let window):
+            writer.field("window", Int64(window))
+        case .notYetPublished, .notSubscribed:
+            break
+        }
+        writer.endObject()
+    }
+}

@@ -1,0 +1,40 @@
+public import MastheadJSON
+
+/// Input that cannot be used, with what a person needs to fix it: file, line, JSON path, value.
+public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The text is not valid JSON.
+    case invalidJSON(JSONError)
+    /// A required field is absent (or empty, which counts as absent: R2.5).
+    case missingField(path: String, line: Int)
+    /// A field's value cannot be read; `expected` says what it should be.
+    case invalidValue(path: String, line: Int, value: String, expected: String)
+    /// A verifyReceipt response whose status is neither 0 nor 21006 (R2.4); nothing of it is used.
+    case receiptRejected(status: Int, meaning: String)
+    /// A catalog with problems, each with its JSON path.
+    case invalidCatalog(file: String, problems: [CatalogProblem])
+
+    public var description: String {
+        switch self {
+        case .invalidJSON(let error): error.description
+        case .missingField(let path, let line): "missing field \(path) (line \(line))"
+        case .invalidValue(let path, let line, let value, let expected):
+            "invalid value \(value) at \(path) (line \(line)): expected \(expected)"
+        case .receiptRejected(let status, let meaning): "receipt rejected: status \(status): \(meaning)"
+        case .invalidCatalog(let file, let problems):
+            "invalid catalog \(file):\n" + problems.map { "  \($0.path): \($0.message)" }.joined(separator: "\n")
+        }
+    }
+}
+
+/// One problem found while loading a catalog.
+public struct CatalogProblem: Hashable, Sendable {
+    /// The JSON path of the offending value, such as `$.products[2].duration`.
+    public var path: String
+    public var message: String
+
+    /// Creates a problem.
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+}

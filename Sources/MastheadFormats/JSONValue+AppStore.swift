@@ -1,0 +1,127 @@
+import Masthead
+public import MastheadJSON
+
+/// Where an object sits in a payload, turned into a JSON path only when an error is reported.
+struct PayloadLocation {
+    /// The path of the containing array or object, e.g. `$.receipt.in_app`.
+    var parent: String
+    /// The element index when the object is an array element.
+    var index: Int?
+
+    func path(_ key: String) -> String {
+        let base = index.map { JSONPath.element(parent, $0) } ?? parent
+        return JSONPath.member(base, key)
+    }
+}
+
+/// Reading App Store field shapes (R2.1, R2.2, R2.5) from JSON values.
+extension JSONValue {
+    /// Null, an empty string and an empty object count as absent (R2.5).
+    var isAbsent: Bool {
+        switch kind {
+        case .null: return true
+        case .string: return withRawBytes { $0.isEmpty } ?? false
+        case .object: return count == 0
+        default: return false
+        }
+    }
+
+    /// An identifier given as a string or an integer number (real payloads use both).
+    func identifier(_ location: PayloadLocation, _ key: String) throws(FormatError) -> String? {
+        if isAbsent { return nil }
+        switch kind {
+        case .string: return string
+        case .number:
+            guard int64 != nil, let text = numberText else { break }
+            return text
+        default: break
+        }
+        throw FormatError.invalidValue(path: location.path(key), line: line, value: rendered, expected: "a string or integer identifier")
+    }
+
+    /// Free text given as a string or a number; nil when absent.
+    var looseText: String? {
+        if isAbsent { return nil }
+        switch kind {
+        case .string: return string
+        case .number: return numberText
+        default: return nil
+        }
+    }
+
+    /// A flag given as a boolean, `"true"`/`"false"`, `"1"`/`"0"` or the numbers 1/0 (R2.2).
+    func flag(_ location: PayloadLocation, _ key: String) throws(FormatError) -> Bool? {
+        if isAbsent { return nil }
+        switch kind {
+        case .true: return true
+        case .false: return false
+        case .number:
+            if let value = int64, value == 0 || value == 1 { return value == 1 }
+        case .string:
+            if stringEquals("true") || stringEquals("1") { return true }
+            if stringEquals("false") || stringEquals("0") { return false }
+        default: break
+        }
+        throw FormatError.invalidValue(path: location.path(key), line: line, value: rendered, expected: "a flag (true/false, \"1\"/\"0\")")
+    }
+
+    /// Milliseconds since the epoch given as a number or a string of digits (an `_ms` field).
+    var milliseconds: Int64? {
+        switch kind {
+        case .number: return int64
+        case .string:
+            return withRawBytes { bytes -> Int64? in
+                guard !bytes.isEmpty, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+                return JSONValue.digitsValue(bytes)
+            } ?? nil
+        default: return nil
+        }
+    }
+
+    static func digitsValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var value: Int64 = 0
+        for byte in bytes {
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            if overflow1 || overflow2 { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    /// The value as it appears in the payload, for error messages (strings quoted, long ones cut).
+    public var rendered: String {
+        switch kind {
+        case .string:
+            let text = string ?? ""
+            return "\"" + (text.count > 60 ? String(text.prefix(60)) + "…" : text) + "\""
+        case .number: return numberText ?? "?"
+        case .true: return "true"
+        case .false: return "false"
+        case .null: return "null"
+        case .object: return "an object"
+        case .array: return "an array"
+        }
+    }
+}
+
+/// Reads a date field `X_date` the way R2.1 says: `X_date_ms` when present (string or number);
+/// else `X_date` as all-digit milliseconds, Apple's `yyyy-MM-dd HH:mm:ss Etc/GMT`, or RFC 3339.
+func appStoreDate(
+    milliseconds: JSONValue?, text: JSONValue?, location: PayloadLocation, key: String
+) throws(FormatError) -> Instant? {
+    if let milliseconds, !milliseconds.isAbsent {
+        guard let value = milliseconds.milliseconds else {
+            throw FormatError.invalidValue(
+                path: location.path(key + "_ms"), line: milliseconds.line, value: milliseconds.rendered,
+                expected: "milliseconds since 1970 (digits)")
+        }
+        return Instant(milliseconds: value)
+    }
+    guard let text, !text.isAbsent else { return nil }
+    if let value = text.milliseconds { return Instant(milliseconds: value) }
+    if let string = text.string, let instant = DateText.appleUTC(string) ?? DateText.rfc3339(string) { return instant }
+    throw FormatError.invalidValue(
+        path: location.path(key), line: text.line, value: text.rendered,
+        expected: "a date (milliseconds, \"yyyy-MM-dd HH:mm:ss Etc/GMT\" or RFC 3339)")
+}

@@ -1,0 +1,247 @@
+public import Masthead
+public import MastheadJSON
+
+/// A verifyReceipt response read into domain values (R2).
+public struct Receipt: Hashable, Sendable {
+    /// Apple's status: 0 or 21006 for a receipt that was read (others are rejected, R2.4).
+    public var status: Int
+    public var environment: Environment
+    /// Every transaction, de-duplicated by transaction id (R2.3).
+    public var transactions: [Transaction]
+    public var renewals: [RenewalInfo]
+
+    /// The receipt as a purchase history.
+    public var history: PurchaseHistory { PurchaseHistory(transactions: transactions, renewals: renewals) }
+}
+
+/// Reads verifyReceipt responses as Apple (and real projects' recordings) send them (R2).
+///
+/// Transactions come from `latest_receipt_info` (array or single object), `receipt.in_app`, and,
+/// for iOS 6-style receipts, the `receipt` object itself and `latest_expired_receipt_info`. Only
+/// the fields the rules use are checked; one that cannot be read makes the whole receipt an error
+/// naming its JSON path, line and value (R2.5).
+public struct ReceiptDecoder: Sendable {
+    /// When given, an auto-renewable product's transaction must carry an expiry date.
+    public let catalog: Catalog?
+
+    /// Creates a decoder; pass the catalog to check expiry dates of auto-renewable products.
+    public init(catalog: Catalog? = nil) { self.catalog = catalog }
+
+    /// Parses and reads a verifyReceipt response.
+    public func decode(_ bytes: [UInt8]) throws(FormatError) -> Receipt {
+        let document: JSONDocument
+        do { document = try JSONDocument(parsing: bytes) } catch { throw FormatError.invalidJSON(error) }
+        return try decode(document.root, path: "$")
+    }
+
+    /// Reads a verifyReceipt response from an already parsed value found at `path`.
+    public func decode(_ value: JSONValue, path: String) throws(FormatError) -> Receipt {
+        let top = PayloadLocation(parent: path)
+        guard value.kind == .object else {
+            throw FormatError.invalidValue(path: path, line: value.line, value: value.rendered, expected: "a verifyReceipt response object")
+        }
+        var status: JSONValue?
+        var environmentValue: JSONValue?
+        var receipt: JSONValue?
+        var latest: JSONValue?
+        var latestExpired: JSONValue?
+        var pending: JSONValue?
+        var topLevelRenewal = false
+        for (key, member) in value.members {
+            if key == "status" {
+                status = member
+            } else if key == "environment" {
+                environmentValue = member
+            } else if key == "receipt" {
+                receipt = member
+            } else if key == "latest_receipt_info" {
+                latest = member
+            } else if key == "latest_expired_receipt_info" {
+                latestExpired = member
+            } else if key == "pending_renewal_info" {
+                pending = member
+            } else if key == "auto_renew_status" || key == "is_in_billing_retry_period" || key == "expiration_intent"
+                || key == "auto_renew_product_id"
+            {
+                topLevelRenewal = true
+            }
+        }
+        let statusCode = try readStatus(status, top)
+        guard ReceiptStatus.isUsable(statusCode) else {
+            throw FormatError.receiptRejected(status: statusCode, meaning: ReceiptStatus.meaning(statusCode))
+        }
+        let environment = try readEnvironment(environmentValue, top)
+        var transactions: [Transaction] = []
+        if let latest, !latest.isAbsent {
+            try readTransactions(latest, parent: top.path("latest_receipt_info"), environment, into: &transactions)
+        }
+        if let receipt, !receipt.isAbsent {
+            guard receipt.kind == .object else {
+                throw FormatError.invalidValue(path: top.path("receipt"), line: receipt.line, value: receipt.rendered, expected: "an object")
+            }
+            let receiptPath = top.path("receipt")
+            if let inApp = receipt.member("in_app"), !inApp.isAbsent {
+                try readTransactions(inApp, parent: JSONPath.member(receiptPath, "in_app"), environment, into: &transactions)
+            }
+            if receipt.member("transaction_id") != nil {
+                transactions.append(try readTransaction(receipt, PayloadLocation(parent: receiptPath), environment))
+            }
+        }
+        if let latestExpired, !latestExpired.isAbsent {
+            try readTransactions(latestExpired, parent: top.path("latest_expired_receipt_info"), environment, into: &transactions)
+        }
+        var renewals: [RenewalInfo] = []
+        if let pending, !pending.isAbsent {
+            let parent = top.path("pending_renewal_info")
+            if pending.kind == .array {
+                for (index, entry) in pending.elements.enumerated() {
+                    renewals.append(try readRenewal(entry, PayloadLocation(parent: parent, index: index), environment))
+                }
+            } else {
+                renewals.append(try readRenewal(pending, PayloadLocation(parent: parent), environment))
+            }
+        }
+        if topLevelRenewal, let latestTransaction = transactions.max(by: { ($0.purchase, $0.transactionId) < ($1.purchase, $1.transactionId) }) {
+            // iOS 6-style responses carry the renewal fields at the top level, for the receipt's subscription.
+            var renewal = try readRenewal(value, top, environment)
+            renewal.originalTransactionId = renewal.originalTransactionId ?? latestTransaction.originalTransactionId
+            renewals.append(renewal)
+        }
+        let history = PurchaseHistory(transactions: transactions, renewals: renewals)
+        return Receipt(status: statusCode, environment: environment, transactions: history.transactions, renewals: history.renewals)
+    }
+
+    private func readStatus(_ value: JSONValue?, _ top: PayloadLocation) throws(FormatError) -> Int {
+        guard let value, !value.isAbsent else { throw FormatError.missingField(path: top.path("status"), line: 1) }
+        if let number = value.int64 ?? value.milliseconds, let status = Int(exactly: number) { return status }
+        throw FormatError.invalidValue(path: top.path("status"), line: value.line, value: value.rendered, expected: "a numeric status code")
+    }
+
+    private func readEnvironment(_ value: JSONValue?, _ top: PayloadLocation) throws(FormatError) -> Environment {
+        guard let value, !value.isAbsent else { return .production }
+        switch value.string?.lowercased() {
+        case "production", "prod": return .production
+        case "sandbox": return .sandbox
+        default:
+            throw FormatError.invalidValue(
+                path: top.path("environment"), line: value.line, value: value.rendered, expected: "\"Production\" or \"Sandbox\"")
+        }
+    }
+
+    private func readTransactions(
+        _ value: JSONValue, parent: String, _ environment: Environment, into transactions: inout [Transaction]
+    ) throws(FormatError) {
+        switch value.kind {
+        case .array:
+            for (index, element) in value.elements.enumerated() {
+                transactions.append(try readTransaction(element, PayloadLocation(parent: parent, index: index), environment))
+            }
+        case .object:
+            transactions.append(try readTransaction(value, PayloadLocation(parent: parent), environment))
+        default:
+            throw FormatError.invalidValue(path: parent, line: value.line, value: value.rendered, expected: "an array or object of transactions")
+        }
+    }
+
+    /// Reads one transaction, visiting its members once.
+    func readTransaction(_ object: JSONValue, _ location: PayloadLocation, _ environment: Environment) throws(FormatError) -> Transaction {
+        guard object.kind == .object else {
+            let path = location.index.map { JSONPath.element(location.parent, $0) } ?? location.parent
+            throw FormatError.invalidValue(path: path, line: object.line, value: object.rendered, expected: "a transaction object")
+        }
+        var transactionId: JSONValue?
+        var originalId: JSONValue?
+        var productId: JSONValue?
+        var purchase: JSONValue?
+        var purchaseMs: JSONValue?
+        var expires: JSONValue?
+        var expiresMs: JSONValue?
+        var cancellation: JSONValue?
+        var cancellationMs: JSONValue?
+        var upgraded: JSONValue?
+        var trial: JSONValue?
+        var intro: JSONValue?
+        for (key, value) in object.members {
+            if key == "transaction_id" {
+                transactionId = value
+            } else if key == "original_transaction_id" {
+                originalId = value
+            } else if key == "product_id" {
+                productId = value
+            } else if key == "purchase_date_ms" {
+                purchaseMs = value
+            } else if key == "purchase_date" {
+                purchase = value
+            } else if key == "expires_date_ms" {
+                expiresMs = value
+            } else if key == "expires_date" {
+                expires = value
+            } else if key == "cancellation_date_ms" {
+                cancellationMs = value
+            } else if key == "cancellation_date" {
+                cancellation = value
+            } else if key == "is_upgraded" {
+                upgraded = value
+            } else if key == "is_trial_period" {
+                trial = value
+            } else if key == "is_in_intro_offer_period" {
+                intro = value
+            }
+        }
+        guard let id = try transactionId?.identifier(location, "transaction_id") else {
+            throw FormatError.missingField(path: location.path("transaction_id"), line: object.line)
+        }
+        guard let product = try productId?.identifier(location, "product_id") else {
+            throw FormatError.missingField(path: location.path("product_id"), line: object.line)
+        }
+        guard let purchased = try appStoreDate(milliseconds: purchaseMs, text: purchase, location: location, key: "purchase_date") else {
+            throw FormatError.missingField(path: location.path("purchase_date"), line: object.line)
+        }
+        let expiry = try appStoreDate(milliseconds: expiresMs, text: expires, location: location, key: "expires_date")
+        if expiry == nil, catalog?.product(product)?.type == .autoRenewable {
+            throw FormatError.missingField(path: location.path("expires_date"), line: object.line)
+        }
+        return Transaction(
+            transactionId: id,
+            originalTransactionId: try originalId?.identifier(location, "original_transaction_id"),
+            productId: product,
+            purchase: purchased,
+            expires: expiry,
+            cancellation: try appStoreDate(milliseconds: cancellationMs, text: cancellation, location: location, key: "cancellation_date"),
+            isUpgraded: try upgraded?.flag(location, "is_upgraded") ?? false,
+            isTrial: (try? trial?.flag(location, "is_trial_period")) ?? false,
+            isIntroductoryOffer: (try? intro?.flag(location, "is_in_intro_offer_period")) ?? false,
+            environment: environment)
+    }
+
+    /// Reads one `pending_renewal_info` entry (or the top-level renewal fields of an iOS 6 response).
+    func readRenewal(_ object: JSONValue, _ location: PayloadLocation, _ environment: Environment) throws(FormatError) -> RenewalInfo {
+        guard object.kind == .object else {
+            throw FormatError.invalidValue(path: location.parent, line: object.line, value: object.rendered, expected: "a renewal info object")
+        }
+        var info = RenewalInfo(environment: environment)
+        var grace: JSONValue?
+        var graceMs: JSONValue?
+        for (key, value) in object.members {
+            if key == "original_transaction_id" {
+                info.originalTransactionId = try value.identifier(location, "original_transaction_id")
+            } else if key == "product_id" {
+                info.productId = try value.identifier(location, "product_id")
+            } else if key == "auto_renew_product_id" {
+                info.autoRenewProductId = value.looseText
+            } else if key == "auto_renew_status" {
+                info.autoRenewOn = try value.flag(location, "auto_renew_status")
+            } else if key == "is_in_billing_retry_period" {
+                info.isInBillingRetry = try value.flag(location, "is_in_billing_retry_period") ?? false
+            } else if key == "expiration_intent" {
+                info.expirationIntent = value.looseText
+            } else if key == "grace_period_expires_date_ms" {
+                graceMs = value
+            } else if key == "grace_period_expires_date" {
+                grace = value
+            }
+        }
+        info.gracePeriodExpires = try appStoreDate(milliseconds: graceMs, text: grace, location: location, key: "grace_period_expires_date")
+        return info
+    }
+}

@@ -1,0 +1,356 @@
+/// A strict RFC 8259 parser that records a document as a flat tape of tokens.
+///
+/// It validates everything (grammar, UTF-8, escapes, surrogate pairs) in one pass over the bytes
+/// and decodes nothing: strings and numbers are read later, only when asked for. Choices on the
+/// points RFC 8259 leaves to parsers (the `i_` cases of JSONTestSuite):
+/// - a leading UTF-8 byte order mark is skipped; any other encoding (UTF-16) is rejected;
+/// - invalid UTF-8 (overlong forms, encoded surrogates, code points past U+10FFFF, truncated
+///   sequences) is rejected, and so is a `\u` escape of a lone or mis-ordered surrogate;
+/// - numbers of any size are accepted; a reader asking for an `Int64` or `Double` that does not
+///   fit gets `nil`;
+/// - nesting is limited (`maxDepth`, 512 by default), so 500 nested arrays are accepted.
+struct JSONParser: ~Copyable {
+    private let base: UnsafePointer<UInt8>
+    private let count: Int
+    private let maxDepth: Int
+    private var position = 0
+    private var depth = 0
+    private(set) var tape: [JSONToken] = []
+    /// For each open container: the index of the current array element, or the tape index of
+    /// the current object key (negative while no key has been read). Used only for error paths.
+    private var pathSlots: [Int] = []
+
+    init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, tapeCapacity: Int) {
+        self.base = base
+        self.count = count
+        self.maxDepth = maxDepth
+        tape.reserveCapacity(tapeCapacity)
+    }
+
+    /// Parses the whole text as one JSON value surrounded by optional white space.
+    mutating func parseDocument() throws(JSONError) {
+        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { position = 3 }
+        skipWhitespace()
+        try parseValue()
+        skipWhitespace()
+        if position < count { throw error("unexpected \(describeByte(position)) after the top-level value") }
+    }
+
+    // MARK: Values
+
+    private mutating func parseValue() throws(JSONError) {
+        guard position < count else { throw error("unexpected end of input, expected a value") }
+        switch base[position] {
+        case UInt8(ascii: "{"): try parseObject()
+        case UInt8(ascii: "["): try parseArray()
+        case UInt8(ascii: "\""): try parseString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try parseNumber()
+        case UInt8(ascii: "t"): try parseLiteral("true", kind: .true)
+        case UInt8(ascii: "f"): try parseLiteral("false", kind: .false)
+        case UInt8(ascii: "n"): try parseLiteral("null", kind: .null)
+        default: throw error("unexpected \(describeByte(position)), expected a value")
+        }
+    }
+
+    private mutating func parseObject() throws(JSONError) {
+        let index = try openContainer(.object)
+        position += 1
+        skipWhitespace()
+        if position < count && base[position] == UInt8(ascii: "}") {
+            position += 1
+            closeContainer(index)
+            return
+        }
+        while true {
+            guard position < count, base[position] == UInt8(ascii: "\"") else {
+                throw error(position < count ? "unexpected \(describeByte(position)), expected a string key" : "unexpected end of input, expected a string key")
+            }
+            pathSlots[pathSlots.count - 1] = tape.count
+            try parseString()
+            skipWhitespace()
+            guard position < count, base[position] == UInt8(ascii: ":") else {
+                throw error(position < count ? "unexpected \(describeByte(position)), expected ':'" : "unexpected end of input, expected ':'")
+            }
+            position += 1
+            skipWhitespace()
+            try parseValue()
+            skipWhitespace()
+            guard position < count else { throw error("unexpected end of input, expected ',' or '}'") }
+            let byte = base[position]
+            position += 1
+            if byte == UInt8(ascii: ",") {
+                skipWhitespace()
+                continue
+            }
+            if byte == UInt8(ascii: "}") { break }
+            position -= 1
+            throw error("unexpected \(describeByte(position)), expected ',' or '}'")
+        }
+        closeContainer(index)
+    }
+
+    private mutating func parseArray() throws(JSONError) {
+        let index = try openContainer(.array)
+        position += 1
+        skipWhitespace()
+        if position < count && base[position] == UInt8(ascii: "]") {
+            position += 1
+            closeContainer(index)
+            return
+        }
+        var element = 0
+        while true {
+            pathSlots[pathSlots.count - 1] = element
+            try parseValue()
+            skipWhitespace()
+            guard position < count else { throw error("unexpected end of input, expected ',' or ']'") }
+            let byte = base[position]
+            position += 1
+            if byte == UInt8(ascii: ",") {
+                skipWhitespace()
+                element += 1
+                continue
+            }
+            if byte == UInt8(ascii: "]") { break }
+            position -= 1
+            throw error("unexpected \(describeByte(position)), expected ',' or ']'")
+        }
+        closeContainer(index)
+    }
+
+    private mutating func openContainer(_ kind: JSONKind) throws(JSONError) -> Int {
+        if depth >= maxDepth {
+            throw JSONError.tooDeep(limit: maxDepth, at: location(position))
+        }
+        depth += 1
+        pathSlots.append(kind == .object ? -1 : 0)
+        let index = tape.count
+        tape.append(JSONToken(kind: kind, hasEscapes: false, start: UInt32(truncatingIfNeeded: position), end: 0))
+        return index
+    }
+
+    private mutating func closeContainer(_ index: Int) {
+        depth -= 1
+        pathSlots.removeLast()
+        tape[index].end = UInt32(truncatingIfNeeded: tape.count)
+    }
+
+    private mutating func parseLiteral(_ word: StaticString, kind: JSONKind) throws(JSONError) {
+        let length = word.utf8CodeUnitCount
+        let literal = word.utf8Start
+        guard count - position >= length else { throw error("unexpected \(describeByte(position)), expected '\(word)'") }
+        for offset in 0..<length where base[position + offset] != literal[offset] {
+            throw error("unexpected \(describeByte(position + offset)), expected '\(word)'")
+        }
+        tape.append(JSONToken(kind: kind, hasEscapes: false, start: UInt32(truncatingIfNeeded: position), end: UInt32(truncatingIfNeeded: position + length)))
+        position += length
+    }
+
+    // MARK: Numbers
+
+    private mutating func parseNumber() throws(JSONError) {
+        let start = position
+        if base[position] == UInt8(ascii: "-") { position += 1 }
+        guard position < count else { throw error("unexpected end of input in a number") }
+        if base[position] == UInt8(ascii: "0") {
+            position += 1
+        } else if isDigit(base[position]) {
+            position += 1
+            skipDigits()
+        } else {
+            throw error("unexpected \(describeByte(position)) in a number, expected a digit")
+        }
+        if position < count && base[position] == UInt8(ascii: ".") {
+            position += 1
+            guard position < count, isDigit(base[position]) else {
+                throw error("a number's fraction needs a digit after '.'")
+            }
+            skipDigits()
+        }
+        if position < count && (base[position] | 0x20) == UInt8(ascii: "e") {
+            position += 1
+            if position < count && (base[position] == UInt8(ascii: "+") || base[position] == UInt8(ascii: "-")) {
+                position += 1
+            }
+            guard position < count, isDigit(base[position]) else {
+                throw error("a number's exponent needs a digit")
+            }
+            skipDigits()
+        }
+        tape.append(JSONToken(kind: .number, hasEscapes: false, start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: position)))
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    @inline(__always)
+    private mutating func skipDigits() {
+        while position < count && isDigit(base[position]) { position += 1 }
+    }
+
+    // MARK: Strings
+
+    private mutating func parseString() throws(JSONError) {
+        position += 1
+        let start = position
+        var hasEscapes = false
+        while true {
+            // Fast path: printable ASCII other than the quote and the backslash.
+            while position < count {
+                let byte = base[position]
+                if byte &- 0x20 < 0x60 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                    position += 1
+                } else {
+                    break
+                }
+            }
+            guard position < count else { throw error("unterminated string", at: start - 1) }
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                try scanEscape()
+            } else if byte < 0x20 {
+                throw error("control character U+\(hex(byte)) must be escaped in a string")
+            } else {
+                try scanUTF8Sequence()
+            }
+        }
+        tape.append(JSONToken(kind: .string, hasEscapes: hasEscapes, start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: position)))
+        position += 1
+    }
+
+    private mutating func scanEscape() throws(JSONError) {
+        guard position + 1 < count else { throw error("unterminated escape sequence") }
+        switch base[position + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            position += 2
+        case UInt8(ascii: "u"):
+            let unit = try readHexEscape(at: position)
+            position += 6
+            if unit >= 0xDC00 && unit <= 0xDFFF {
+                throw error("lone low surrogate \\u\(hex16(unit)) in a string", at: position - 6)
+            }
+            if unit >= 0xD800 && unit <= 0xDBFF {
+                guard position + 1 < count, base[position] == UInt8(ascii: "\\"), base[position + 1] == UInt8(ascii: "u") else {
+                    throw error("high surrogate \\u\(hex16(unit)) not followed by a low surrogate", at: position - 6)
+                }
+                let low = try readHexEscape(at: position)
+                guard low >= 0xDC00 && low <= 0xDFFF else {
+                    throw error("high surrogate \\u\(hex16(unit)) not followed by a low surrogate", at: position - 6)
+                }
+                position += 6
+            }
+        default:
+            throw error("invalid escape sequence '\\\(printable(base[position + 1]))'")
+        }
+    }
+
+    private func readHexEscape(at offset: Int) throws(JSONError) -> UInt16 {
+        guard offset + 6 <= count else { throw error("incomplete \\u escape", at: offset) }
+        var value: UInt16 = 0
+        for index in offset + 2..<offset + 6 {
+            let byte = base[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("invalid hex digit \(describeByte(index)) in a \\u escape", at: index)
+            }
+            value = value << 4 | UInt16(digit)
+        }
+        return value
+    }
+
+    /// Validates one multi-byte UTF-8 sequence at `position` (RFC 3629: shortest form only, no
+    /// surrogates, nothing past U+10FFFF) and steps over it.
+    private mutating func scanUTF8Sequence() throws(JSONError) {
+        let lead = base[position]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: throw error("invalid UTF-8 byte 0x\(hex(lead)) in a string")
+        }
+        guard position + length <= count else { throw error("truncated UTF-8 sequence in a string") }
+        let second = base[position + 1]
+        guard second >= low && second <= high else { throw error("invalid UTF-8 sequence in a string") }
+        for index in position + 2..<position + length where base[index] & 0xC0 != 0x80 {
+            throw error("invalid UTF-8 sequence in a string")
+        }
+        position += length
+    }
+
+    // MARK: White space
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while position < count {
+            switch base[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    // MARK: Errors
+
+    private func error(_ message: String) -> JSONError { error(message, at: position) }
+
+    private func error(_ message: String, at offset: Int) -> JSONError {
+        .syntax(message: message, at: location(offset))
+    }
+
+    /// Line, column and path of a byte offset: computed only when an error is reported.
+    private func location(_ offset: Int) -> JSONLocation {
+        var line = 1
+        var lineStart = 0
+        for index in 0..<min(offset, count) where base[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        return JSONLocation(line: line, column: offset - lineStart + 1, path: currentPath())
+    }
+
+    private func currentPath() -> String {
+        // Open containers are the ones whose end is not yet written; pathSlots has one per each.
+        let open = tape.indices.filter { (tape[$0].kind == .object || tape[$0].kind == .array) && tape[$0].end == 0 }
+        var path = "$"
+        for (slot, containerIndex) in zip(pathSlots, open) {
+            if tape[containerIndex].kind == .array {
+                path += "[\(slot)]"
+            } else if slot >= 0 {
+                let key = tape[slot]
+                let text = String(decoding: UnsafeBufferPointer(start: base + Int(key.start), count: Int(key.end - key.start)), as: UTF8.self)
+                path += JSONPath.component(forKey: text)
+            }
+        }
+        return path
+    }
+
+    private func describeByte(_ offset: Int) -> String {
+        guard offset < count else { return "end of input" }
+        let byte = base[offset]
+        return byte >= 0x20 && byte < 0x7F ? "'\(printable(byte))'" : "byte 0x\(hex(byte))"
+    }
+
+    private func printable(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "0x\(hex(byte))"
+    }
+
+    private func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    }
+
+    private func hex16(_ unit: UInt16) -> String { hex(UInt8(unit >> 8)) + hex(UInt8(unit & 0xFF)) }
+}
