@@ -16,18 +16,25 @@ public struct PurchaseHistory: Hashable, Sendable {
 
     /// Adds transactions and renewal info, as from another receipt or a notification.
     public mutating func merge(transactions newTransactions: [Transaction], renewals newRenewals: [RenewalInfo]) {
-        var all = transactions + newTransactions
-        all.sort { ($0.environment.rawValue, $0.transactionId) < ($1.environment.rawValue, $1.transactionId) }
-        var unique: [Transaction] = []
-        unique.reserveCapacity(all.count)
-        for transaction in all {
-            if let last = unique.last, last.environment == transaction.environment, last.transactionId == transaction.transactionId {
-                unique[unique.count - 1] = last.merged(with: transaction)
+        var unique = transactions
+        unique.reserveCapacity(transactions.count + newTransactions.count)
+        var positions: [TransactionKey: Int] = [:]
+        positions.reserveCapacity(unique.count + newTransactions.count)
+        for (index, transaction) in unique.enumerated() { positions[TransactionKey(transaction)] = index }
+        for transaction in newTransactions {
+            let key = TransactionKey(transaction)
+            if let index = positions[key] {
+                unique[index] = unique[index].merged(with: transaction)
             } else {
+                positions[key] = unique.count
                 unique.append(transaction)
             }
         }
-        unique.sort { ($0.purchase, $0.transactionId, $0.environment.rawValue) < ($1.purchase, $1.transactionId, $1.environment.rawValue) }
+        unique.sort { a, b in
+            if a.purchase != b.purchase { return a.purchase < b.purchase }
+            if a.transactionId != b.transactionId { return a.transactionId < b.transactionId }
+            return a.environment == .production && b.environment == .sandbox
+        }
         transactions = unique
         for renewal in newRenewals {
             renewals.removeAll { $0.environment == renewal.environment && $0.originalTransactionId == renewal.originalTransactionId
@@ -49,5 +56,16 @@ public struct PurchaseHistory: Hashable, Sendable {
             return exact
         }
         return renewals.last { $0.environment == environment && $0.originalTransactionId == nil && $0.productId == latestProductId }
+    }
+}
+
+/// Identifies a transaction across copies: its environment and id (R2.3, R14).
+private struct TransactionKey: Hashable {
+    var environment: Environment
+    var transactionId: String
+
+    init(_ transaction: Transaction) {
+        environment = transaction.environment
+        transactionId = transaction.transactionId
     }
 }

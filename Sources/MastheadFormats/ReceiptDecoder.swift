@@ -6,12 +6,12 @@ public struct Receipt: Hashable, Sendable {
     /// Apple's status: 0 or 21006 for a receipt that was read (others are rejected, R2.4).
     public var status: Int
     public var environment: Environment
-    /// Every transaction, de-duplicated by transaction id (R2.3).
-    public var transactions: [Transaction]
-    public var renewals: [RenewalInfo]
-
-    /// The receipt as a purchase history.
-    public var history: PurchaseHistory { PurchaseHistory(transactions: transactions, renewals: renewals) }
+    /// The transactions, de-duplicated by transaction id (R2.3), and the renewal info.
+    public var history: PurchaseHistory
+    /// Every transaction, de-duplicated by transaction id (R2.3), ordered by purchase.
+    public var transactions: [Transaction] { history.transactions }
+    /// The pending renewal info.
+    public var renewals: [RenewalInfo] { history.renewals }
 }
 
 /// Reads verifyReceipt responses as Apple (and real projects' recordings) send them (R2).
@@ -107,8 +107,8 @@ public struct ReceiptDecoder: Sendable {
             renewal.originalTransactionId = renewal.originalTransactionId ?? latestTransaction.originalTransactionId
             renewals.append(renewal)
         }
-        let history = PurchaseHistory(transactions: transactions, renewals: renewals)
-        return Receipt(status: statusCode, environment: environment, transactions: history.transactions, renewals: history.renewals)
+        return Receipt(
+            status: statusCode, environment: environment, history: PurchaseHistory(transactions: transactions, renewals: renewals))
     }
 
     private func readStatus(_ value: JSONValue?, _ top: PayloadLocation) throws(FormatError) -> Int {

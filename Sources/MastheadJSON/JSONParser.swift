@@ -328,7 +328,8 @@ struct JSONParser: ~Copyable {
         for (slot, containerIndex) in zip(pathSlots, open) {
             if tape[containerIndex].kind == .array {
                 path += "[\(slot)]"
-            } else if slot >= 0 {
+            } else if slot >= 0 && slot < tape.count {
+                // (A key still being read has no token yet: the path stops at its object.)
                 let key = tape[slot]
                 let text = String(decoding: UnsafeBufferPointer(start: base + Int(key.start), count: Int(key.end - key.start)), as: UTF8.self)
                 path += JSONPath.component(forKey: text)

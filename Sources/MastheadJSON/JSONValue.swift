@@ -234,14 +234,37 @@ public struct JSONValue: Sendable {
 }
 
 /// An object member's key, compared in place against expected names.
+///
+/// Comparing costs a length check for most names, and a byte comparison only when lengths match.
 public struct JSONKey: Sendable {
-    let value: JSONValue
+    let storage: JSONStorage
+    let start: Int
+    let length: Int
+    let hasEscapes: Bool
+
+    init(storage: JSONStorage, token: JSONToken) {
+        self.storage = storage
+        start = Int(token.start)
+        length = Int(token.end - token.start)
+        hasEscapes = token.hasEscapes
+    }
 
     /// The decoded key.
-    public var string: String { value.string ?? "" }
+    public var string: String {
+        storage.bytes.withUnsafeBufferPointer { bytes in
+            let text = UnsafeBufferPointer(rebasing: bytes[start..<start + length])
+            return hasEscapes ? JSONValue.unescape(text) : String(decoding: text, as: UTF8.self)
+        }
+    }
 
-    /// Whether the key equals `name`, compared byte for byte.
-    public static func == (key: JSONKey, name: StaticString) -> Bool { key.value.stringEquals(name) }
+    /// Whether the key equals `name`.
+    public static func == (key: JSONKey, name: StaticString) -> Bool {
+        if key.hasEscapes { return key.string == name.description }
+        guard key.length == name.utf8CodeUnitCount else { return false }
+        return key.storage.bytes.withUnsafeBufferPointer { bytes in
+            JSONValue.equal(UnsafeBufferPointer(rebasing: bytes[key.start..<key.start + key.length]), name)
+        }
+    }
 }
 
 /// The members of a JSON object, in document order.
@@ -263,9 +286,10 @@ public struct JSONMembers: Sequence, Sendable {
 
         public mutating func next() -> (key: JSONKey, value: JSONValue)? {
             guard cursor < end else { return nil }
-            let key = JSONKey(value: JSONValue(storage: storage, index: cursor))
+            let tape = storage.tape
+            let key = JSONKey(storage: storage, token: tape[cursor])
             let value = JSONValue(storage: storage, index: cursor + 1)
-            cursor = JSONValue.next(after: cursor + 1, in: storage.tape)
+            cursor = JSONValue.next(after: cursor + 1, in: tape)
             return (key, value)
         }
     }

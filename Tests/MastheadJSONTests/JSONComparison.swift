@@ -5,7 +5,10 @@ import MastheadJSON
 enum JSONComparison {
     static func describe(_ value: JSONValue) -> String {
         switch value.kind {
-        case .object: "{" + value.members.map { "\($0.key.string.debugDescription):\(describe($0.value))" }.joined(separator: ",") + "}"
+        case .object:
+            // Like Foundation: the last of repeated keys wins, keys sorted.
+            "{" + Dictionary(value.members.map { ($0.key.string, describe($0.value)) }, uniquingKeysWith: { _, last in last })
+                .sorted { $0.key < $1.key }.map { "\($0.key.debugDescription):\($0.value)" }.joined(separator: ",") + "}"
         case .array: "[" + value.elements.map(describe).joined(separator: ",") + "]"
         case .string: value.string!.debugDescription
         case .number: number(value.double ?? .nan)
@@ -22,12 +25,16 @@ enum JSONComparison {
             "{" + dictionary.keys.sorted().map { "\($0.debugDescription):\(describe(foundation: dictionary[$0]!))" }.joined(separator: ",") + "}"
         case let array as [Any]: "[" + array.map { describe(foundation: $0) }.joined(separator: ",") + "]"
         case let string as String: string.debugDescription
+        case let flag as Bool where String(describing: type(of: value)).contains("Bool"):
+            flag ? "true" : "false"
         case let number as NSNumber:
-            CFGetTypeID(number) == CFBooleanGetTypeID() ? (number.boolValue ? "true" : "false") : self.number(number.doubleValue)
+            String(cString: number.objCType) == "c" ? (number.boolValue ? "true" : "false") : self.number(number.doubleValue)
         case is NSNull: "null"
         default: "?"
         }
     }
 
-    static func number(_ value: Double) -> String { value.isNaN ? "nan" : String(value) }
+    /// Twelve significant digits, and no sign on zero: Foundation rounds the last bits of some
+    /// numbers and drops the sign of -0, where this reader keeps `Double(text)` exactly.
+    static func number(_ value: Double) -> String { value.isNaN ? "nan" : String(format: "%.12g", value + 0.0) }
 }

@@ -1,0 +1,232 @@
+public import Masthead
+import MastheadJSON
+
+/// A small deterministic random generator (SplitMix64): the same seed gives the same sequence.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// Creates a generator from a seed.
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound`.
+    public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    /// True with probability `percent`/100.
+    public mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+}
+
+/// Writes synthetic users as audit input lines, `{"user_id": …, "receipt": {…}}`, from a catalog's
+/// products: renewals that overlap slightly, lapses of hours and months, refunds, upgrades,
+/// trials, grace periods, non-renewing passes, single issues, sandbox receipts, and the date and
+/// flag shapes real payloads use (R2.1, R2.2). The same seed gives the same bytes.
+public struct SyntheticPopulation: Sendable {
+    public let catalog: Catalog
+    /// The first purchase instants are spread over the year before this instant.
+    public let start: Instant
+    private let autoRenewable: [Product]
+    private let nonRenewing: [Product]
+    private let issues: [Product]
+
+    /// Creates a generator for a catalog; histories begin in the year after `start`.
+    public init(catalog: Catalog, start: Instant) {
+        self.catalog = catalog
+        self.start = start
+        let products = catalog.products.values.sorted { $0.productId < $1.productId }
+        autoRenewable = products.filter { $0.type == .autoRenewable }
+        nonRenewing = products.filter { $0.type == .nonRenewing }
+        issues = products.filter { $0.type == .issue }
+    }
+
+    /// One input line (without the newline) for user number `index`.
+    public func line(user index: Int, random: inout SeededGenerator) -> [UInt8] {
+        var writer = JSONWriter(capacity: 8192)
+        writer.beginObject()
+        writer.field("user_id", "user-\(index)")
+        writer.key("receipt")
+        receipt(user: index, random: &random, into: &writer)
+        writer.endObject()
+        return writer.bytes
+    }
+
+    private struct Entry {
+        var id: String
+        var original: String
+        var product: String
+        var purchase: Int64
+        var expires: Int64?
+        var cancellation: Int64?
+        var upgraded = false
+        var trial = false
+    }
+
+    private func receipt(user: Int, random: inout SeededGenerator, into writer: inout JSONWriter) {
+        let day = Instant.millisecondsPerDay
+        var entries: [Entry] = []
+        var pending: [(original: String, product: String, retry: Bool, grace: Int64?, autoRenew: Bool)] = []
+        var serial = 0
+        func nextId() -> String {
+            serial += 1
+            return "\(user)\(String(repeating: "0", count: max(0, 4 - String(serial).count)))\(serial)"
+        }
+        // Auto-renewable subscriptions: monthly renewals with occasional lapses and events.
+        if !autoRenewable.isEmpty && random.chance(85) {
+            let product = autoRenewable[random.below(autoRenewable.count)]
+            let original = nextId()
+            var purchase = start.milliseconds + Int64(random.below(365)) * day + Int64(random.below(86_400)) * 1000
+            let renewals = 1 + random.below(16)
+            var current = product.productId
+            for renewal in 0..<renewals {
+                let length = 30 * day
+                var entry = Entry(id: renewal == 0 ? original : nextId(), original: original, product: current, purchase: purchase, expires: purchase + length)
+                entry.trial = renewal == 0 && random.chance(15)
+                if random.chance(2) { entry.cancellation = purchase + Int64(random.below(20)) * day }
+                if renewal > 0 && random.chance(3), let other = autoRenewable.first(where: { $0.productId != current && $0.access == product.access }) {
+                    // Upgrade mid-period: this one is cut short, the new product starts at once.
+                    let cut = purchase + Int64(1 + random.below(20)) * day
+                    entry.cancellation = cut
+                    entry.upgraded = true
+                    entries.append(entry)
+                    current = other.productId
+                    purchase = cut
+                    continue
+                }
+                entries.append(entry)
+                // Renewals arrive a little early; sometimes late by hours (billing) or months (resubscribe).
+                let roll = random.below(100)
+                if roll < 80 {
+                    purchase = entry.expires! - Int64(random.below(180)) * 1000
+                } else if roll < 92 {
+                    purchase = entry.expires! + Int64(1 + random.below(72)) * 3_600_000
+                } else {
+                    purchase = entry.expires! + Int64(30 + random.below(120)) * day
+                }
+            }
+            let retry = random.chance(8)
+            pending.append((original, current, retry, retry && random.chance(50) ? (entries.last?.expires ?? 0) + 16 * day : nil, random.chance(70)))
+        }
+        // Non-renewing passes, stacked by the engine.
+        if !nonRenewing.isEmpty && random.chance(15) {
+            for _ in 0..<(1 + random.below(3)) {
+                let product = nonRenewing[random.below(nonRenewing.count)]
+                let id = nextId()
+                var entry = Entry(id: id, original: id, product: product.productId, purchase: start.milliseconds + Int64(random.below(700)) * day)
+                if random.chance(3) { entry.cancellation = entry.purchase + 2 * day }
+                entries.append(entry)
+            }
+        }
+        // Single issues.
+        if !issues.isEmpty && random.chance(10) {
+            let product = issues[random.below(issues.count)]
+            let id = nextId()
+            entries.append(Entry(id: id, original: id, product: product.productId, purchase: start.milliseconds + Int64(random.below(700)) * day))
+        }
+        let sandbox = random.chance(3)
+        let dateShape = random.below(4)
+        writer.beginObject()
+        writer.field("status", Int64(0))
+        writer.field("environment", sandbox ? "Sandbox" : "Production")
+        writer.key("receipt")
+        writer.beginObject()
+        writer.field("receipt_type", sandbox ? "ProductionSandbox" : "Production")
+        writer.field("bundle_id", "com.example.magazine")
+        writer.key("in_app")
+        writer.beginArray()
+        for entry in entries.prefix(1) { write(entry, dateShape: dateShape, random: &random, into: &writer) }
+        writer.endArray()
+        writer.endObject()
+        writer.key("latest_receipt_info")
+        writer.beginArray()
+        for entry in entries.reversed() { write(entry, dateShape: dateShape, random: &random, into: &writer) }
+        writer.endArray()
+        writer.key("pending_renewal_info")
+        writer.beginArray()
+        for renewal in pending {
+            writer.beginObject()
+            writer.field("auto_renew_product_id", renewal.product)
+            writer.field("original_transaction_id", renewal.original)
+            writer.field("product_id", renewal.product)
+            writer.field("auto_renew_status", renewal.autoRenew ? "1" : "0")
+            if renewal.retry {
+                writer.field("is_in_billing_retry_period", "1")
+                writer.field("expiration_intent", "2")
+            }
+            if let grace = renewal.grace {
+                writer.field("grace_period_expires_date", CivilTime(Instant(milliseconds: grace)).appleDate)
+                writer.field("grace_period_expires_date_ms", String(grace))
+            }
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.field("latest_receipt", "MIIT0gYJKoZIhvcNAQcCoIITwzCCE78CAQExCzAJBgUrDgMCGgUAMIIDcwYJKoZIhvcNAQcBoIIDZASCA2Ax")
+        writer.endObject()
+    }
+
+    private func write(_ entry: Entry, dateShape: Int, random: inout SeededGenerator, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("quantity", "1")
+        writer.field("product_id", entry.product)
+        writer.field("transaction_id", entry.id)
+        writer.field("original_transaction_id", entry.original)
+        date("purchase_date", entry.purchase, shape: dateShape, into: &writer)
+        date("original_purchase_date", entry.purchase, shape: dateShape, into: &writer)
+        if let expires = entry.expires { date("expires_date", expires, shape: dateShape, into: &writer) }
+        if let cancellation = entry.cancellation {
+            date("cancellation_date", cancellation, shape: dateShape, into: &writer)
+            writer.field("cancellation_reason", "0")
+        }
+        writer.field("web_order_line_item_id", "\(entry.id)7")
+        flag("is_trial_period", entry.trial, shape: dateShape, into: &writer)
+        flag("is_in_intro_offer_period", false, shape: dateShape, into: &writer)
+        if entry.upgraded { flag("is_upgraded", true, shape: dateShape, into: &writer) }
+        writer.field("in_app_ownership_type", "PURCHASED")
+        writer.endObject()
+    }
+
+    /// Writes a date in one of the shapes of R2.1: `_ms` as string, `_ms` as number, text only, or all three.
+    private func date(_ name: String, _ milliseconds: Int64, shape: Int, into writer: inout JSONWriter) {
+        let civil = CivilTime(Instant(milliseconds: milliseconds))
+        switch shape {
+        case 0:
+            writer.field(name, civil.appleDate)
+            writer.field(name + "_ms", String(milliseconds))
+            writer.field(name + "_pst", civil.appleDate.replacingZone)
+        case 1:
+            writer.field(name + "_ms", milliseconds)
+        case 2:
+            writer.field(name, civil.appleDate)
+        default:
+            writer.field(name, civil.appleDate)
+            writer.field(name + "_ms", String(milliseconds))
+        }
+    }
+
+    /// Writes a flag in one of the shapes of R2.2.
+    private func flag(_ name: String, _ value: Bool, shape: Int, into writer: inout JSONWriter) {
+        switch shape {
+        case 1: writer.field(name, value)
+        case 2: writer.field(name, value ? "1" : "0")
+        default: writer.field(name, value ? "true" : "false")
+        }
+    }
+}
+
+extension CivilTime {
+    /// Apple's `yyyy-MM-dd HH:mm:ss Etc/GMT`.
+    var appleDate: String {
+        let text = rfc3339
+        return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(8)) + " Etc/GMT"
+    }
+}
+
+extension String {
+    /// The Pacific-time twin's zone name (the value is not converted: `_pst` fields are never read).
+    fileprivate var replacingZone: String { String(dropLast(7)) + "America/Los_Angeles" }
+}

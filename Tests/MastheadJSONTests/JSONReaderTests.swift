@@ -1,0 +1,88 @@
+import MastheadJSON
+import Testing
+
+struct JSONReaderTests {
+    @Test func error_namesLineColumnAndPath_whenValueIsBad() {
+        let text = "{\n  \"receipt\": {\n    \"in_app\": [1, 2, tru]\n  }\n}"
+        do {
+            _ = try JSONDocument(parsing: text)
+            Issue.record("expected an error")
+        } catch {
+            guard case .syntax(_, let location) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(location.line == 3)
+            #expect(location.column == 22)
+            #expect(location.path == "$.receipt.in_app[2]")
+        }
+    }
+
+    @Test func error_namesKey_whenMemberValueIsMissing() {
+        do {
+            _ = try JSONDocument(parsing: #"{"a": {"b c": }}"#)
+            Issue.record("expected an error")
+        } catch {
+            guard case .syntax(let message, let location) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(message.contains("expected a value"))
+            #expect(location.path == #"$.a["b c"]"#)
+            #expect(location.line == 1)
+            #expect(location.column == 15)
+        }
+    }
+
+    @Test func parser_rejectsTooDeep_atLimit() {
+        let deep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
+        #expect(throws: JSONError.self) { try JSONDocument(parsing: deep) }
+        let ok = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        #expect(throws: Never.self) { try JSONDocument(parsing: ok) }
+    }
+
+    @Test func member_findsFirstOfRepeatedKeys_andSkipsNestedContainers() throws {
+        let root = try JSONDocument(parsing: #"{"x": {"id": 1, "deep": [{"id": 9}]}, "id": "top", "id": "second"}"#).root
+        #expect(root.member("id")?.string == "top")
+        #expect(root["x"]?["deep"]?.elements.first(where: { _ in true })?["id"]?.int64 == 9)
+        #expect(root.count == 3)
+        #expect(root["missing"] == nil)
+    }
+
+    @Test func string_decodesEscapesAndSurrogatePairs() throws {
+        let root = try JSONDocument(parsing: #"["a\"b\\c\/\b\f\n\r\t", "\u00e9\ud83d\ude00", "plain é"]"#).root
+        let values = root.elements.map { $0.string }
+        #expect(values == ["a\"b\\c/\u{8}\u{c}\n\r\t", "é😀", "plain é"])
+    }
+
+    @Test func int64_readsIntegersOnly_andRejectsOverflow() throws {
+        let root = try JSONDocument(parsing: "[0, -12, 9223372036854775807, 9223372036854775808, 1.5, 1e3, -9223372036854775808]").root
+        #expect(root.elements.map(\.int64) == [0, -12, .max, nil, nil, nil, .min])
+        #expect(root.elements.map(\.double).compactMap { $0 }.count == 7)
+    }
+
+    @Test func writer_roundTripsThroughReader() throws {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("text", "quote \" slash \\ newline \n tab \t bell \u{7} é")
+        writer.field("number", Int64(-42))
+        writer.field("flag", true)
+        writer.field("nothing", nil as String?)
+        writer.key("list")
+        writer.beginArray()
+        writer.string("a")
+        writer.beginObject()
+        writer.endObject()
+        writer.beginArray()
+        writer.endArray()
+        writer.endArray()
+        writer.endObject()
+        let root = try JSONDocument(parsing: writer.bytes).root
+        #expect(root["text"]?.string == "quote \" slash \\ newline \n tab \t bell \u{7} é")
+        #expect(root["number"]?.int64 == -42)
+        #expect(root["flag"]?.bool == true)
+        #expect(root["nothing"]?.isNull == true)
+        #expect(root["list"]?.count == 3)
+        #expect(writer.text == #"{"text":"quote \" slash \\ newline \n tab \t bell \u0007 é","number":-42,"flag":true,"nothing":null,"list":["a",{},[]]}"#)
+    }
+
+    @Test func path_quotesKeysThatAreNotPlainNames() {
+        #expect(JSONPath.member("$", "in_app") == "$.in_app")
+        #expect(JSONPath.member("$", "a b") == #"$["a b"]"#)
+        #expect(JSONPath.element("$.x", 3) == "$.x[3]")
+    }
+}
