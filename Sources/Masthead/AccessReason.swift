@@ -59,6 +59,12 @@ public enum Denial: Hashable, Sendable {
 public struct ReadableIssue: Hashable, Sendable {
     public var issue: Issue
     public var reasons: [AccessReason]
+
+    /// Creates a readable issue.
+    public init(issue: Issue, reasons: [AccessReason]) {
+        self.issue = issue
+        self.reasons = reasons
+    }
 }
 
 /// The decision on one issue: readable with its reasons, or not with the denial.
