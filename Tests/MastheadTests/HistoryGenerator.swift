@@ -1,0 +1,70 @@
+import Masthead
+
+/// A small seeded generator of purchase histories for property tests (SplitMix64).
+struct HistoryGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+
+    static let base = Mock.instant("2019-12-01T00:00").milliseconds
+    static let hour: Int64 = 3_600_000
+
+    /// A history of one user: auto-renewable runs with overlaps and lapses, refunds, upgrades,
+    /// passes, free and single-issue purchases; `grace` adds billing-retry renewal info.
+    mutating func history(grace: Bool = true) -> (transactions: [Transaction], renewals: [RenewalInfo]) {
+        var transactions: [Transaction] = []
+        var renewals: [RenewalInfo] = []
+        let products = ["monthly", "premium", "reader", "reader6", "reader2", "bundle"]
+        for run in 0..<(1 + below(3)) {
+            let product = products[below(products.count)]
+            let original = "o\(run)"
+            var start = Self.base + Int64(below(24 * 300)) * Self.hour
+            for renewal in 0..<(1 + below(8)) {
+                let end = start + Int64(24 * (3 + below(40))) * Self.hour
+                let cancelled: Instant? = chance(8) ? Instant(milliseconds: start + Int64(below(24 * 60)) * Self.hour) : nil
+                transactions.append(
+                    Transaction(
+                        transactionId: "\(original)-\(renewal)", originalTransactionId: original, productId: product,
+                        purchase: Instant(milliseconds: start), expires: Instant(milliseconds: end), cancellation: cancelled,
+                        isUpgraded: cancelled != nil && chance(30), environment: chance(5) ? .sandbox : .production))
+                let roll = below(10)
+                start = roll < 6 ? end - Int64(below(3)) * Self.hour : end + Int64(1 + below(24 * 60)) * Self.hour
+            }
+            if grace && chance(30) {
+                renewals.append(
+                    RenewalInfo(
+                        originalTransactionId: original, productId: product, autoRenewOn: chance(50), isInBillingRetry: true,
+                        gracePeriodExpires: Instant(milliseconds: start + Int64(below(24 * 16)) * Self.hour)))
+            }
+        }
+        for index in 0..<below(3) {
+            let product = ["pass1m", "pass3m", "passweek", "free", "issue-05"][below(5)]
+            transactions.append(
+                Transaction(
+                    transactionId: "p\(index)", productId: product, purchase: Instant(milliseconds: Self.base + Int64(below(24 * 360)) * Self.hour),
+                    cancellation: chance(10) ? Instant(milliseconds: Self.base + Int64(below(24 * 360)) * Self.hour) : nil))
+        }
+        return (transactions, renewals)
+    }
+
+    /// An as-of instant in the generated range.
+    mutating func instant() -> Instant { Instant(milliseconds: Self.base + Int64(below(24 * 420)) * Self.hour) }
+
+    mutating func shuffled<T>(_ values: [T]) -> [T] {
+        var result = values
+        for index in result.indices.reversed() where index > 0 { result.swapAt(index, below(index + 1)) }
+        return result
+    }
+}
