@@ -161,31 +161,26 @@ public struct ReceiptDecoder: Sendable {
         var upgraded: JSONValue?
         var trial: JSONValue?
         var intro: JSONValue?
+        // Names are told apart by length first: one integer comparison rejects most keys.
         for (key, value) in object.members {
-            if key == "transaction_id" {
-                transactionId = value
-            } else if key == "original_transaction_id" {
-                originalId = value
-            } else if key == "product_id" {
-                productId = value
-            } else if key == "purchase_date_ms" {
-                purchaseMs = value
-            } else if key == "purchase_date" {
-                purchase = value
-            } else if key == "expires_date_ms" {
-                expiresMs = value
-            } else if key == "expires_date" {
-                expires = value
-            } else if key == "cancellation_date_ms" {
-                cancellationMs = value
-            } else if key == "cancellation_date" {
-                cancellation = value
-            } else if key == "is_upgraded" {
-                upgraded = value
-            } else if key == "is_trial_period" {
-                trial = value
-            } else if key == "is_in_intro_offer_period" {
-                intro = value
+            switch key.utf8Count {
+            case 10: if key == "product_id" { productId = value }
+            case 11: if key == "is_upgraded" { upgraded = value }
+            case 12: if key == "expires_date" { expires = value }
+            case 13: if key == "purchase_date" { purchase = value }
+            case 14: if key == "transaction_id" { transactionId = value }
+            case 15:
+                if key == "expires_date_ms" {
+                    expiresMs = value
+                } else if key == "is_trial_period" {
+                    trial = value
+                }
+            case 16: if key == "purchase_date_ms" { purchaseMs = value }
+            case 17: if key == "cancellation_date" { cancellation = value }
+            case 20: if key == "cancellation_date_ms" { cancellationMs = value }
+            case 23: if key == "original_transaction_id" { originalId = value }
+            case 24: if key == "is_in_intro_offer_period" { intro = value }
+            default: break
             }
         }
         guard let id = try transactionId?.identifier(location, "transaction_id") else {

@@ -195,7 +195,21 @@ struct JSONParser: ~Copyable {
         let start = position
         var hasEscapes = false
         while true {
-            // Fast path: printable ASCII other than the quote and the backslash.
+            // Fast path, eight bytes at a time: skip blocks with no quote, backslash, control
+            // byte or non-ASCII byte (SWAR: "has byte less than n" and "has zero byte" tests).
+            while position + 8 <= count {
+                let block = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let highs: UInt64 = 0x8080_8080_8080_8080
+                let quote = block ^ (ones &* 0x22)
+                let backslash = block ^ (ones &* 0x5C)
+                let control = (block &- ones &* 0x20) & ~block & highs
+                let hasQuote = (quote &- ones) & ~quote & highs
+                let hasBackslash = (backslash &- ones) & ~backslash & highs
+                if (control | hasQuote | hasBackslash | (block & highs)) != 0 { break }
+                position += 8
+            }
+            // Then byte by byte: printable ASCII other than the quote and the backslash.
             while position < count {
                 let byte = base[position]
                 if byte &- 0x20 < 0x60 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {

@@ -257,6 +257,9 @@ public struct JSONKey: Sendable {
         }
     }
 
+    /// The decoded key's length in UTF-8 bytes: a cheap first test before comparing names.
+    public var utf8Count: Int { hasEscapes ? string.utf8.count : length }
+
     /// Whether the key equals `name`.
     public static func == (key: JSONKey, name: StaticString) -> Bool {
         if key.hasEscapes { return key.string == name.description }

@@ -1,0 +1,66 @@
+import Foundation
+import MastheadJSON
+import Testing
+
+/// `masthead audit` end to end on a file with good and bad lines.
+struct AuditCommandTests {
+    static func receiptLine(_ user: String, _ name: String) throws -> String {
+        let receipt = try String(contentsOf: Tool.root.appendingPathComponent("Catalog/the-monthly/receipts/\(name).json"), encoding: .utf8)
+        let compact = receipt.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined()
+        return #"{"user_id": "\#(user)", "receipt": \#(compact)}"#
+    }
+
+    @Test func audit_goodAndBadLines() throws {
+        let folder = try Tool.temporaryFolder()
+        let input = folder.appendingPathComponent("receipts.jsonl")
+        let lines = [
+            try Self.receiptLine("alice", "table-6-1"),
+            #"{"user_id": "bob", "receipt": {"status": 21007}}"#,
+            "{not json",
+            try Self.receiptLine("carol", "table-6-2"),
+            "",
+            #"{"user_id": "dave", "receipt": {"status": 0, "latest_receipt_info": [{"transaction_id": "9", "product_id": "com.other", "purchase_date_ms": "1"}]}}"#,
+            #"{"receipt": {"status": 0}}"#,
+            try Self.receiptLine("erin", "stacked-passes").replacingOccurrences(of: "\"Production\"", with: "\"Sandbox\""),
+            try Self.receiptLine("frank", "single-issue"),
+        ]
+        try Data(lines.joined(separator: "\n").utf8).write(to: input)
+        let output = folder.appendingPathComponent("out.jsonl")
+        let outcome = try Tool.run([
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--at", "2020-07-02T00:00:00Z", "--output", output.path,
+        ])
+        #expect(outcome.status == 1)
+        let written = try String(contentsOf: output, encoding: .utf8)
+        #expect(written == """
+            {"user_id":"alice","publication":"the-monthly","status":"active","readable":["2020-02","2020-03","2020-04","2020-06","2020-07"]}
+            {"user_id":"carol","publication":"the-monthly","status":"active","readable":["2020-02","2020-03","2020-04","2020-05","2020-06","2020-07"]}
+            {"user_id":"frank","publication":"the-monthly","status":"none","readable":["2020-05"]}
+
+            """)
+        let errors = outcome.errors.split(separator: "\n").map(String.init)
+        #expect(errors[0] == "\(input.path):2: receipt rejected: status 21007: environment mismatch: a sandbox (test) receipt was sent to the production environment")
+        #expect(errors[1].hasPrefix("\(input.path):3: invalid JSON: "))
+        #expect(errors[1].contains("line 1, column 2"))
+        #expect(errors[2] == "\(input.path):7: missing field $.user_id (line 1)")
+        #expect(outcome.errors.contains("  lines read            8\n"))
+        #expect(outcome.errors.contains("  users                 5\n"))
+        #expect(outcome.errors.contains("  rejected lines        3\n"))
+        #expect(outcome.errors.contains("  unknown products      1 transaction(s)\n"))
+        #expect(outcome.errors.contains("    active            2\n"))
+        #expect(outcome.errors.contains("    none              1\n"))
+    }
+
+    @Test func audit_sandboxEnvironment_andStandardOutput() throws {
+        let folder = try Tool.temporaryFolder()
+        let input = folder.appendingPathComponent("receipts.jsonl")
+        let line = try Self.receiptLine("erin", "stacked-passes").replacingOccurrences(of: "\"Production\"", with: "\"Sandbox\"")
+        try Data((line + "\n").utf8).write(to: input)
+        let outcome = try Tool.run([
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--at", "2020-12-31T00:00:00Z", "--environment", "sandbox",
+        ])
+        #expect(outcome.status == 0)
+        let root = try JSONDocument(parsing: outcome.output.trimmingCharacters(in: .newlines)).root
+        #expect(root["status"]?.string == "expired")
+        #expect(root["readable"]?.count == 8)
+    }
+}

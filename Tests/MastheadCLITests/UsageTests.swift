@@ -1,0 +1,66 @@
+import Testing
+
+/// Help texts (golden) and usage errors: exit 64 with a one-line reason.
+struct UsageTests {
+    @Test func rootHelp_isGolden() throws {
+        let outcome = try Tool.run(["--help"])
+        #expect(outcome.status == 0)
+        #expect(outcome.output == """
+            masthead: decide which magazine issues App Store subscribers may read, and why.
+
+            Usage: masthead <command> [options]
+
+            Commands:
+              check   Show one user's status, periods and every issue's decision, from a receipt.
+              audit   Decide entitlements for many users, one receipt per line, as JSON lines.
+
+            Run 'masthead <command> --help' for a command's options.
+            Exit status: 0 success, 1 invalid input data, 64 usage error, 66 unreadable input, 73 unwritable output.
+
+            """)
+        #expect(try Tool.run([]).output == outcome.output)
+    }
+
+    @Test func commandHelp_listsEveryOption() throws {
+        let check = try Tool.run(["check", "--help"])
+        #expect(check.status == 0)
+        #expect(check.output.hasPrefix("Usage: masthead check --catalog DIR --receipt FILE [options]\n"))
+        for option in ["--catalog", "--receipt", "--at", "--publication", "--environment", "--format", "--help"] {
+            #expect(check.output.contains(option))
+        }
+        let audit = try Tool.run(["audit", "-h"])
+        #expect(audit.status == 0)
+        #expect(audit.output.hasPrefix("Usage: masthead audit --catalog DIR --receipts FILE.jsonl [options]\n"))
+        for option in ["--catalog", "--receipts", "--at", "--environment", "--output", "--help"] {
+            #expect(audit.output.contains(option))
+        }
+    }
+
+    static let mistakes: [(arguments: [String], message: String)] = [
+        (["frobnicate"], "masthead: unknown command 'frobnicate' (see 'masthead --help')\n"),
+        (["check", "--receipt", "x"], "masthead: check: missing --catalog (see 'masthead check --help')\n"),
+        (["check", "--catalog", "c"], "masthead: check: missing --receipt (see 'masthead check --help')\n"),
+        (["check", "--catalog", "c", "--receipt", "r", "--colour"], "masthead: check: unknown option '--colour' (see 'masthead check --help')\n"),
+        (["check", "--catalog", "c", "--receipt", "r", "--at", "July"], "masthead: check: --at 'July' is not an RFC 3339 instant such as 2020-07-02T00:00:00Z\n"),
+        (["check", "--catalog", "c", "--receipt", "r", "--format", "xml"], "masthead: check: --format must be text or json, not 'xml'\n"),
+        (["audit", "--catalog", "c", "--receipts", "r", "--environment", "staging"], "masthead: audit: --environment must be production or sandbox, not 'staging'\n"),
+        (["audit", "--catalog", "c", "--receipts"], "masthead: audit: --receipts needs a value\n"),
+        (["audit", "stray"], "masthead: audit: unexpected argument 'stray' (see 'masthead audit --help')\n"),
+    ]
+
+    @Test(arguments: mistakes)
+    func usageError_exits64_withOneLineReason(mistake: (arguments: [String], message: String)) throws {
+        let outcome = try Tool.run(mistake.arguments)
+        #expect(outcome.status == 64)
+        #expect(outcome.errors == mistake.message)
+        #expect(outcome.output == "")
+    }
+
+    @Test func unknownPublication_isUsageError() throws {
+        let outcome = try Tool.run([
+            "check", "--catalog", "Catalog/the-monthly", "--receipt", "Catalog/the-monthly/receipts/table-6-1.json", "--publication", "the-daily",
+        ])
+        #expect(outcome.status == 64)
+        #expect(outcome.errors == "masthead: check: unknown publication 'the-daily' (the catalog has: the-monthly)\n")
+    }
+}
