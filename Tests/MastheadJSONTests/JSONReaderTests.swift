@@ -86,3 +86,22 @@ struct JSONReaderTests {
         #expect(JSONPath.element("$.x", 3) == "$.x[3]")
     }
 }
+
+/// The eight-bytes-at-a-time string scan must see a special byte at every position of a block.
+struct JSONStringScanTests {
+    static let offsets = Array(0..<24)
+
+    @Test(arguments: offsets)
+    func controlByte_isRejected_atAnyOffset(offset: Int) {
+        let text = "\"" + String(repeating: "a", count: offset) + "\u{01}" + String(repeating: "b", count: 9) + "\""
+        #expect(throws: JSONError.self) { try JSONDocument(parsing: text) }
+    }
+
+    @Test(arguments: offsets)
+    func quoteBackslashAndUTF8_areSeen_atAnyOffset(offset: Int) throws {
+        let prefix = String(repeating: "a", count: offset)
+        let root = try JSONDocument(parsing: "[\"\(prefix)\", \"\(prefix)\\\"x\", \"\(prefix)é€😀x\", \"\(prefix)\u{7F}z\"]").root
+        #expect(root.elements.map(\.string) == [prefix, prefix + "\"x", prefix + "é€😀x", prefix + "\u{7F}z"])
+        #expect(throws: JSONError.self) { try JSONDocument(parsing: Array("\"\(prefix)".utf8) + [0xC3, 0x28, 0x22]) }
+    }
+}
