@@ -12,6 +12,7 @@ struct AuditCommandTests {
 
     @Test func audit_goodAndBadLines() throws {
         let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("receipts.jsonl")
         let lines = [
             try Self.receiptLine("alice", "table-6-1"),
@@ -52,6 +53,7 @@ struct AuditCommandTests {
 
     @Test func audit_sandboxEnvironment_andStandardOutput() throws {
         let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("receipts.jsonl")
         let line = try Self.receiptLine("erin", "stacked-passes").replacingOccurrences(of: "\"Production\"", with: "\"Sandbox\"")
         try Data((line + "\n").utf8).write(to: input)

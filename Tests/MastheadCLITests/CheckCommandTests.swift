@@ -54,6 +54,7 @@ struct CheckCommandTests {
 
     @Test func badReceipt_exitsOne_namingFileAndField() throws {
         let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("bad.json")
         try Data(#"{"status": 0, "latest_receipt_info": [{"transaction_id": "1", "product_id": "com.example.monthly", "purchase_date_ms": "x"}]}"#.utf8).write(to: file)
         let outcome = try Tool.run(["check", "--catalog", "Catalog/the-monthly", "--receipt", file.path])

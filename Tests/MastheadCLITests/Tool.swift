@@ -29,8 +29,6 @@ enum Tool {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // Read both pipes before waiting, so a large output cannot block the child.
-        var outData = Data()
-        var errData = Data()
         let group = DispatchGroup()
         let queue = DispatchQueue(label: "tool-output", attributes: .concurrent)
         nonisolated(unsafe) var outBox = Data()
@@ -38,12 +36,10 @@ enum Tool {
         queue.async(group: group) { outBox = output.fileHandleForReading.readDataToEndOfFile() }
         queue.async(group: group) { errBox = errors.fileHandleForReading.readDataToEndOfFile() }
         group.wait()
-        outData = outBox
-        errData = errBox
         process.waitUntilExit()
         return Outcome(
-            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-            errors: String(decoding: errData, as: UTF8.self))
+            status: process.terminationStatus, output: String(decoding: outBox, as: UTF8.self),
+            errors: String(decoding: errBox, as: UTF8.self))
     }
 
     /// A fresh temporary folder.
