@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Masthead", targets: ["Masthead"]),
         .library(name: "MastheadJSON", targets: ["MastheadJSON"]),
         .library(name: "MastheadFormats", targets: ["MastheadFormats"]),
+        .library(name: "MastheadStorage", targets: ["MastheadStorage"]),
         .executable(name: "masthead", targets: ["masthead"]),
         .executable(name: "masthead-bench", targets: ["MastheadBench"]),
     ],
@@ -25,6 +26,10 @@ let package = Package(
         .target(name: "MastheadJSON", swiftSettings: settings),
         // File and wire formats: catalog.json, App Store receipts (R2), entitlement JSON.
         .target(name: "MastheadFormats", dependencies: ["Masthead", "MastheadJSON"], swiftSettings: settings),
+        // SQLite 3 as the OS ships it (libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // Storage: a small SQLite wrapper and the service's schema.
+        .target(name: "MastheadStorage", dependencies: ["Masthead", "CSQLite"], swiftSettings: settings),
         // The command-line commands, as a library so tests can call them with arguments.
         .target(name: "MastheadCLI", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"], swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
@@ -36,6 +41,7 @@ let package = Package(
         .testTarget(
             name: "MastheadFormatsTests", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"],
             swiftSettings: settings),
+        .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadStorage"], swiftSettings: settings),
         .testTarget(
             name: "MastheadCLITests", dependencies: ["Masthead", "MastheadFormats", "MastheadCLI", "masthead"],
             swiftSettings: settings),

@@ -1,0 +1,51 @@
+/// The schema, as numbered migrations recorded in the `migrations` table.
+enum Migrations {
+    /// Each entry runs once, in order, inside a transaction with its record.
+    static let steps: [String] = [
+        """
+        CREATE TABLE users (user_id TEXT PRIMARY KEY, created_ms INTEGER NOT NULL);
+        CREATE TABLE subscriptions (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, user_id TEXT NOT NULL REFERENCES users (user_id),
+            latest_receipt TEXT, linked_ms INTEGER NOT NULL,
+            PRIMARY KEY (environment, original_transaction_id));
+        CREATE INDEX subscriptions_by_user ON subscriptions (user_id);
+        CREATE TABLE transactions (
+            environment TEXT NOT NULL, transaction_id TEXT NOT NULL, original_transaction_id TEXT NOT NULL, product_id TEXT NOT NULL,
+            purchase_ms INTEGER NOT NULL, expires_ms INTEGER, cancellation_ms INTEGER,
+            is_upgraded INTEGER NOT NULL, is_trial INTEGER NOT NULL, is_intro_offer INTEGER NOT NULL,
+            PRIMARY KEY (environment, transaction_id));
+        CREATE INDEX transactions_by_subscription ON transactions (environment, original_transaction_id);
+        CREATE TABLE renewals (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, product_id TEXT, auto_renew_product_id TEXT,
+            auto_renew_on INTEGER, billing_retry INTEGER NOT NULL, grace_expires_ms INTEGER, expiration_intent TEXT,
+            PRIMARY KEY (environment, original_transaction_id));
+        CREATE TABLE pending_receipts (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, latest_receipt TEXT NOT NULL,
+            PRIMARY KEY (environment, original_transaction_id));
+        CREATE TABLE notifications (
+            id INTEGER PRIMARY KEY, received_ms INTEGER NOT NULL, notification_type TEXT NOT NULL, environment TEXT,
+            original_transaction_ids TEXT NOT NULL, body TEXT NOT NULL);
+        CREATE TABLE issues (
+            publication_id TEXT NOT NULL, issue_id TEXT NOT NULL, title TEXT, published_ms INTEGER NOT NULL, free INTEGER NOT NULL,
+            PRIMARY KEY (publication_id, issue_id));
+        """
+    ]
+
+    /// Applies the steps the database has not recorded yet.
+    static func apply(to database: Database) throws(StorageError) {
+        try database.execute("CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)")
+        let applied = Int(try database.scalarText("SELECT coalesce(max(version), 0) FROM migrations") ?? "0") ?? 0
+        for (index, sql) in steps.enumerated() where index + 1 > applied {
+            do {
+                try database.inTransaction {
+                    try database.execute(sql)
+                    try database.execute("INSERT INTO migrations (version, applied_ms) VALUES (\(index + 1), CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))")
+                }
+            } catch let error as StorageError {
+                throw error
+            } catch {
+                throw StorageError.sqlite(code: -1, message: "\(error)", sql: sql)
+            }
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Masthead
+import MastheadStorage
+import Testing
+
+/// The SQLite store, each test on a fresh temporary database.
+struct StoreTests {
+    static func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("masthead-store-\(UUID().uuidString).sqlite").path
+    }
+
+    static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    static func transaction(_ id: String, original: String? = nil, product: String = "monthly", from: Int64, to: Int64?, cancelled: Int64? = nil) -> Transaction {
+        Transaction(
+            transactionId: id, originalTransactionId: original, productId: product, purchase: Instant(milliseconds: from),
+            expires: to.map(Instant.init(milliseconds:)), cancellation: cancelled.map(Instant.init(milliseconds:)))
+    }
+
+    @Test func database_usesWAL_andRecordsMigrations() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        let store = try Store(path: path)
+        #expect(try store.database.scalarText("PRAGMA journal_mode") == "wal")
+        #expect(try store.database.scalarText("PRAGMA synchronous") == "2")
+        #expect(try store.database.scalarText("SELECT max(version) FROM migrations") == "1")
+        // Opening again applies nothing twice.
+        let again = try Store(path: path)
+        #expect(try again.database.scalarText("SELECT count(*) FROM migrations") == "1")
+    }
+
+    @Test func inTransaction_rollsBack_whenBodyThrows() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        let store = try Store(path: path)
+        struct Failure: Error {}
+        #expect(throws: Failure.self) {
+            try store.database.inTransaction {
+                try store.save(transactions: [Self.transaction("a", from: 1, to: 2)], renewals: [])
+                throw Failure()
+            }
+        }
+        #expect(try store.database.scalarText("SELECT count(*) FROM transactions") == "0")
+    }
+
+    @Test func sqlError_carriesCodeMessageAndSQL() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        let store = try Store(path: path)
+        #expect {
+            try store.database.execute("SELECT * FROM nowhere")
+        } throws: { error in
+            guard case StorageError.sqlite(let code, let message, let sql) = error else { return false }
+            return code == 1 && message.contains("no such table: nowhere") && sql == "SELECT * FROM nowhere"
+        }
+        #expect(throws: StorageError.self) { try Database(path: "/no/such/folder/db.sqlite") }
+    }
+
+    @Test func transactions_mergeCopies_R2_3_andHistoryFollowsLinks() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        let store = try Store(path: path)
+        try store.save(transactions: [Self.transaction("a", from: 10, to: 20), Self.transaction("b", original: "a", from: 20, to: 30)], renewals: [])
+        // Unlinked so far: nobody's history.
+        #expect(try store.history(forUser: "u1").transactions.isEmpty)
+        _ = try store.link(userId: "u1", transactions: [Self.transaction("a", from: 10, to: 20)], latestReceipt: "R1", restore: .transfer, now: Instant(milliseconds: 5))
+        #expect(try store.history(forUser: "u1").transactions.map(\.transactionId) == ["a", "b"])
+        // A later copy adds a cancellation; another copy without it does not remove it.
+        try store.save(transactions: [Self.transaction("b", original: "a", from: 20, to: 30, cancelled: 25)], renewals: [])
+        try store.save(transactions: [Self.transaction("b", original: "a", from: 20, to: 30)], renewals: [])
+        #expect(try store.history(forUser: "u1").transactions.last?.cancellation == Instant(milliseconds: 25))
+    }
+
+    @Test func restoreBehaviours() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        let store = try Store(path: path)
+        let active = Self.transaction("a", from: 0, to: 1000)
+        try store.save(transactions: [active], renewals: [])
+        _ = try store.link(userId: "first", transactions: [active], latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 10))
+        #expect(throws: StorageError.receiptAlreadyInUse(environment: "production", originalTransactionId: "a", userId: "first")) {
+            try store.link(userId: "second", transactions: [active], latestReceipt: nil, restore: .keep, now: Instant(milliseconds: 10))
+        }
+        #expect(throws: StorageError.self) {
+            try store.link(userId: "second", transactions: [active], latestReceipt: nil, restore: .transferIfInactive, now: Instant(milliseconds: 10))
+        }
+        #expect(try store.users(linkedTo: ["a"], environment: .production) == ["first"])
+        // Once it has expired, transferIfInactive moves it.
+        #expect(try store.link(userId: "second", transactions: [active], latestReceipt: nil, restore: .transferIfInactive, now: Instant(milliseconds: 2000)) == ["first"])
+        #expect(try store.users(linkedTo: ["a"], environment: .production) == ["second"])
+        #expect(try store.link(userId: "third", transactions: [active], latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 10)) == ["second"])
+        #expect(try store.history(forUser: "second").transactions.isEmpty)
+        #expect(try store.history(forUser: "third").transactions.count == 1)
+    }
+
+    @Test func renewals_latestReplaces_andUnnamedOnesResolveByProduct_R2_6() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        let store = try Store(path: path)
+        let transactions = [Self.transaction("a", from: 0, to: 10), Self.transaction("b", original: "a", product: "premium", from: 10, to: 20)]
+        try store.save(transactions: transactions, renewals: [RenewalInfo(productId: "premium", autoRenewOn: true)])
+        _ = try store.link(userId: "u", transactions: transactions, latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 0))
+        #expect(try store.history(forUser: "u").renewals.map(\.originalTransactionId) == ["a"])
+        try store.save(transactions: [], renewals: [RenewalInfo(originalTransactionId: "a", productId: "premium", autoRenewOn: false, isInBillingRetry: true)])
+        let renewals = try store.history(forUser: "u").renewals
+        #expect(renewals.count == 1)
+        #expect(renewals.first?.autoRenewOn == false)
+        #expect(renewals.first?.isInBillingRetry == true)
+    }
+
+    @Test func refreshDue_listsSubscriptionsExpiringInWindow_withLatestReceipt() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        let store = try Store(path: path)
+        let soon = [Self.transaction("a", from: 0, to: 100), Self.transaction("a2", original: "a", from: 100, to: 500)]
+        let later = [Self.transaction("b", from: 0, to: 5000)]
+        try store.save(transactions: soon + later, renewals: [])
+        _ = try store.link(userId: "u", transactions: soon, latestReceipt: "RECEIPT-A", restore: .transfer, now: Instant(milliseconds: 0))
+        try store.recordLatestReceipt("RECEIPT-B", environment: .production, originalTransactionIds: ["b"])
+        let due = try store.refreshDue(from: Instant(milliseconds: 400), to: Instant(milliseconds: 1000))
+        #expect(due == [RefreshDue(environment: .production, originalTransactionId: "a", userId: "u", expires: Instant(milliseconds: 500), latestReceipt: "RECEIPT-A")])
+        let unlinked = try store.refreshDue(from: Instant(milliseconds: 4000), to: Instant(milliseconds: 6000))
+        #expect(unlinked.first?.latestReceipt == "RECEIPT-B")
+        #expect(unlinked.first?.userId == nil)
+    }
+
+    @Test func issuesAndNotifications_survive_reopening() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        do {
+            let store = try Store(path: path)
+            try store.upsertIssue(publicationId: "p", issue: Issue(id: "x", title: "X", published: Instant(milliseconds: 5)))
+            try store.upsertIssue(publicationId: "p", issue: Issue(id: "x", title: "X2", published: Instant(milliseconds: 6), isFree: true))
+            _ = try store.recordNotification(type: "DID_RENEW", environment: .production, originalTransactionIds: ["a"], body: "{}", received: Instant(milliseconds: 1))
+        }
+        let reopened = try Store(path: path)
+        #expect(try reopened.publishedIssues().map(\.issue) == [Issue(id: "x", title: "X2", published: Instant(milliseconds: 6), isFree: true)])
+        #expect(try reopened.notificationCount() == 1)
+        let reader = try Store(path: path, readOnly: true)
+        #expect(try reader.notificationCount() == 1)
+    }
+}
