@@ -30,6 +30,12 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Storage: a small SQLite wrapper and the service's schema.
         .target(name: "MastheadStorage", dependencies: ["Masthead", "CSQLite"], swiftSettings: settings),
+        // epoll and eventfd, which Swift's Glibc module does not expose.
+        .target(name: "CEpoll"),
+        // Sockets: a listening socket and an epoll poller, errors with errno.
+        .target(name: "MastheadSockets", dependencies: ["CEpoll"], swiftSettings: settings),
+        // HTTP/1.1 on the sockets: parsing with limits, keep-alive, one event loop per core.
+        .target(name: "MastheadHTTP", dependencies: ["MastheadSockets", "MastheadJSON", "CEpoll"], swiftSettings: settings),
         // The command-line commands, as a library so tests can call them with arguments.
         .target(name: "MastheadCLI", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"], swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
@@ -41,6 +47,7 @@ let package = Package(
         .testTarget(
             name: "MastheadFormatsTests", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"],
             swiftSettings: settings),
+        .testTarget(name: "MastheadHTTPTests", dependencies: ["MastheadHTTP"], swiftSettings: settings),
         .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadStorage"], swiftSettings: settings),
         .testTarget(
             name: "MastheadCLITests", dependencies: ["Masthead", "MastheadFormats", "MastheadCLI", "masthead"],

@@ -1,0 +1,78 @@
+/// A parsed HTTP/1.x request with a complete body.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    /// The request target as sent (`/v1/users/u1/issues?at=…`).
+    public var target: String
+    /// The path's segments, percent-decoded: `/v1/users/a%20b` → `["v1", "users", "a b"]`.
+    public var pathSegments: [String]
+    /// Query parameters, decoded (`+` is a space); the last of repeated names wins.
+    public var query: [String: String]
+    /// Header fields in order, names lowercased.
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+    /// Whether the connection stays open after the response.
+    public var keepAlive: Bool
+
+    /// Creates a request (for tests and in-process calls).
+    public init(
+        method: String, target: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [], keepAlive: Bool = true
+    ) {
+        self.method = method
+        self.target = target
+        let (path, queryText) = HTTPRequest.split(target)
+        pathSegments = path.split(separator: "/", omittingEmptySubsequences: true).map { HTTPRequest.percentDecode(Substring($0), plusIsSpace: false) }
+        query = HTTPRequest.parseQuery(queryText)
+        self.headers = headers.map { (name: $0.name.lowercased(), value: $0.value) }
+        self.body = body
+        self.keepAlive = keepAlive
+    }
+
+    /// The first value of a header (name compared case-insensitively).
+    public func header(_ name: String) -> String? {
+        let lowered = name.lowercased()
+        return headers.first { $0.name == lowered }?.value
+    }
+
+    static func split(_ target: String) -> (path: Substring, query: Substring) {
+        guard let mark = target.firstIndex(of: "?") else { return (Substring(target), "") }
+        return (target[..<mark], target[target.index(after: mark)...])
+    }
+
+    static func parseQuery(_ text: Substring) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = percentDecode(parts[0], plusIsSpace: true)
+            result[name] = parts.count > 1 ? percentDecode(parts[1], plusIsSpace: true) : ""
+        }
+        return result
+    }
+
+    /// Decodes `%XX` escapes (and `+` in queries); a malformed escape is kept as written.
+    static func percentDecode(_ text: Substring, plusIsSpace: Bool) -> String {
+        guard text.contains("%") || (plusIsSpace && text.contains("+")) else { return String(text) }
+        var bytes: [UInt8] = []
+        let utf8 = Array(text.utf8)
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "%"), index + 2 < utf8.count, let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

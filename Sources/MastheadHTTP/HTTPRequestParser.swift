@@ -1,0 +1,160 @@
+/// Parses HTTP/1.x requests from a connection's bytes (RFC 9112), enforcing the configured limits.
+///
+/// Bodies are framed by `Content-Length` only. Ambiguous framing is refused (RFC 9112 §6.3):
+/// `Transfer-Encoding` together with `Content-Length`, several differing `Content-Length`s, or one
+/// that is not a number, is 400; `Transfer-Encoding` alone is 501 (chunked bodies are not
+/// supported). Line folding is refused. Bare LF line ends are accepted.
+struct HTTPRequestParser {
+    let configuration: HTTPServerConfiguration
+
+    enum Outcome {
+        /// More bytes are needed.
+        case incomplete
+        /// A whole request, and how many bytes it used.
+        case request(HTTPRequest, consumed: Int)
+        /// The bytes cannot be a valid request: answer this and close.
+        case failure(HTTPResponse)
+    }
+
+    func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
+        guard let headEnd = findHeadEnd(bytes) else {
+            if let firstLineEnd = bytes.firstIndex(of: 0x0A) {
+                if firstLineEnd > configuration.maxRequestLineBytes { return .failure(uriTooLong()) }
+            } else if bytes.count > configuration.maxRequestLineBytes {
+                return .failure(uriTooLong())
+            }
+            if bytes.count > configuration.maxRequestLineBytes + configuration.maxHeaderListBytes + 4 {
+                return .failure(headersTooLarge("the header section is larger than \(configuration.maxHeaderListBytes) bytes"))
+            }
+            return .incomplete
+        }
+        var lines: [Range<Int>] = []
+        var start = 0
+        // `contentEnd` is the newline ending the last header line (or the request line).
+        for index in 0...headEnd.contentEnd where bytes[index] == 0x0A {
+            let end = index > start && bytes[index - 1] == 0x0D ? index - 1 : index
+            lines.append(start..<end)
+            start = index + 1
+        }
+        guard let requestLine = lines.first else { return .failure(bad("empty request")) }
+        if requestLine.count > configuration.maxRequestLineBytes { return .failure(uriTooLong()) }
+        let parts = bytes[requestLine].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(HTTPRequestParser.isTokenByte), !parts[1].isEmpty else {
+            return .failure(bad("malformed request line"))
+        }
+        let method = String(decoding: parts[0], as: UTF8.self)
+        let target = String(decoding: parts[1], as: UTF8.self)
+        let version = String(decoding: parts[2], as: UTF8.self)
+        guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
+            if version.hasPrefix("HTTP/") {
+                return .failure(HTTPResponse.error(505, code: "http_version_not_supported", message: "only HTTP/1.1 and HTTP/1.0 are served", closeConnection: true))
+            }
+            return .failure(bad("malformed request line"))
+        }
+        guard target.hasPrefix("/"), target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            return .failure(bad("the request target must be a path starting with '/'"))
+        }
+        let headerLines = lines.dropFirst()
+        if headerLines.count > configuration.maxHeaderCount {
+            return .failure(headersTooLarge("more than \(configuration.maxHeaderCount) header fields"))
+        }
+        if headEnd.contentEnd - (requestLine.upperBound) > configuration.maxHeaderListBytes {
+            return .failure(headersTooLarge("the header section is larger than \(configuration.maxHeaderListBytes) bytes"))
+        }
+        var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(headerLines.count)
+        var contentLength: Int?
+        var transferEncoding = false
+        var connection: String?
+        for line in headerLines {
+            if line.count > configuration.maxHeaderFieldBytes {
+                return .failure(headersTooLarge("a header field is larger than \(configuration.maxHeaderFieldBytes) bytes"))
+            }
+            let field = bytes[line]
+            guard let first = field.first else { continue }
+            if first == 0x20 || first == 0x09 { return .failure(bad("obsolete line folding is not accepted")) }
+            guard let colon = field.firstIndex(of: UInt8(ascii: ":")), colon > field.startIndex,
+                bytes[field.startIndex..<colon].allSatisfy(HTTPRequestParser.isTokenByte)
+            else { return .failure(bad("malformed header field")) }
+            let name = String(decoding: bytes[field.startIndex..<colon], as: UTF8.self).lowercased()
+            let value = String(decoding: trim(bytes[(colon + 1)..<field.endIndex]), as: UTF8.self)
+            switch name {
+            case "content-length":
+                guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), value.utf8.count <= 15, let length = Int(value) else {
+                    return .failure(bad("invalid Content-Length '\(value)'"))
+                }
+                if let previous = contentLength, previous != length { return .failure(bad("conflicting Content-Length fields")) }
+                contentLength = length
+            case "transfer-encoding":
+                transferEncoding = true
+            case "connection":
+                connection = value.lowercased()
+            default:
+                break
+            }
+            headers.append((name, value))
+        }
+        if transferEncoding {
+            if contentLength != nil { return .failure(bad("Content-Length together with Transfer-Encoding is ambiguous framing")) }
+            return .failure(HTTPResponse.error(501, code: "not_implemented", message: "Transfer-Encoding is not supported; send Content-Length", closeConnection: true))
+        }
+        let length = contentLength ?? 0
+        if length > configuration.maxBodyBytes {
+            return .failure(HTTPResponse.error(413, code: "content_too_large", message: "the body is larger than \(configuration.maxBodyBytes) bytes", closeConnection: true))
+        }
+        let total = headEnd.bodyStart + length
+        guard bytes.count >= total else { return .incomplete }
+        let keepAlive: Bool =
+            version == "HTTP/1.1" ? !(connection?.contains("close") ?? false) : (connection?.contains("keep-alive") ?? false)
+        var request = HTTPRequest(method: method, target: target, body: Array(bytes[headEnd.bodyStart..<total]), keepAlive: keepAlive)
+        request.headers = headers
+        return .request(request, consumed: total)
+    }
+
+    /// Where the header section ends: `contentEnd` before the blank line, `bodyStart` after it.
+    private func findHeadEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> (contentEnd: Int, bodyStart: Int)? {
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x0A {
+                // "\n\n" or "\n\r\n" ends the head.
+                if index + 1 < bytes.count && bytes[index + 1] == 0x0A { return (index, index + 2) }
+                if index + 2 < bytes.count && bytes[index + 1] == 0x0D && bytes[index + 2] == 0x0A { return (index, index + 3) }
+                if index == 0 || (index == 1 && bytes[0] == 0x0D) { return (index, index + 1) }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private func trim(_ slice: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        var lower = slice.startIndex
+        var upper = slice.endIndex
+        while lower < upper && (slice.base[lower] == 0x20 || slice.base[lower] == 0x09) { lower += 1 }
+        while upper > lower && (slice.base[upper - 1] == 0x20 || slice.base[upper - 1] == 0x09) { upper -= 1 }
+        return slice.base[lower..<upper]
+    }
+
+    /// RFC 9110 token characters.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default: false
+        }
+    }
+
+    private func bad(_ message: String) -> HTTPResponse {
+        HTTPResponse.error(400, code: "bad_request", message: message, closeConnection: true)
+    }
+
+    private func uriTooLong() -> HTTPResponse {
+        HTTPResponse.error(414, code: "uri_too_long", message: "the request line is longer than \(configuration.maxRequestLineBytes) bytes", closeConnection: true)
+    }
+
+    private func headersTooLarge(_ message: String) -> HTTPResponse {
+        HTTPResponse.error(431, code: "request_header_fields_too_large", message: message, closeConnection: true)
+    }
+}

@@ -1,0 +1,78 @@
+import MastheadJSON
+
+/// An HTTP response: status, headers and a body sent with `Content-Length`.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    /// Extra header fields (`Content-Length`, `Connection` and `Date` are added when sent).
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+    /// Close the connection after this response.
+    public var closeConnection: Bool
+
+    /// Creates a response.
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], closeConnection: Bool = false) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.closeConnection = closeConnection
+    }
+
+    /// A JSON response.
+    public static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
+    }
+
+    /// The error shape every endpoint uses: `{"error": {"code": "...", "message": "..."}}`.
+    public static func error(_ status: Int, code: String, message: String, closeConnection: Bool = false) -> HTTPResponse {
+        var writer = JSONWriter(capacity: 128)
+        writer.beginObject()
+        writer.key("error")
+        writer.beginObject()
+        writer.field("code", code)
+        writer.field("message", message)
+        writer.endObject()
+        writer.endObject()
+        var response = json(status, writer.bytes)
+        response.closeConnection = closeConnection
+        return response
+    }
+
+    /// The response as bytes on the wire.
+    func serialized(keepAlive: Bool) -> [UInt8] {
+        var head = "HTTP/1.1 \(status) \(HTTPResponse.reason(status))\r\n"
+        for header in headers { head += "\(header.name): \(header.value)\r\n" }
+        head += "Content-Length: \(body.count)\r\n"
+        if !keepAlive { head += "Connection: close\r\n" }
+        head += "\r\n"
+        var bytes = Array(head.utf8)
+        bytes.reserveCapacity(bytes.count + body.count)
+        bytes.append(contentsOf: body)
+        return bytes
+    }
+
+    /// The reason phrase of a status code.
+    public static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 411: "Length Required"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 422: "Unprocessable Content"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
+        default: "Status"
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+public import MastheadSockets
+import Synchronization
+
+/// An HTTP/1.1 server on POSIX sockets: one epoll loop per thread sharing one listener.
+///
+/// A handler gets each request with an ``HTTPResponder`` and answers from any thread, at once or
+/// later (after a database commit, say); a connection handles one request at a time.
+public final class HTTPServer: Sendable {
+    /// Called on a loop thread for each request; must not block for long.
+    public typealias Handler = @Sendable (HTTPRequest, HTTPResponder) -> Void
+
+    /// Shared between the loops: stopping, and the count of requests in flight.
+    final class State: Sendable {
+        let stopping = Atomic<Bool>(false)
+        let inFlight = Atomic<Int>(0)
+        let grace = Atomic<Int>(10_000)
+
+        var isStopping: Bool { stopping.load(ordering: .acquiring) }
+        var gracePeriodMilliseconds: Int { grace.load(ordering: .relaxed) }
+    }
+
+    public let configuration: HTTPServerConfiguration
+    private let listener: ListeningSocket
+    private let handler: Handler
+    private let state = State()
+    private let wakers = Mutex<[Waker]>([])
+    private let finished = DispatchGroup()
+
+    /// Binds the listening socket; ``start()`` begins serving.
+    public init(configuration: HTTPServerConfiguration, handler: @escaping Handler) throws(SocketError) {
+        self.configuration = configuration
+        self.handler = handler
+        listener = try ListeningSocket(host: configuration.host, port: configuration.port)
+    }
+
+    /// The bound port (the chosen one when configured with 0).
+    public var port: UInt16 { listener.port }
+
+    /// The bound host.
+    public var host: String { listener.host }
+
+    /// Starts the loop threads; returns once each is ready to accept.
+    public func start() throws(SocketError) {
+        let ready = DispatchSemaphore(value: 0)
+        let failure = Mutex<SocketError?>(nil)
+        for index in 0..<max(1, configuration.threads) {
+            finished.enter()
+            let thread = Thread { [self] in
+                defer { finished.leave() }
+                let loop: EventLoop
+                do throws(SocketError) {
+                    loop = try EventLoop(configuration: configuration, listener: listener.descriptor, handler: handler, state: state)
+                } catch {
+                    failure.withLock { $0 = error }
+                    ready.signal()
+                    return
+                }
+                wakers.withLock { $0.append(loop.poller.waker) }
+                ready.signal()
+                loop.run()
+            }
+            thread.name = "http-loop-\(index)"
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        for _ in 0..<max(1, configuration.threads) { ready.wait() }
+        if let error = failure.withLock({ $0 }) {
+            stop(gracePeriodMilliseconds: 0)
+            throw error
+        }
+    }
+
+    /// Stops accepting, lets requests in flight finish (up to the grace period), then closes every connection.
+    public func stop(gracePeriodMilliseconds: Int = 10_000) {
+        state.grace.store(gracePeriodMilliseconds, ordering: .relaxed)
+        state.stopping.store(true, ordering: .releasing)
+        for waker in wakers.withLock({ $0 }) { waker.wake() }
+    }
+
+    /// Blocks until every loop has ended after ``stop(gracePeriodMilliseconds:)``.
+    public func waitUntilStopped() {
+        finished.wait()
+        listener.close()
+    }
+
+    /// Requests received but not yet answered.
+    public var requestsInFlight: Int { state.inFlight.load(ordering: .relaxed) }
+}

@@ -1,0 +1,29 @@
+/// Every limit of the HTTP server, with defaults after hummingbird's.
+public struct HTTPServerConfiguration: Sendable, Hashable {
+    public var host = "127.0.0.1"
+    /// 0 picks a free port.
+    public var port: UInt16 = 8080
+    /// Event-loop threads; each owns an epoll instance and its connections.
+    public var threads = 2
+    /// The request line (method, target, version); longer is 414.
+    public var maxRequestLineBytes = 8 * 1024
+    /// One header field; longer is 431.
+    public var maxHeaderFieldBytes = 80 * 1024
+    /// The whole header section; longer is 431.
+    public var maxHeaderListBytes = 80 * 1024
+    /// Header fields per request; more is 431.
+    public var maxHeaderCount = 1000
+    /// The request body; larger is 413.
+    public var maxBodyBytes = 2 * 1024 * 1024
+    /// A connection with no request in progress is closed after this long.
+    public var idleTimeoutMilliseconds = 60_000
+    /// A request must arrive completely within this long of its first byte, else 408.
+    public var readTimeoutMilliseconds = 10_000
+    /// A handler must answer within this long, else 503.
+    public var handlerTimeoutMilliseconds = 30_000
+    /// Connections per event loop; past it new ones get 503 and are closed.
+    public var maxConnectionsPerThread = 10_000
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,85 @@
+import Glibc
+
+/// A blocking TCP client for live server tests, with a receive timeout.
+final class TestClient {
+    let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    struct Response {
+        var status: Int
+        var headers: [String: String]
+        var body: String
+    }
+
+    init(port: UInt16, timeoutMilliseconds: Int = 5000) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw ClientError.failed("connect errno \(errno)") }
+        var timeout = timeval(tv_sec: timeoutMilliseconds / 1000, tv_usec: (timeoutMilliseconds % 1000) * 1000)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(descriptor) }
+
+    enum ClientError: Error { case failed(String) }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            if count <= 0 { return }
+            offset += count
+        }
+    }
+
+    /// Reads one response; nil when the server closed the connection (or the timeout passed) first.
+    func response() -> Response? {
+        while true {
+            if let parsed = parseBuffered() { return parsed }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Whether the server has closed the connection (reads end of stream).
+    func isClosedByServer() -> Bool {
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, 0) == 0
+    }
+
+    private func parseBuffered() -> Response? {
+        let text = buffer
+        guard let headEnd = (0..<max(0, text.count - 3)).first(where: { text[$0] == 13 && text[$0 + 1] == 10 && text[$0 + 2] == 13 && text[$0 + 3] == 10 }) else { return nil }
+        let head = String(decoding: text[0..<headEnd], as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+        let status = Int(head[0].split(separator: " ")[1]) ?? 0
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            headers[parts[0].lowercased()] = String(parts[1]).trimmed(" ")
+        }
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        guard text.count >= headEnd + 4 + length else { return nil }
+        let body = String(decoding: text[(headEnd + 4)..<(headEnd + 4 + length)], as: UTF8.self)
+        buffer.removeFirst(headEnd + 4 + length)
+        return Response(status: status, headers: headers, body: body)
+    }
+}
+
+extension String {
+    func trimmed(_ set: String) -> String {
+        var result = Substring(self)
+        while let first = result.first, set.contains(first) { result = result.dropFirst() }
+        while let last = result.last, set.contains(last) { result = result.dropLast() }
+        return String(result)
+    }
+}
