@@ -36,8 +36,13 @@ let package = Package(
         .target(name: "MastheadSockets", dependencies: ["CEpoll"], swiftSettings: settings),
         // HTTP/1.1 on the sockets: parsing with limits, keep-alive, one event loop per core.
         .target(name: "MastheadHTTP", dependencies: ["MastheadSockets", "MastheadJSON", "CEpoll"], swiftSettings: settings),
+        // The companion service: routes, group-committed writes, cached histories, polling.
+        .target(
+            name: "MastheadService",
+            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP"],
+            swiftSettings: settings),
         // The command-line commands, as a library so tests can call them with arguments.
-        .target(name: "MastheadCLI", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"], swiftSettings: settings),
+        .target(name: "MastheadCLI", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService"], swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
         .executableTarget(
             name: "MastheadBench", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"],
@@ -48,6 +53,10 @@ let package = Package(
             name: "MastheadFormatsTests", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"],
             swiftSettings: settings),
         .testTarget(name: "MastheadHTTPTests", dependencies: ["MastheadHTTP"], swiftSettings: settings),
+        .testTarget(
+            name: "MastheadServiceTests",
+            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService"],
+            swiftSettings: settings),
         .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadStorage"], swiftSettings: settings),
         .testTarget(
             name: "MastheadCLITests", dependencies: ["Masthead", "MastheadFormats", "MastheadCLI", "masthead"],

@@ -10,6 +10,8 @@ enum CLIError: Error, Sendable, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
     /// An input file's content is invalid.
     case invalidInput(path: String, FormatError)
+    /// The service's configuration cannot start it.
+    case configuration(String)
 
     /// The process exit status for this error (sysexits.h where one fits).
     var exitStatus: Int32 {
@@ -18,6 +20,7 @@ enum CLIError: Error, Sendable, CustomStringConvertible {
         case .cannotRead: 66
         case .cannotWrite: 73
         case .invalidInput: 1
+        case .configuration: 78
         }
     }
 
@@ -27,6 +30,7 @@ enum CLIError: Error, Sendable, CustomStringConvertible {
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         case .invalidInput(let path, let error): "\(path): \(error)"
+        case .configuration(let message): message
         }
     }
 }

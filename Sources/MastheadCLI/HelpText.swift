@@ -1,3 +1,5 @@
+import MastheadService
+
 /// The `--help` texts, checked by golden tests.
 enum HelpText {
     static let root = """
@@ -8,9 +10,12 @@ enum HelpText {
         Commands:
           check   Show one user's status, periods and every issue's decision, from a receipt.
           audit   Decide entitlements for many users, one receipt per line, as JSON lines.
+          serve   Run the companion service: receipts, notifications, download checks over HTTP.
+          refresh Re-verify with Apple the subscriptions about to expire, once.
 
         Run 'masthead <command> --help' for a command's options.
-        Exit status: 0 success, 1 invalid input data, 64 usage error, 66 unreadable input, 73 unwritable output.
+        Exit status: 0 success, 1 invalid input data, 64 usage error, 66 unreadable input, 73 unwritable output,
+        78 invalid service configuration.
 
         """
 
@@ -49,4 +54,45 @@ enum HelpText {
           -h, --help             Show this help.
 
         """
+
+    static let serve = """
+        Usage: masthead serve [--catalog DIR] [--database FILE] [--host HOST] [--port N] [--config FILE]
+
+        Runs the companion service. Once it accepts connections it prints 'listening on HOST:PORT'.
+        SIGTERM or SIGINT stop it gracefully: no new connections, requests in flight finish, the
+        database is closed.
+
+        Options:
+          --catalog DIR          Catalog folder holding catalog.json (default Catalog/the-monthly).
+          --database FILE        SQLite database, created if needed (default masthead.sqlite).
+          --host HOST            Address to listen on (default 127.0.0.1).
+          --port N               Port; 0 picks a free one (default 8080).
+          --config FILE          JSON file of settings (below); flags given here win over it.
+          -h, --help             Show this help.
+
+        \(ServiceConfigurationHelp.text)
+
+        """
+
+    static let refresh = """
+        Usage: masthead refresh [--catalog DIR] [--database FILE] [--config FILE] [--within 3d]
+
+        Re-verifies with Apple's verifyReceipt endpoint the latest receipt of every subscription
+        whose expiry lies within the window from now, and stores the answers like posted receipts.
+        Uses the same configuration and secrets as 'masthead serve'. Exit status 1 when any failed.
+
+        Options:
+          --catalog DIR          Catalog folder holding catalog.json.
+          --database FILE        The service's SQLite database.
+          --config FILE          JSON file of settings (see 'masthead serve --help').
+          --within DURATION      How far ahead to look: 3d, 12h, 30m, 45s (default: pollingWindowSeconds).
+          -h, --help             Show this help.
+
+        """
 }
+
+/// The service settings' help, from the service module.
+enum ServiceConfigurationHelp {
+    static var text: String { MastheadService.ServiceConfiguration.settingsHelp }
+}
+

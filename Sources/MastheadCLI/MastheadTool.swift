@@ -8,6 +8,8 @@ public enum MastheadTool {
     static let commands: [(name: String, summary: String)] = [
         ("check", "Show one user's status, periods and every issue's decision, from a receipt."),
         ("audit", "Decide entitlements for many users, one receipt per line, as JSON lines."),
+        ("serve", "Run the companion service: receipts, notifications, download checks over HTTP."),
+        ("refresh", "Re-verify with Apple the subscriptions about to expire, once."),
     ]
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
@@ -43,6 +45,18 @@ public enum MastheadTool {
                     return 0
                 }
                 return try AuditCommand(rest, now: now).run(output: out, errors: err)
+            case "serve":
+                if rest.contains("--help") || rest.contains("-h") {
+                    try out.write(HelpText.serve)
+                    return 0
+                }
+                return try ServeCommand(rest).run(output: out, errors: err)
+            case "refresh":
+                if rest.contains("--help") || rest.contains("-h") {
+                    try out.write(HelpText.refresh)
+                    return 0
+                }
+                return try RefreshCommand(rest).run(output: out)
             default:
                 throw CLIError.usage("unknown command '\(name)' (see 'masthead --help')")
             }

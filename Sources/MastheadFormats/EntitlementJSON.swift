@@ -83,6 +83,43 @@ public enum EntitlementJSON {
         writer.endObject()
     }
 
+    /// The download check's answer: `{"readable": true, "reason": {…}, "reasons": […]}`, or
+    /// `{"readable": false, "reason": {…}}`, with the user, publication, issue and as-of instant.
+    public static func writeCheck(
+        _ issue: Issue, _ access: IssueAccess, _ entitlement: PublicationEntitlement, userId: String, into writer: inout JSONWriter
+    ) {
+        writer.beginObject()
+        writer.field("user_id", userId)
+        writer.field("publication", entitlement.publication.id)
+        writer.field("issue", issue.id)
+        writer.field("at", entitlement.at.description)
+        switch access {
+        case .readable(let reasons):
+            writer.field("readable", true)
+            writer.key("reason")
+            write(reasons[0], entitlement, into: &writer)
+            writer.key("reasons")
+            writer.beginArray()
+            for reason in reasons { write(reason, entitlement, into: &writer) }
+            writer.endArray()
+        case .notReadable(let denial):
+            writer.field("readable", false)
+            writer.key("reason")
+            write(denial, into: &writer)
+        }
+        writer.endObject()
+    }
+
+    /// An issue of the catalog: `{"id", "title", "published", "free"}`.
+    public static func write(_ issue: Issue, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("id", issue.id)
+        writer.field("title", issue.title)
+        writer.field("published", issue.published.description)
+        writer.field("free", issue.isFree)
+        writer.endObject()
+    }
+
     static func write(_ status: SubscriptionStatus, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("state", status.state.rawValue)

@@ -35,7 +35,8 @@ public struct ReceiptDecoder: Sendable {
     }
 
     /// Reads a verifyReceipt response from an already parsed value found at `path`.
-    public func decode(_ value: JSONValue, path: String) throws(FormatError) -> Receipt {
+    /// - Parameter requireStatus: when false (receipts inside notifications), a missing status counts as 0.
+    public func decode(_ value: JSONValue, path: String, requireStatus: Bool = true) throws(FormatError) -> Receipt {
         let top = PayloadLocation(parent: path)
         guard value.kind == .object else {
             throw FormatError.invalidValue(path: path, line: value.line, value: value.rendered, expected: "a verifyReceipt response object")
@@ -66,7 +67,7 @@ public struct ReceiptDecoder: Sendable {
                 topLevelRenewal = true
             }
         }
-        let statusCode = try readStatus(status, top)
+        let statusCode = requireStatus || (status.map { !$0.isAbsent } ?? false) ? try readStatus(status, top) : 0
         guard ReceiptStatus.isUsable(statusCode) else {
             throw FormatError.receiptRejected(status: statusCode, meaning: ReceiptStatus.meaning(statusCode))
         }

@@ -1,0 +1,99 @@
+import Dispatch
+import Glibc
+import Masthead
+import MastheadHTTP
+import MastheadService
+
+/// `masthead serve`: the companion service on HTTP.
+struct ServeCommand {
+    static let name = "serve"
+    let configuration: ServiceConfiguration
+
+    init(_ arguments: [String]) throws(CLIError) {
+        let parsed = try Arguments(arguments, options: ["catalog", "database", "host", "port", "config"], command: Self.name)
+        configuration = try ServeCommand.configuration(parsed, command: Self.name)
+    }
+
+    /// Defaults, then the configuration file, then the flags, then the secrets from the environment; validated.
+    static func configuration(_ parsed: Arguments, command: String) throws(CLIError) -> ServiceConfiguration {
+        var configuration = ServiceConfiguration()
+        do {
+            if let file = parsed.value("config") { try configuration.apply(configurationFile: try Files.read(file), file: file) }
+            if let catalog = parsed.value("catalog") { configuration.catalogPath = catalog }
+            if let database = parsed.value("database") { configuration.databasePath = database }
+            if let host = parsed.value("host") { configuration.http.host = host }
+            if let port = parsed.value("port") {
+                guard let number = UInt16(port) else { throw CLIError.usage("\(command): --port must be a number from 0 to 65535, not '\(port)'") }
+                configuration.http.port = number
+            }
+            var environment: [String: String] = [:]
+            for name in ["MASTHEAD_API_TOKEN", "MASTHEAD_ADMIN_TOKEN", "MASTHEAD_APP_STORE_SHARED_SECRET"] {
+                if let value = getenv(name) { environment[name] = String(cString: value) }
+            }
+            configuration.applyEnvironment(environment)
+            try configuration.validate()
+        } catch let error as ConfigurationError {
+            throw CLIError.configuration(error.description)
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError.configuration("\(error)")
+        }
+        return configuration
+    }
+
+    func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
+        let catalog = try CommonOptions.catalog(configuration.catalogPath)
+        let service: EntitlementService
+        do {
+            service = try EntitlementService(configuration: configuration, catalog: catalog, clock: { MastheadTool.currentInstant() })
+        } catch {
+            throw CLIError.cannotWrite(path: configuration.databasePath, reason: "\(error)")
+        }
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(configuration: configuration.http, handler: ServiceRouter(service: service).handler)
+            try server.start()
+        } catch {
+            service.close()
+            throw CLIError.configuration("cannot listen on \(configuration.http.host):\(configuration.http.port): \(error)")
+        }
+        try output.write("listening on \(server.host):\(server.port)\n")
+        try output.flush()
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let signals = [SIGTERM, SIGINT].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { server.stop() }
+            source.resume()
+            return source
+        }
+        let poller = configuration.pollingEnabled ? startPolling(service, errors: errors) : nil
+        server.waitUntilStopped()
+        poller?.cancel()
+        signals.forEach { $0.cancel() }
+        service.close()
+        try errors.write("masthead: stopped; the database is closed\n")
+        return 0
+    }
+
+    private func startPolling(_ service: EntitlementService, errors: OutputFile) -> any DispatchSourceTimer {
+        let refresher = Refresher(service: service, client: VerifyReceiptClient(configuration: configuration))
+        let window = Int64(configuration.pollingWindowSeconds) * 1000
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "polling"))
+        timer.schedule(deadline: .now() + .seconds(configuration.pollingIntervalSeconds), repeating: .seconds(configuration.pollingIntervalSeconds))
+        timer.setEventHandler {
+            let line: String
+            do {
+                let report = try refresher.run(within: window)
+                line = "polling: \(report.due) due, \(report.refreshed) refreshed, \(report.withoutReceipt) without receipt, \(report.failures.count) failed\n"
+            } catch {
+                line = "polling failed: \(error)\n"
+            }
+            let bytes = Array(line.utf8)
+            _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        }
+        timer.resume()
+        return timer
+    }
+}

@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import MastheadStorage
+import Synchronization
+
+/// The single writer: a thread that owns the write connection and commits queued jobs together.
+///
+/// Jobs that arrive while a commit is running wait and go into the next one, so many concurrent
+/// requests share one `fsync` (group commit). Each job runs inside a savepoint: one that throws is
+/// rolled back alone and its caller gets the error, the others still commit. Callers are told
+/// only after `COMMIT` returned, so an acknowledged write is on disk.
+final class CommitQueue: Sendable {
+    private struct Job: Sendable {
+        let run: @Sendable (Store) throws -> any Sendable
+        let done: @Sendable (Result<any Sendable, any Error>) -> Void
+    }
+
+    private let jobs = Mutex<(pending: [Job], closed: Bool)>(([], false))
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopped = DispatchSemaphore(value: 0)
+    private let maxBatch: Int
+    let commits = Atomic<Int>(0)
+    let failures = Atomic<Int>(0)
+
+    /// Opens the database on the writer thread (applying migrations); throws what opening threw.
+    init(path: String, maxBatch: Int) throws {
+        self.maxBatch = maxBatch
+        let opened = DispatchSemaphore(value: 0)
+        let failure = Mutex<(any Error)?>(nil)
+        let thread = Thread { [self] in
+            let store: Store
+            do {
+                store = try Store(path: path)
+            } catch {
+                failure.withLock { $0 = error }
+                opened.signal()
+                stopped.signal()
+                return
+            }
+            opened.signal()
+            run(store)
+            stopped.signal()
+        }
+        thread.name = "store-writer"
+        thread.start()
+        opened.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    /// Queues `work` for the next commit; `completion` runs on the writer thread after the commit.
+    func submit<R: Sendable>(_ work: @escaping @Sendable (Store) throws -> R, completion: @escaping @Sendable (Result<R, any Error>) -> Void) {
+        let job = Job(
+            run: { store in try work(store) },
+            done: { result in completion(result.map { $0 as! R }) })
+        let accepted = jobs.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.pending.append(job)
+            return true
+        }
+        if accepted { wake.signal() } else { completion(.failure(StorageError.sqlite(code: -1, message: "the store is closed", sql: nil))) }
+    }
+
+    /// Runs `work` in the next commit and waits for it.
+    func perform<R: Sendable>(_ work: @escaping @Sendable (Store) throws -> R) throws -> R {
+        let result = Mutex<Result<R, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        submit(work) { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+
+    /// Commits what is queued, then stops the writer and closes the database.
+    func close() {
+        jobs.withLock { $0.closed = true }
+        wake.signal()
+        stopped.wait()
+    }
+
+    private func run(_ store: Store) {
+        while true {
+            wake.wait()
+            while true {
+                let (batch, closed) = jobs.withLock { state -> ([Job], Bool) in
+                    let batch = Array(state.pending.prefix(maxBatch))
+                    state.pending.removeFirst(batch.count)
+                    return (batch, state.closed)
+                }
+                if batch.isEmpty {
+                    if closed { return }
+                    break
+                }
+                commit(batch, store)
+            }
+        }
+    }
+
+    private func commit(_ batch: [Job], _ store: Store) {
+        var results: [Result<any Sendable, any Error>] = []
+        results.reserveCapacity(batch.count)
+        do {
+            try store.database.execute("BEGIN IMMEDIATE")
+            for job in batch {
+                try store.database.execute("SAVEPOINT job")
+                do {
+                    results.append(.success(try job.run(store)))
+                    try store.database.execute("RELEASE job")
+                } catch {
+                    try store.database.execute("ROLLBACK TO job")
+                    try store.database.execute("RELEASE job")
+                    results.append(.failure(error))
+                }
+            }
+            try store.database.execute("COMMIT")
+            commits.add(1, ordering: .relaxed)
+        } catch {
+            try? store.database.execute("ROLLBACK")
+            failures.add(1, ordering: .relaxed)
+            for job in batch { job.done(.failure(error)) }
+            return
+        }
+        for (job, result) in zip(batch, results) { job.done(result) }
+    }
+}

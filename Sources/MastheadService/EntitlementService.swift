@@ -1,0 +1,162 @@
+import Foundation
+public import Masthead
+public import MastheadFormats
+public import MastheadStorage
+import Synchronization
+
+/// The service's state and operations, independent of HTTP: the catalog (with issues published
+/// through the API), the store (one writer thread committing in groups, one reader connection),
+/// and a cache of users' purchase histories for the download check.
+public final class EntitlementService: Sendable {
+    public let configuration: ServiceConfiguration
+    let clock: @Sendable () -> Instant
+    let metrics = ServiceMetrics()
+    private let catalogState: Mutex<Catalog>
+    private let writer: CommitQueue
+    private let reader: Mutex<Store>
+    /// User id → history; `epoch` grows at every invalidation so a load that raced a write is not cached.
+    private let cache = Mutex<(histories: [String: PurchaseHistory], epoch: UInt64)>(([:], 0))
+    private static let maxCachedUsers = 200_000
+
+    /// Opens the database (applying migrations) and merges the issues published through the API into `catalog`.
+    public init(configuration: ServiceConfiguration, catalog: Catalog, clock: @escaping @Sendable () -> Instant) throws {
+        self.configuration = configuration
+        self.clock = clock
+        writer = try CommitQueue(path: configuration.databasePath, maxBatch: configuration.maxCommitBatch)
+        let readStore = try Store(path: configuration.databasePath)
+        var merged = catalog
+        for (publicationId, issue) in try readStore.publishedIssues() {
+            if let publication = merged.publication(publicationId) { merged = merged.replacing(publication.upserting(issue)) }
+        }
+        catalogState = Mutex(merged)
+        reader = Mutex(readStore)
+    }
+
+    /// Commits what is queued and closes the database.
+    public func close() { writer.close() }
+
+    /// The catalog in force.
+    public var catalog: Catalog { catalogState.withLock { $0 } }
+
+    // MARK: Reading
+
+    /// A user's purchase history, or nil for a user never seen.
+    func history(forUser userId: String) throws -> PurchaseHistory? {
+        let epoch = cache.withLock { state -> UInt64? in state.histories[userId] == nil ? state.epoch : nil }
+        guard let epoch else { return cache.withLock { $0.histories[userId] } }
+        let loaded = try reader.withLock { store throws -> PurchaseHistory? in
+            guard try store.userExists(userId) else { return nil }
+            return try store.history(forUser: userId)
+        }
+        guard let loaded else { return nil }
+        cache.withLock { state in
+            guard state.epoch == epoch else { return }
+            if state.histories.count >= EntitlementService.maxCachedUsers { state.histories.removeAll(keepingCapacity: true) }
+            state.histories[userId] = loaded
+        }
+        return loaded
+    }
+
+    private func invalidate(_ users: [String]) {
+        cache.withLock { state in
+            state.epoch += 1
+            for user in users { state.histories[user] = nil }
+        }
+    }
+
+    /// The subscriptions expiring within the window from now, for the polling job.
+    func refreshDue(within milliseconds: Int64) throws -> [RefreshDue] {
+        let now = clock()
+        return try reader.withLock { store in try store.refreshDue(from: now, to: now.adding(milliseconds: milliseconds)) }
+    }
+
+    // MARK: Writing
+
+    /// Stores a verified receipt for a user, links its subscriptions (applying the restore
+    /// behaviour) and answers with the user's history once committed.
+    func postReceipt(
+        userId: String, receipt: Receipt, latestReceipt: String?, completion: @escaping @Sendable (Result<PurchaseHistory, any Error>) -> Void
+    ) {
+        let now = clock()
+        let restore = configuration.restore
+        writer.submit({ store -> [String] in
+            try store.save(transactions: receipt.transactions, renewals: receipt.renewals)
+            return try store.link(userId: userId, transactions: receipt.transactions, latestReceipt: latestReceipt, restore: restore, now: now)
+        }) { [self] result in
+            switch result {
+            case .success(let previousOwners):
+                invalidate([userId] + previousOwners)
+                completion(Result { try history(forUser: userId) ?? PurchaseHistory() })
+            case .failure(let error):
+                if !(error is StorageError && isConflict(error)) { metrics.recordStoreError() }
+                completion(.failure(error))
+            }
+        }
+    }
+
+    private func isConflict(_ error: any Error) -> Bool {
+        if case StorageError.receiptAlreadyInUse = error { return true }
+        return false
+    }
+
+    /// Stores a notification's raw body and everything it carries; `completion` runs after the commit.
+    /// Transactions of subscriptions no user has yet are kept and count once a receipt links them.
+    func postNotification(
+        _ notification: AppStoreNotification?, type: String, body: [UInt8], completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        let now = clock()
+        let text = String(decoding: body, as: UTF8.self)
+        writer.submit({ store -> [String] in
+            _ = try store.recordNotification(
+                type: type, environment: notification?.environment, originalTransactionIds: notification?.originalTransactionIds ?? [],
+                body: text, received: now)
+            guard let notification else { return [] }
+            try store.save(transactions: notification.transactions, renewals: notification.renewals)
+            if let latest = notification.latestReceipt, !notification.originalTransactionIds.isEmpty {
+                try store.recordLatestReceipt(latest, environment: notification.environment, originalTransactionIds: notification.originalTransactionIds)
+            }
+            return try store.users(linkedTo: notification.originalTransactionIds, environment: notification.environment)
+        }) { [self] result in
+            switch result {
+            case .success(let users):
+                metrics.recordNotification(type: type)
+                invalidate(users)
+                completion(.success(()))
+            case .failure(let error):
+                metrics.recordStoreError()
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// Publishes or corrects an issue of a catalog publication; it survives restarts.
+    func publish(_ issue: Issue, in publicationId: String, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        writer.submit({ store in try store.upsertIssue(publicationId: publicationId, issue: issue) }) { [self] result in
+            if case .success = result {
+                catalogState.withLock { catalog in
+                    if let publication = catalog.publication(publicationId) { catalog = catalog.replacing(publication.upserting(issue)) }
+                }
+            } else {
+                metrics.recordStoreError()
+            }
+            completion(result)
+        }
+    }
+
+    /// Applies a receipt fetched from Apple by the polling job: stored and linked like a posted one
+    /// when the subscription has a user, stored unlinked otherwise.
+    public func applyPolled(_ receipt: Receipt, userId: String?, latestReceipt: String?) throws {
+        let now = clock()
+        let users = try writer.perform { store -> [String] in
+            try store.save(transactions: receipt.transactions, renewals: receipt.renewals)
+            let originals = Array(Set(receipt.transactions.map(\.originalTransactionId)))
+            if let latestReceipt { try store.recordLatestReceipt(latestReceipt, environment: receipt.environment, originalTransactionIds: originals) }
+            guard let userId else { return try store.users(linkedTo: originals, environment: receipt.environment) }
+            return [userId] + (try store.link(userId: userId, transactions: receipt.transactions, latestReceipt: latestReceipt, restore: .transfer, now: now))
+        }
+        invalidate(users)
+    }
+
+    /// Subscriptions expiring within the window, for `masthead refresh`.
+    public func dueForRefresh(within milliseconds: Int64) throws -> [RefreshDue] { try refreshDue(within: milliseconds) }
+}
