@@ -52,14 +52,16 @@ let package = Package(
         .testTarget(
             name: "MastheadFormatsTests", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"],
             swiftSettings: settings),
-        .testTarget(name: "MastheadHTTPTests", dependencies: ["MastheadHTTP"], swiftSettings: settings),
+        // A blocking HTTP client for live server tests.
+        .target(name: "MastheadTestSupport", path: "Tests/MastheadTestSupport", swiftSettings: settings),
+        .testTarget(name: "MastheadHTTPTests", dependencies: ["MastheadHTTP", "MastheadTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "MastheadServiceTests",
-            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService"],
+            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadTestSupport"],
             swiftSettings: settings),
         .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadStorage"], swiftSettings: settings),
         .testTarget(
-            name: "MastheadCLITests", dependencies: ["Masthead", "MastheadFormats", "MastheadCLI", "masthead"],
+            name: "MastheadCLITests", dependencies: ["Masthead", "MastheadFormats", "MastheadCLI", "MastheadTestSupport", "masthead"],
             swiftSettings: settings),
     ]
 )

@@ -65,6 +65,13 @@ public struct NotificationDecoder: Sendable {
             latestReceipt = unified.member("latest_receipt")?.looseText ?? latestReceipt
         }
         let environment = top.environment
+        if ["auto_renew_status", "auto_renew_product_id", "expiration_intent", "is_in_billing_retry_period"].contains(where: { root[$0] != nil }) {
+            var renewal = try receipts.readRenewal(root, PayloadLocation(parent: "$"), environment)
+            let latest = top.history.transactions.max { ($0.purchase, $0.transactionId) < ($1.purchase, $1.transactionId) }
+            renewal.originalTransactionId = renewal.originalTransactionId ?? latest?.originalTransactionId
+            renewal.productId = renewal.productId ?? latest?.productId
+            if renewal.originalTransactionId != nil { top.history.merge(transactions: [], renewals: [renewal]) }
+        }
         var transactions = top.history.transactions.map { transaction -> Transaction in
             var copy = transaction
             copy.environment = environment

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import MastheadHTTP
+import MastheadTestSupport
 import Testing
 
 /// The server over real sockets on port 0: framing, limits, keep-alive, timeouts, async answers.

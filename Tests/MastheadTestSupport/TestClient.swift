@@ -1,17 +1,18 @@
 import Glibc
 
 /// A blocking TCP client for live server tests, with a receive timeout.
-final class TestClient {
-    let descriptor: Int32
+public final class TestClient {
+    public let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    struct Response {
-        var status: Int
-        var headers: [String: String]
-        var body: String
+    /// One HTTP response.
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: String
     }
 
-    init(port: UInt16, timeoutMilliseconds: Int = 5000) throws {
+    public init(port: UInt16, timeoutMilliseconds: Int = 5000) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -27,11 +28,11 @@ final class TestClient {
 
     deinit { close(descriptor) }
 
-    enum ClientError: Error { case failed(String) }
+    public enum ClientError: Error { case failed(String) }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
+    public func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
@@ -40,8 +41,17 @@ final class TestClient {
         }
     }
 
+    /// Sends a request with a Content-Length body and reads the response.
+    public func request(_ method: String, _ target: String, headers: [String: String] = [:], body: [UInt8] = []) -> Response? {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: test\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(body.count)\r\n\r\n"
+        send(Array(head.utf8) + body)
+        return response()
+    }
+
     /// Reads one response; nil when the server closed the connection (or the timeout passed) first.
-    func response() -> Response? {
+    public func response() -> Response? {
         while true {
             if let parsed = parseBuffered() { return parsed }
             var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -52,7 +62,7 @@ final class TestClient {
     }
 
     /// Whether the server has closed the connection (reads end of stream).
-    func isClosedByServer() -> Bool {
+    public func isClosedByServer() -> Bool {
         var byte: UInt8 = 0
         return recv(descriptor, &byte, 1, 0) == 0
     }
@@ -76,7 +86,8 @@ final class TestClient {
 }
 
 extension String {
-    func trimmed(_ set: String) -> String {
+    /// The string without the given characters at either end.
+    public func trimmed(_ set: String) -> String {
         var result = Substring(self)
         while let first = result.first, set.contains(first) { result = result.dropFirst() }
         while let last = result.last, set.contains(last) { result = result.dropLast() }
