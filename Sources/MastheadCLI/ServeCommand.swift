@@ -60,6 +60,12 @@ struct ServeCommand {
         }
         try output.write("listening on \(server.host):\(server.port)\n")
         try output.flush()
+        // A parent may have left these blocked (a process inherits its spawner's signal mask).
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         signal(SIGTERM, SIG_IGN)
         signal(SIGINT, SIG_IGN)
         let signals = [SIGTERM, SIGINT].map { number in

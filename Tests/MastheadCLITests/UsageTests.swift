@@ -13,9 +13,12 @@ struct UsageTests {
             Commands:
               check   Show one user's status, periods and every issue's decision, from a receipt.
               audit   Decide entitlements for many users, one receipt per line, as JSON lines.
+              serve   Run the companion service: receipts, notifications, download checks over HTTP.
+              refresh Re-verify with Apple the subscriptions about to expire, once.
 
             Run 'masthead <command> --help' for a command's options.
-            Exit status: 0 success, 1 invalid input data, 64 usage error, 66 unreadable input, 73 unwritable output.
+            Exit status: 0 success, 1 invalid input data, 64 usage error, 66 unreadable input, 73 unwritable output,
+            78 invalid service configuration.
 
             """)
         #expect(try Tool.run([]).output == outcome.output)

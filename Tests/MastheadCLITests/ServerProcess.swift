@@ -1,0 +1,48 @@
+import Foundation
+import Glibc
+
+/// `masthead serve` run as a child process on port 0, as an operator would.
+final class ServerProcess {
+    let process = Process()
+    let port: UInt16
+    private let errors = Pipe()
+    private let output = Pipe()
+
+    static let environment = [
+        "MASTHEAD_API_TOKEN": "api-token", "MASTHEAD_ADMIN_TOKEN": "admin-token", "MASTHEAD_APP_STORE_SHARED_SECRET": "shared-secret",
+    ]
+
+    /// Starts the server and waits for its `listening on HOST:PORT` line.
+    init(database: String, extra: [String] = []) throws {
+        process.executableURL = Tool.binary
+        process.arguments = ["serve", "--catalog", "Catalog/the-monthly", "--database", database, "--port", "0"] + extra
+        process.currentDirectoryURL = Tool.root
+        process.environment = ServerProcess.environment
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        var line: [UInt8] = []
+        let handle = output.fileHandleForReading
+        while !line.contains(0x0A) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("listening on 127.0.0.1:"), let port = UInt16(text.dropFirst(23).prefix { $0.isNumber }) else {
+            process.terminate()
+            throw ServerError.didNotStart(text + String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        }
+        self.port = port
+    }
+
+    enum ServerError: Error { case didNotStart(String) }
+
+    /// Sends a signal and waits for the process to end; returns its exit status and standard error.
+    func stop(signal: Int32) -> (status: Int32, errors: String) {
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (process.terminationStatus, text)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Masthead
+import MastheadFormats
+import MastheadHTTP
+import MastheadJSON
+import MastheadService
+import Synchronization
+import Testing
+
+/// The polling job against a fake Apple verifyReceipt server started by the test.
+struct PollingTests {
+    @Test func refresh_followsEnvironmentSwitch_retries_andAppliesTheAnswer() throws {
+        let renewal = ServiceRouterTests.transaction("1000004", original: "1000001", from: "2020-07-17T11:58:00Z", to: "2020-08-17T12:00:00Z")
+        let fresh = #"{"status": 0, "environment": "Production", "latest_receipt": "NEWER", "latest_receipt_info": [\#(renewal)]}"#
+        let apple = try FakeApple(receipt: fresh)
+        defer { apple.stop() }
+        let harness = try ServiceHarness(now: "2020-07-15T00:00:00Z") { configuration in
+            configuration.verifyReceiptProductionURL = "http://127.0.0.1:\(apple.server.port)/production/verifyReceipt"
+            configuration.verifyReceiptSandboxURL = "http://127.0.0.1:\(apple.server.port)/sandbox/verifyReceipt"
+            configuration.verifyReceiptBackoffMilliseconds = 10
+        }
+        defer { harness.close() }
+        let receipt = String(decoding: try ServiceHarness.example("table-6-1"), as: UTF8.self).replacingOccurrences(of: "(base64 receipt)", with: "OLDER")
+        #expect(harness.call("POST", "/v1/users/ivy/receipts", json: receipt).status == 200)
+        #expect(ServiceRouterTests.readable(harness, "ivy", "2020-08", at: "2020-08-02T00:00:00Z") == false)
+        let report = try Refresher(service: harness.service, client: VerifyReceiptClient(configuration: harness.service.configuration)).run(within: 3 * 86_400_000)
+        #expect(report.due == 1)
+        #expect(report.refreshed == 1)
+        #expect(report.failures.isEmpty)
+        let calls = apple.log.calls.withLock { $0 }
+        #expect(calls.map { String($0.split(separator: " ")[0]) } == ["production/verifyReceipt", "sandbox/verifyReceipt", "sandbox/verifyReceipt"])
+        #expect(calls[0].contains(#""receipt-data":"OLDER""#))
+        #expect(calls[0].contains(#""password":"shared-secret""#))
+        #expect(ServiceRouterTests.readable(harness, "ivy", "2020-08", at: "2020-08-02T00:00:00Z") == true)
+        // The newer receipt is what the next poll will send.
+        harness.setNow("2020-08-15T00:00:00Z")
+        #expect(harness.call("GET", "/v1/refresh-due?within=3d").json?["subscriptions"]?.elements.first(where: { _ in true })?["latestReceipt"]?.string == "NEWER")
+    }
+
+    @Test func refresh_reportsFailures_whenAppleKeepsFailing() throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.threads = 1
+        let failing = try HTTPServer(configuration: configuration) { _, responder in responder.send(.json(200, Array(#"{"status": 21199}"#.utf8))) }
+        try failing.start()
+        defer {
+            failing.stop(gracePeriodMilliseconds: 100)
+            failing.waitUntilStopped()
+        }
+        let harness = try ServiceHarness(now: "2020-07-15T00:00:00Z") { configuration in
+            configuration.verifyReceiptProductionURL = "http://127.0.0.1:\(failing.port)/verifyReceipt"
+            configuration.verifyReceiptAttempts = 3
+            configuration.verifyReceiptBackoffMilliseconds = 5
+        }
+        defer { harness.close() }
+        #expect(harness.call("POST", "/v1/users/jo/receipts", body: try ServiceHarness.example("table-6-1")).status == 200)
+        let report = try Refresher(service: harness.service, client: VerifyReceiptClient(configuration: harness.service.configuration)).run(within: 3 * 86_400_000)
+        #expect(report.refreshed == 0)
+        #expect(report.failures.count == 1)
+        #expect(report.failures.first?.reason.contains("21199") == true)
+    }
+}
+
+/// A fake verifyReceipt: production answers 21007 (a sandbox receipt), the sandbox answers
+/// 21005 once (retryable), then the receipt with a new renewal.
+final class FakeApple: Sendable {
+    let log = CallLog()
+    let server: HTTPServer
+
+    init(receipt: String) throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.threads = 1
+        let log = self.log
+        server = try HTTPServer(configuration: configuration) { request, responder in
+            let path = request.pathSegments.joined(separator: "/")
+            let count = log.calls.withLock { list -> Int in
+                list.append(path + " " + String(decoding: request.body, as: UTF8.self))
+                return list.filter { $0.hasPrefix(path) }.count
+            }
+            switch (path, count) {
+            case ("production/verifyReceipt", _): responder.send(.json(200, Array(#"{"status": 21007}"#.utf8)))
+            case ("sandbox/verifyReceipt", 1): responder.send(.json(200, Array(#"{"status": 21005}"#.utf8)))
+            default: responder.send(.json(200, Array(receipt.utf8)))
+            }
+        }
+        try server.start()
+    }
+
+    func stop() {
+        server.stop(gracePeriodMilliseconds: 100)
+        server.waitUntilStopped()
+    }
+}
+
+
+/// The requests a fake server received.
+final class CallLog: Sendable {
+    let calls = Mutex<[String]>([])
+}
