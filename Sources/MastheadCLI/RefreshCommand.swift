@@ -1,3 +1,4 @@
+import Glibc
 import Masthead
 import MastheadService
 
@@ -21,6 +22,7 @@ struct RefreshCommand {
     }
 
     func run(output: OutputFile) throws(CLIError) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)  // URLSession's transport may write to a connection Apple closed.
         let catalog = try CommonOptions.catalog(configuration.catalogPath)
         let service: EntitlementService
         do {

@@ -58,8 +58,6 @@ struct ServeCommand {
             service.close()
             throw CLIError.configuration("cannot listen on \(configuration.http.host):\(configuration.http.port): \(error)")
         }
-        try output.write("listening on \(server.host):\(server.port)\n")
-        try output.flush()
         // A parent may have left these blocked (a process inherits its spawner's signal mask).
         var stopSignals = sigset_t()
         sigemptyset(&stopSignals)
@@ -68,12 +66,17 @@ struct ServeCommand {
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         signal(SIGTERM, SIG_IGN)
         signal(SIGINT, SIG_IGN)
+        // A client gone mid-answer must be an error on that socket, not the end of the service.
+        signal(SIGPIPE, SIG_IGN)
         let signals = [SIGTERM, SIGINT].map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { server.stop() }
             source.resume()
             return source
         }
+        // Announced only once the stop signals are handled, so a supervisor may signal right away.
+        try output.write("listening on \(server.host):\(server.port)\n")
+        try output.flush()
         let poller = configuration.pollingEnabled ? startPolling(service, errors: errors) : nil
         server.waitUntilStopped()
         poller?.cancel()

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MastheadTestSupport
 
 /// `masthead serve` run as a child process on port 0, as an operator would.
 final class ServerProcess {
@@ -14,6 +15,7 @@ final class ServerProcess {
 
     /// Starts the server and waits for its `listening on HOST:PORT` line.
     init(database: String, extra: [String] = []) throws {
+        ignoreBrokenPipes()
         process.executableURL = Tool.binary
         process.arguments = ["serve", "--catalog", "Catalog/the-monthly", "--database", database, "--port", "0"] + extra
         process.currentDirectoryURL = Tool.root

@@ -1,4 +1,5 @@
 import Foundation
+import MastheadTestSupport
 
 /// Runs the built `masthead` binary, as a user would.
 enum Tool {
@@ -18,6 +19,7 @@ enum Tool {
 
     /// Runs `masthead arguments…` in the package root; standard input is empty.
     static func run(_ arguments: [String]) throws -> Outcome {
+        ignoreBrokenPipes()
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments

@@ -5,6 +5,7 @@ import MastheadHTTP
 import MastheadJSON
 import MastheadService
 import MastheadStorage
+import MastheadTestSupport
 import Synchronization
 
 /// A service on a fresh temporary database with a settable clock, called in process.
@@ -16,6 +17,7 @@ final class ServiceHarness: Sendable {
     let router: ServiceRouter
 
     init(path: String? = nil, restore: String = "transfer", now: String = "2020-07-02T00:00:00Z", configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+        ignoreBrokenPipes()
         self.path = path ?? FileManager.default.temporaryDirectory.appendingPathComponent("masthead-service-\(UUID().uuidString).sqlite").path
         var configuration = ServiceConfiguration()
         configuration.databasePath = self.path
