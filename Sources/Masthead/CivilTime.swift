@@ -90,9 +90,39 @@ public struct CivilTime: Hashable, Sendable {
 
     /// `2020-02-20T12:00:00Z`, with `.mmm` before the `Z` when the milliseconds are not zero.
     public var rfc3339: String {
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
-        if millisecond != 0 { text += ".\(pad(millisecond, 3))" }
-        return text + "Z"
+        guard (0...9999).contains(year) else {
+            var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+            if millisecond != 0 { text += ".\(pad(millisecond, 3))" }
+            return text + "Z"
+        }
+        // Digits written straight into bytes: this runs for every instant in every answer.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(hour, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(minute, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(second, 2)
+        if millisecond != 0 {
+            bytes.append(UInt8(ascii: "."))
+            digits(millisecond, 3)
+        }
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `2020-02-20 12:00` (seconds added when not zero), for people.

@@ -19,9 +19,12 @@ public struct HTTPRequest: Sendable {
     ) {
         self.method = method
         self.target = target
-        let (path, queryText) = HTTPRequest.split(target)
-        pathSegments = path.split(separator: "/", omittingEmptySubsequences: true).map { HTTPRequest.percentDecode(Substring($0), plusIsSpace: false) }
-        query = HTTPRequest.parseQuery(queryText)
+        let utf8 = Array(target.utf8)
+        let mark = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.count
+        pathSegments = utf8[..<mark].split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map {
+            HTTPRequest.percentDecode($0, plusIsSpace: false)
+        }
+        query = mark < utf8.count ? HTTPRequest.parseQuery(utf8[(mark + 1)...]) : [:]
         self.headers = headers.map { (name: $0.name.lowercased(), value: $0.value) }
         self.body = body
         self.keepAlive = keepAlive
@@ -33,30 +36,29 @@ public struct HTTPRequest: Sendable {
         return headers.first { $0.name == lowered }?.value
     }
 
-    static func split(_ target: String) -> (path: Substring, query: Substring) {
-        guard let mark = target.firstIndex(of: "?") else { return (Substring(target), "") }
-        return (target[..<mark], target[target.index(after: mark)...])
-    }
-
-    static func parseQuery(_ text: Substring) -> [String: String] {
+    static func parseQuery(_ bytes: ArraySlice<UInt8>) -> [String: String] {
         var result: [String: String] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = percentDecode(parts[0], plusIsSpace: true)
-            result[name] = parts.count > 1 ? percentDecode(parts[1], plusIsSpace: true) : ""
+        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
+                result[percentDecode(pair[..<equals], plusIsSpace: true)] = percentDecode(pair[(equals + 1)...], plusIsSpace: true)
+            } else {
+                result[percentDecode(pair, plusIsSpace: true)] = ""
+            }
         }
         return result
     }
 
     /// Decodes `%XX` escapes (and `+` in queries); a malformed escape is kept as written.
-    static func percentDecode(_ text: Substring, plusIsSpace: Bool) -> String {
-        guard text.contains("%") || (plusIsSpace && text.contains("+")) else { return String(text) }
+    static func percentDecode(_ utf8: ArraySlice<UInt8>, plusIsSpace: Bool) -> String {
+        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(decoding: utf8, as: UTF8.self)
+        }
         var bytes: [UInt8] = []
-        let utf8 = Array(text.utf8)
-        var index = 0
-        while index < utf8.count {
+        bytes.reserveCapacity(utf8.count)
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
             let byte = utf8[index]
-            if byte == UInt8(ascii: "%"), index + 2 < utf8.count, let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) {
+            if byte == UInt8(ascii: "%"), index + 2 < utf8.endIndex, let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) {
                 bytes.append(high << 4 | low)
                 index += 3
             } else {

@@ -76,7 +76,7 @@ struct HTTPRequestParser {
             guard let colon = field.firstIndex(of: UInt8(ascii: ":")), colon > field.startIndex,
                 bytes[field.startIndex..<colon].allSatisfy(HTTPRequestParser.isTokenByte)
             else { return .failure(bad("malformed header field")) }
-            let name = String(decoding: bytes[field.startIndex..<colon], as: UTF8.self).lowercased()
+            let name = String(decoding: bytes[field.startIndex..<colon].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
             let value = String(decoding: trim(bytes[(colon + 1)..<field.endIndex]), as: UTF8.self)
             switch name {
             case "content-length":

@@ -1,0 +1,60 @@
+import Foundation
+import Glibc
+import Masthead
+import MastheadFormats
+
+/// Audit: generate a population, time `masthead audit` and the Python parse on it.
+func runAuditBenchmark(_ options: Options, masthead: String) throws {
+    let options = Options(Array(CommandLine.arguments.dropFirst()))
+    mkdir(options.work, 0o755)
+
+    // The catalog, read once to know its products.
+    let catalogFile = options.catalog + "/catalog.json"
+    guard let handle = fopen(catalogFile, "rb") else { fail("cannot open \(catalogFile)") }
+    var catalogBytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = fread(&chunk, 1, chunk.count, handle)
+        if count == 0 { break }
+        catalogBytes += chunk[0..<count]
+    }
+    fclose(handle)
+    let catalog = try CatalogDecoder().decode(catalogBytes, file: catalogFile)
+
+    // Generate the population.
+    let input = options.work + "/receipts-\(options.users)-\(options.seed).jsonl"
+    let generationStart = seconds()
+    var random = SeededGenerator(seed: options.seed)
+    let population = SyntheticPopulation(catalog: catalog, start: Instant(milliseconds: 1_577_836_800_000))
+    guard let file = fopen(input, "wb") else { fail("cannot write \(input)") }
+    var bytes = 0
+    for user in 0..<options.users {
+        var line = population.line(user: user, random: &random)
+        line.append(0x0A)
+        bytes += line.count
+        fwrite(line, 1, line.count, file)
+    }
+    fclose(file)
+    let megabytes = Double(bytes) / 1_000_000
+    print("generated \(options.users) users, \(String(format: "%.1f", megabytes)) MB in \(String(format: "%.1f", seconds() - generationStart)) s: \(input)")
+
+    let audit = measure(
+        [masthead, "audit", "--catalog", options.catalog, "--receipts", input, "--at", "2021-06-30T00:00:00Z"],
+        stdoutPath: options.work + "/audit.jsonl")
+    let python = measure(
+        ["python3", "-c", "import json,sys; [json.loads(l) for l in open(sys.argv[1])]", input], stdoutPath: "/dev/null")
+
+    func row(_ name: String, _ result: (wall: Double, cpu: Double, peakMiB: Double, status: Int32)) -> String {
+        let usersPerSecond = Double(options.users) / result.wall
+        return "| \(name) | \(String(format: "%.2f", result.wall)) | \(String(format: "%.2f", result.cpu)) | "
+            + "\(String(format: "%.0f", usersPerSecond)) | \(String(format: "%.0f", megabytes / result.wall)) | "
+            + "\(String(format: "%.0f", result.peakMiB)) | \(result.status) |"
+    }
+    print("")
+    print("| run | wall s | cpu s | users/s | MB/s | peak MiB | exit |")
+    print("|---|---|---|---|---|---|---|")
+    print(row("masthead audit (decide + write)", audit))
+    print(row("python3 json.loads per line (parse only)", python))
+    print("")
+    print(String(format: "masthead audit is %.1fx the speed of the Python parse", python.wall / audit.wall))
+}

@@ -1,0 +1,127 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Glibc
+
+/// Service: starts the release `masthead serve`, then drives it with wrk (32 keep-alive
+/// connections over loopback): the download check for a user with a year of renewals, and
+/// durable notification ingest (each request a new transaction, answered after its commit).
+func runServiceBenchmark(_ options: Options, masthead: String) throws {
+    guard access("/usr/bin/wrk", X_OK) == 0 else { fail("wrk is needed: apt-get install wrk") }
+    let database = options.work + "/service-bench.sqlite"
+    for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
+    let server = Process()
+    server.executableURL = URL(fileURLWithPath: masthead)
+    server.arguments = ["serve", "--catalog", options.catalog, "--database", database, "--port", "0"]
+    server.environment = ["MASTHEAD_API_TOKEN": "bench-token", "MASTHEAD_ADMIN_TOKEN": "bench-admin", "MASTHEAD_APP_STORE_SHARED_SECRET": "bench-secret"]
+    let output = Pipe()
+    server.standardOutput = output
+    try server.run()
+    var line = Data()
+    while !line.contains(0x0A) {
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { fail("the server did not start") }
+        line += chunk
+    }
+    guard let port = String(decoding: line, as: UTF8.self).split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+        fail("unexpected start-up line \(String(decoding: line, as: UTF8.self))")
+    }
+    defer {
+        server.terminate()
+        server.waitUntilExit()
+    }
+    let base = "http://127.0.0.1:\(port)"
+
+    // A reader with a year of monthly renewals.
+    let day: Int64 = 86_400_000
+    var transactions: [String] = []
+    var start: Int64 = 1_578_225_600_000  // 2020-01-05T12:00:00Z
+    for month in 0..<12 {
+        let end = start + 30 * day
+        transactions.append(#"{"transaction_id":"b\#(month)","original_transaction_id":"b0","product_id":"com.example.monthly","purchase_date_ms":"\#(start - 60_000)","expires_date_ms":"\#(end)"}"#)
+        start = end
+    }
+    let receipt = #"{"status":0,"environment":"Production","latest_receipt_info":[\#(transactions.joined(separator: ","))]}"#
+    var request = URLRequest(url: URL(string: base + "/v1/users/reader-1/receipts")!)
+    request.httpMethod = "POST"
+    request.setValue("Bearer bench-token", forHTTPHeaderField: "Authorization")
+    request.httpBody = Data(receipt.utf8)
+    let posted = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var postStatus = 0
+    URLSession.shared.dataTask(with: request) { _, response, _ in
+        postStatus = (response as? HTTPURLResponse)?.statusCode ?? 0
+        posted.signal()
+    }.resume()
+    posted.wait()
+    guard postStatus == 200 else { fail("posting the receipt answered \(postStatus)") }
+
+    let script = options.work + "/notifications.lua"
+    try #"""
+        local threads = {}
+        function setup(thread)
+          thread:set("tid", #threads + 1)
+          table.insert(threads, thread)
+        end
+        counter = 0
+        failures = 0
+        request = function()
+          counter = counter + 1
+          local id = tid .. "-" .. counter
+          local body = '{"notification_type":"DID_RENEW","password":"bench-secret","environment":"PROD","unified_receipt":{"status":0,"environment":"Production","latest_receipt_info":[{"transaction_id":"n' .. id .. '","original_transaction_id":"o' .. id .. '","product_id":"com.example.monthly","purchase_date_ms":"1582200000000","expires_date_ms":"1584792000000"}]}}'
+          return wrk.format("POST", "/v1/notifications/app-store", {["Content-Type"] = "application/json"}, body)
+        end
+        response = function(status, headers, body)
+          if status ~= 200 then failures = failures + 1 end
+        end
+        done = function(summary, latency, requests)
+          local total = 0
+          for _, thread in ipairs(threads) do total = total + thread:get("failures") end
+          io.write("non-200 answers: " .. total .. "\n")
+        end
+        """#.write(toFile: script, atomically: true, encoding: .utf8)
+
+    let duration = "\(options.seconds)s"
+    let check = wrk(["-t2", "-c32", "-d" + duration, "--latency", "-H", "Authorization: Bearer bench-token",
+                     base + "/v1/users/reader-1/issues/the-monthly/2020-06?at=2020-12-01T00:00:00Z"])
+    let ingest = wrk(["-t2", "-c32", "-d" + duration, "--latency", "-s", script, base + "/v1/notifications/app-store"])
+    let health = wrk(["-t2", "-c32", "-d" + duration, "--latency", base + "/health"])
+
+    print("| endpoint (wrk -t2 -c32 -d\(duration), release) | requests/s | p50 | p99 | non-2xx |")
+    print("|---|---|---|---|---|")
+    print(check.row("GET download check (a year of renewals)"))
+    print(ingest.row("POST notification, 200 after commit"))
+    print(health.row("GET /health (fixed body)"))
+    if let failures = ingest.text.split(separator: "\n").first(where: { $0.hasPrefix("non-200 answers:") }) { print(failures) }
+}
+
+/// One wrk run's figures.
+struct WrkResult {
+    var text: String
+    var requestsPerSecond: String { value(after: "Requests/sec:") ?? "?" }
+    var p50: String { value(after: "50%") ?? "?" }
+    var p99: String { value(after: "99%") ?? "?" }
+    var non2xx: String { value(after: "Non-2xx or 3xx responses:") ?? "0" }
+
+    func value(after label: String) -> String? {
+        for line in text.split(separator: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix(label) { return trimmed.dropFirst(label.count).trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) }
+        }
+        return nil
+    }
+
+    func row(_ name: String) -> String { "| \(name) | \(requestsPerSecond) | \(p50) | \(p99) | \(non2xx) |" }
+}
+
+func wrk(_ arguments: [String]) -> WrkResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    do { try process.run() } catch { fail("cannot run wrk: \(error)") }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return WrkResult(text: String(decoding: data, as: UTF8.self))
+}
