@@ -17,7 +17,7 @@ public struct EntitlementEngine: Sendable {
     ///   - environment: production answers use production transactions only (R14).
     public func evaluate(_ history: PurchaseHistory, at: Instant, environment: Environment = .production) -> UserEntitlements {
         var unknown: [String] = []
-        var byPublication: [String: [Transaction]] = [:]
+        var byPublication: [String: [(transaction: Transaction, product: Product)]] = [:]
         var order: [String] = []
         for transaction in history.transactions where transaction.environment == environment {
             guard let product = catalog.product(transaction.productId) else {
@@ -26,7 +26,7 @@ public struct EntitlementEngine: Sendable {
             }
             for publicationId in product.publications {
                 if byPublication[publicationId] == nil { order.append(publicationId) }
-                byPublication[publicationId, default: []].append(transaction)
+                byPublication[publicationId, default: []].append((transaction, product))
             }
         }
         let publications = catalog.publications.filter { byPublication[$0.id] != nil }.map { publication in
@@ -44,9 +44,11 @@ public struct EntitlementEngine: Sendable {
     public func evaluate(
         _ history: PurchaseHistory, publication: Publication, at: Instant, environment: Environment = .production
     ) -> PublicationEntitlement {
-        let transactions = history.transactions.filter { transaction in
-            transaction.environment == environment
-                && catalog.product(transaction.productId)?.publications.contains(publication.id) == true
+        var transactions: [(transaction: Transaction, product: Product)] = []
+        for transaction in history.transactions where transaction.environment == environment {
+            if let product = catalog.product(transaction.productId), product.publications.contains(publication.id) {
+                transactions.append((transaction, product))
+            }
         }
         return PublicationEntitlement(
             publication: publication, transactions: transactions, history: history, catalog: catalog, at: at,

@@ -16,11 +16,11 @@ struct IntervalBuilder {
         self.at = at
     }
 
-    /// Adds transactions ordered by purchase instant; ones purchased after the instant are left out (R10).
-    mutating func add(_ transactions: [Transaction]) {
+    /// Adds transactions (with their products) ordered by purchase instant; ones purchased after
+    /// the instant are left out (R10).
+    mutating func add(_ transactions: [(transaction: Transaction, product: Product)]) {
         var nonRenewing: [(transaction: Transaction, duration: CalendarDuration, product: Product)] = []
-        for transaction in transactions where transaction.purchase <= at {
-            guard let product = catalog.product(transaction.productId) else { continue }
+        for (transaction, product) in transactions where transaction.purchase <= at {
             let cancelled = transaction.cancellation(asOf: at)
             switch product.type {
             case .autoRenewable:
@@ -84,6 +84,8 @@ struct IntervalBuilder {
     /// R9: while the instant lies in `[expires, grace expiry)` of a subscription in billing retry,
     /// its latest interval is extended provisionally to the grace expiry.
     mutating func addGraceExtensions(history: PurchaseHistory, environment: Environment) {
+        // Most histories have no grace period at all.
+        guard history.renewals.contains(where: { $0.isInBillingRetry && $0.gracePeriodExpires != nil && $0.environment == environment }) else { return }
         let subscriptions = Dictionary(grouping: autoRenewable, by: \.originalTransactionId)
         for (originalId, transactions) in subscriptions.sorted(by: { $0.key < $1.key }) {
             guard let latestExpiring = transactions.max(by: { ($0.expires!, $0.transactionId) < ($1.expires!, $1.transactionId) }),

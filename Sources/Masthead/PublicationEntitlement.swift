@@ -15,7 +15,7 @@ public struct PublicationEntitlement: Sendable {
     let singlePurchases: [String: String]
 
     init(
-        publication: Publication, transactions: [Transaction], history: PurchaseHistory, catalog: Catalog, at: Instant,
+        publication: Publication, transactions: [(transaction: Transaction, product: Product)], history: PurchaseHistory, catalog: Catalog, at: Instant,
         environment: Environment
     ) {
         self.publication = publication

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Glibc
 import Masthead
 import MastheadHTTP
@@ -43,6 +44,15 @@ struct ServeCommand {
     }
 
     func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
+        // SIGTERM and SIGINT are blocked before any thread starts (threads inherit the mask) and
+        // taken by one thread with sigwait, so none can be lost to another thread's handler.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        // A client gone mid-answer must be an error on that socket, not the end of the service.
+        signal(SIGPIPE, SIG_IGN)
         let catalog = try CommonOptions.catalog(configuration.catalogPath)
         let service: EntitlementService
         do {
@@ -58,29 +68,20 @@ struct ServeCommand {
             service.close()
             throw CLIError.configuration("cannot listen on \(configuration.http.host):\(configuration.http.port): \(error)")
         }
-        // A parent may have left these blocked (a process inherits its spawner's signal mask).
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGTERM)
-        sigaddset(&stopSignals, SIGINT)
-        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
-        signal(SIGTERM, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        // A client gone mid-answer must be an error on that socket, not the end of the service.
-        signal(SIGPIPE, SIG_IGN)
-        let signals = [SIGTERM, SIGINT].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { server.stop() }
-            source.resume()
-            return source
+        let signals = stopSignals
+        let waiter = Thread {
+            var set = signals
+            var received: Int32 = 0
+            while sigwait(&set, &received) == 0 { server.stop() }
         }
+        waiter.name = "stop-signals"
+        waiter.start()
+        let poller = configuration.pollingEnabled ? startPolling(service, errors: errors) : nil
         // Announced only once the stop signals are handled, so a supervisor may signal right away.
         try output.write("listening on \(server.host):\(server.port)\n")
         try output.flush()
-        let poller = configuration.pollingEnabled ? startPolling(service, errors: errors) : nil
         server.waitUntilStopped()
         poller?.cancel()
-        signals.forEach { $0.cancel() }
         service.close()
         try errors.write("masthead: stopped; the database is closed\n")
         return 0
