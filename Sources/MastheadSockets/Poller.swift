@@ -4,7 +4,8 @@ import Glibc
 /// An epoll instance with an eventfd to wake it from other threads. One thread waits on it.
 public final class Poller {
     private let descriptor: Int32
-    private let wakeDescriptor: Int32
+    private let wakeHandle: WakeHandle
+    private var wakeDescriptor: Int32 { wakeHandle.descriptor }
     private var events: [epoll_event]
 
     /// What a ready descriptor can do.
@@ -20,28 +21,25 @@ public final class Poller {
     public init(capacity: Int = 256) throws(SocketError) {
         descriptor = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard descriptor >= 0 else { throw SocketError("epoll_create1") }
-        wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
-        guard wakeDescriptor >= 0 else {
+        let wake = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
+        guard wake >= 0 else {
             let error = SocketError("eventfd")
             close(descriptor)
             throw error
         }
+        wakeHandle = WakeHandle(descriptor: wake)
         events = [epoll_event](repeating: epoll_event(), count: capacity)
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.fd = wakeDescriptor
         guard epoll_ctl(descriptor, EPOLL_CTL_ADD, wakeDescriptor, &event) == 0 else {
             let error = SocketError("epoll_ctl(ADD eventfd)")
-            close(wakeDescriptor)
             close(descriptor)
             throw error
         }
     }
 
-    deinit {
-        close(wakeDescriptor)
-        close(descriptor)
-    }
+    deinit { close(descriptor) }
 
     /// Watches `fd` for reading (and writing when asked); `exclusive` wakes one of several pollers (EPOLLEXCLUSIVE).
     public func add(_ fd: Int32, writable: Bool = false, exclusive: Bool = false) throws(SocketError) {
@@ -96,16 +94,27 @@ public final class Poller {
     }
 
     /// A handle other threads use to wake this poller.
-    public var waker: Waker { Waker(descriptor: wakeDescriptor) }
+    public var waker: Waker { Waker(handle: wakeHandle) }
 }
 
-/// Wakes a ``Poller`` from any thread.
-public struct Waker: Sendable {
+/// The eventfd behind a poller's wake-ups. It is closed only when the poller and every
+/// ``Waker`` are gone, so a late wake-up can never write into a descriptor number reused by
+/// another socket.
+final class WakeHandle: Sendable {
     let descriptor: Int32
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    deinit { close(descriptor) }
+}
+
+/// Wakes a ``Poller`` from any thread, even after the poller has ended.
+public struct Waker: Sendable {
+    let handle: WakeHandle
 
     /// Makes the poller's current or next wait return.
     public func wake() {
         var one: UInt64 = 1
-        _ = write(descriptor, &one, 8)
+        _ = write(handle.descriptor, &one, 8)
     }
 }
