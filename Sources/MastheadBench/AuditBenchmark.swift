@@ -5,7 +5,6 @@ import MastheadFormats
 
 /// Audit: generate a population, time `masthead audit` and the Python parse on it.
 func runAuditBenchmark(_ options: Options, masthead: String) throws {
-    let options = Options(Array(CommandLine.arguments.dropFirst()))
     mkdir(options.work, 0o755)
 
     // The catalog, read once to know its products.

@@ -64,7 +64,11 @@ func measure(_ arguments: [String], stdoutPath: String) -> (wall: Double, cpu: D
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
-let mode = arguments.first.map { $0.hasPrefix("--") ? "audit" : arguments.removeFirst() } ?? "audit"
+var mode = "audit"
+if let first = arguments.first, !first.hasPrefix("--") {
+    mode = first
+    arguments.removeFirst()
+}
 let options = Options(arguments)
 let binaryFolder = String(CommandLine.arguments[0].split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
 let masthead = (binaryFolder.isEmpty ? "." : binaryFolder) + "/masthead"
