@@ -53,13 +53,7 @@ struct ServeCommand {
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         // A client gone mid-answer must be an error on that socket, not the end of the service.
         signal(SIGPIPE, SIG_IGN)
-        let catalog = try CommonOptions.catalog(configuration.catalogPath)
-        let service: EntitlementService
-        do {
-            service = try EntitlementService(configuration: configuration, catalog: catalog, clock: { MastheadTool.currentInstant() })
-        } catch {
-            throw CLIError.cannotWrite(path: configuration.databasePath, reason: "\(error)")
-        }
+        let service = try ServeCommand.openService(configuration)
         let server: HTTPServer
         do {
             server = try HTTPServer(configuration: configuration.http, handler: ServiceRouter(service: service).handler)
@@ -85,6 +79,16 @@ struct ServeCommand {
         service.close()
         try errors.write("masthead: stopped; the database is closed\n")
         return 0
+    }
+
+    /// Loads the catalog and opens the service's database (applying migrations).
+    static func openService(_ configuration: ServiceConfiguration) throws(CLIError) -> EntitlementService {
+        let catalog = try CommonOptions.catalog(configuration.catalogPath)
+        do {
+            return try EntitlementService(configuration: configuration, catalog: catalog, clock: { MastheadTool.currentInstant() })
+        } catch {
+            throw CLIError.cannotWrite(path: configuration.databasePath, reason: "\(error)")
+        }
     }
 
     private func startPolling(_ service: EntitlementService, errors: OutputFile) -> any DispatchSourceTimer {

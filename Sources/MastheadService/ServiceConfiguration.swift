@@ -122,6 +122,18 @@ public struct ServiceConfiguration: Sendable {
         }
     }
 
+    /// A window such as `3d`, `12h`, `30m` or `45s`, in milliseconds; nil when malformed.
+    public static func milliseconds(fromDuration text: String) -> Int64? {
+        guard let unit = text.last, let value = Int64(text.dropLast()), value >= 0, value < 100_000 else { return nil }
+        switch unit {
+        case "d": return value * 86_400_000
+        case "h": return value * 3_600_000
+        case "m": return value * 60_000
+        case "s": return value * 1000
+        default: return nil
+        }
+    }
+
     /// Reads the secrets from environment variables.
     public mutating func applyEnvironment(_ environment: [String: String]) {
         apiToken = environment["MASTHEAD_API_TOKEN"] ?? apiToken

@@ -246,7 +246,7 @@ public struct ServiceRouter: Sendable {
     }
 
     private func refreshDue(_ request: HTTPRequest) -> HTTPResponse {
-        guard let window = ServiceRouter.duration(request.query["within"] ?? "3d") else {
+        guard let window = ServiceConfiguration.milliseconds(fromDuration: request.query["within"] ?? "3d") else {
             return .error(400, code: "invalid_window", message: "within must be a number followed by d, h, m or s, such as 3d")
         }
         let due: [RefreshDue]
@@ -311,18 +311,6 @@ public struct ServiceRouter: Sendable {
             difference |= (index < left.count ? left[index] : 0) ^ (index < right.count ? right[index] : 0)
         }
         return difference == 0 && left.count == right.count
-    }
-
-    /// `3d`, `12h`, `30m`, `45s` in milliseconds.
-    static func duration(_ text: String) -> Int64? {
-        guard let unit = text.last, let value = Int64(text.dropLast()), value >= 0, value < 100_000 else { return nil }
-        switch unit {
-        case "d": return value * 86_400_000
-        case "h": return value * 3_600_000
-        case "m": return value * 60_000
-        case "s": return value * 1000
-        default: return nil
-        }
     }
 
     static func routeName(_ path: [String]) -> String {

@@ -82,6 +82,24 @@ struct ServeCommandTests {
         #expect(restarted.stop(signal: SIGINT).status == 0)
     }
 
+    @Test func refresh_runsOnce_andReportsWhatItDid() throws {
+        let database = Self.temporaryDatabase()
+        defer { Self.remove(database) }
+        let process = Process()
+        process.executableURL = Tool.binary
+        process.arguments = ["refresh", "--catalog", "Catalog/the-monthly", "--database", database, "--within", "3d"]
+        process.currentDirectoryURL = Tool.root
+        process.environment = ServerProcess.environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            == "refresh: 0 due, 0 refreshed, 0 without a stored receipt, 0 failed\n")
+    }
+
     /// Notifications posted by 8 concurrent clients; SIGKILL in the middle; every one answered 200
     /// must be in the database afterwards.
     @Test func sigkill_losesNoAcknowledgedNotification() throws {
