@@ -1,8 +1,11 @@
 /// One user's entitlement to one publication as of an instant: status, periods, readable issues.
 public struct PublicationEntitlement: Sendable {
     public let publication: Publication
-    public let at: Instant
+    public private(set) var at: Instant
     public let environment: Environment
+    /// The as-of instants for which this answer holds unchanged (it contains ``at``): every
+    /// comparison the rules make with the as-of instant comes out the same inside it.
+    public let stable: Range<Instant>
     /// The state and renewal details (R15).
     public let status: SubscriptionStatus
     /// Periods that have started by the as-of instant, ordered by start, then access style (R8, R10).
@@ -36,6 +39,54 @@ public struct PublicationEntitlement: Sendable {
         status = PublicationEntitlement.status(
             intervals: builder.intervals, subscriptions: builder.autoRenewable, history: history,
             environment: environment, at: at)
+        stable = PublicationEntitlement.stableRange(
+            at: at, publication: publication, transactions: transactions, history: history, environment: environment,
+            builder: builder)
+    }
+
+    /// The same answer as of another instant inside ``stable``.
+    public func asOf(_ instant: Instant) -> PublicationEntitlement {
+        precondition(stable.contains(instant), "\(instant) lies outside the answer's stable range")
+        var copy = self
+        copy.at = instant
+        return copy
+    }
+
+    /// The range around `at` that no instant the rules compare `at` with falls into: purchases,
+    /// cancellations, expiries (and 60 days after, R15), grace ends, interval and period bounds
+    /// (stacked passes included), refunds' bounds, publish instants.
+    private static func stableRange(
+        at: Instant, publication: Publication, transactions: [(transaction: Transaction, product: Product)],
+        history: PurchaseHistory, environment: Environment, builder: IntervalBuilder
+    ) -> Range<Instant> {
+        var lower = Instant(milliseconds: .min)
+        var upper = Instant.distantFuture
+        func consider(_ event: Instant) {
+            if event <= at { lower = max(lower, event) } else { upper = min(upper, event) }
+        }
+        for (transaction, _) in transactions {
+            consider(transaction.purchase)
+            if let cancellation = transaction.cancellation { consider(cancellation) }
+            if let expires = transaction.expires {
+                consider(expires)
+                consider(expires.adding(milliseconds: 60 * Instant.millisecondsPerDay))
+            }
+        }
+        for renewal in history.renewals where renewal.environment == environment {
+            if let grace = renewal.gracePeriodExpires { consider(grace) }
+        }
+        for interval in builder.intervals {
+            consider(interval.start)
+            consider(interval.end)
+        }
+        for refund in builder.refunded {
+            consider(refund.start)
+            consider(refund.end)
+        }
+        let published = publication.countPublished(atOrBefore: at)
+        if published > 0 { consider(publication.issues[published - 1].published) }
+        if published < publication.issues.count { consider(publication.issues[published].published) }
+        return lower..<upper
     }
 
     /// The ids of the readable issues, in order.

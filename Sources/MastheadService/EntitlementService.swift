@@ -14,8 +14,18 @@ public final class EntitlementService: Sendable {
     private let catalogState: Mutex<Catalog>
     private let writer: CommitQueue
     private let reader: Mutex<Store>
-    /// User id → history; `epoch` grows at every invalidation so a load that raced a write is not cached.
-    private let cache = Mutex<(histories: [String: PurchaseHistory], epoch: UInt64)>(([:], 0))
+    /// User id → history and the answers computed from it; `epoch` grows at every invalidation so
+    /// a load that raced a write is not cached.
+    private let cache = Mutex(CacheState())
+    private struct CacheState {
+        var users: [String: CachedUser] = [:]
+        var epoch: UInt64 = 0
+    }
+    private struct CachedUser {
+        var history: PurchaseHistory
+        /// Per publication and environment: the last answer, reused while the as-of instant stays in its stable range.
+        var answers: [String: PublicationEntitlement] = [:]
+    }
     private static let maxCachedUsers = 200_000
 
     /// Opens the database (applying migrations) and merges the issues published through the API into `catalog`.
@@ -42,8 +52,8 @@ public final class EntitlementService: Sendable {
 
     /// A user's purchase history, or nil for a user never seen.
     func history(forUser userId: String) throws -> PurchaseHistory? {
-        let epoch = cache.withLock { state -> UInt64? in state.histories[userId] == nil ? state.epoch : nil }
-        guard let epoch else { return cache.withLock { $0.histories[userId] } }
+        let epoch = cache.withLock { state -> UInt64? in state.users[userId] == nil ? state.epoch : nil }
+        guard let epoch else { return cache.withLock { $0.users[userId]?.history } }
         let loaded = try reader.withLock { store throws -> PurchaseHistory? in
             guard try store.userExists(userId) else { return nil }
             return try store.history(forUser: userId)
@@ -51,16 +61,37 @@ public final class EntitlementService: Sendable {
         guard let loaded else { return nil }
         cache.withLock { state in
             guard state.epoch == epoch else { return }
-            if state.histories.count >= EntitlementService.maxCachedUsers { state.histories.removeAll(keepingCapacity: true) }
-            state.histories[userId] = loaded
+            if state.users.count >= EntitlementService.maxCachedUsers { state.users.removeAll(keepingCapacity: true) }
+            state.users[userId] = CachedUser(history: loaded)
         }
         return loaded
+    }
+
+    /// One user's entitlement to one publication (the download check's question).
+    ///
+    /// The last answer per publication and environment is kept with the user's cached history
+    /// and reused while the as-of instant stays inside its stable range (the answer is then the
+    /// same by construction); any write for the user, or a catalog change, drops it.
+    func entitlement(forUser userId: String, publicationId: String, at: Instant, environment: Environment) throws -> PublicationEntitlement? {
+        let key = publicationId + "|" + environment.rawValue
+        let (cached, epoch) = cache.withLock { state in (state.users[userId]?.answers[key], state.epoch) }
+        if let cached, cached.stable.contains(at) { return cached.asOf(at) }
+        // Read after the epoch: a catalog change bumps the epoch after replacing the catalog.
+        let catalog = self.catalog
+        guard let publication = catalog.publication(publicationId) else { return nil }
+        let history = try history(forUser: userId) ?? PurchaseHistory()
+        let answer = EntitlementEngine(catalog: catalog).evaluate(history, publication: publication, at: at, environment: environment)
+        cache.withLock { state in
+            guard state.epoch == epoch, state.users[userId] != nil else { return }
+            state.users[userId]?.answers[key] = answer
+        }
+        return answer
     }
 
     private func invalidate(_ users: [String]) {
         cache.withLock { state in
             state.epoch += 1
-            for user in users { state.histories[user] = nil }
+            for user in users { state.users[user] = nil }
         }
     }
 
@@ -135,6 +166,11 @@ public final class EntitlementService: Sendable {
             if case .success = result {
                 catalogState.withLock { catalog in
                     if let publication = catalog.publication(publicationId) { catalog = catalog.replacing(publication.upserting(issue)) }
+                }
+                // Cached answers were computed against the previous catalog.
+                cache.withLock { state in
+                    state.epoch += 1
+                    for user in state.users.keys { state.users[user]?.answers.removeAll() }
                 }
             } else {
                 metrics.recordStoreError()

@@ -182,23 +182,20 @@ public struct ServiceRouter: Sendable {
         case .success(let value): query = value
         case .failure(let error): return error.response
         }
-        let catalog = service.catalog
-        guard let publication = catalog.publication(publicationId) else {
-            return .error(404, code: "unknown_publication", message: "the catalog has no publication \(publicationId)")
-        }
-        guard let index = publication.index(ofIssue: issueId) else {
-            return .error(404, code: "unknown_issue", message: "publication \(publicationId) has no issue \(issueId)")
-        }
-        let history: PurchaseHistory
-        do { history = try service.history(forUser: userId) ?? PurchaseHistory() } catch {
+        let entitlement: PublicationEntitlement
+        do {
+            guard let answer = try service.entitlement(forUser: userId, publicationId: publicationId, at: query.at, environment: query.environment) else {
+                return .error(404, code: "unknown_publication", message: "the catalog has no publication \(publicationId)")
+            }
+            entitlement = answer
+        } catch {
             return .error(503, code: "store_unavailable", message: "\(error)")
         }
-        let entitlement = EntitlementEngine(catalog: catalog).evaluate(history, publication: publication, at: query.at, environment: query.environment)
-        guard let access = entitlement.access(toIssue: issueId) else {
+        guard let index = entitlement.publication.index(ofIssue: issueId), let access = entitlement.access(toIssue: issueId) else {
             return .error(404, code: "unknown_issue", message: "publication \(publicationId) has no issue \(issueId)")
         }
         var writer = JSONWriter(capacity: 512)
-        EntitlementJSON.writeCheck(publication.issues[index], access, entitlement, userId: userId, into: &writer)
+        EntitlementJSON.writeCheck(entitlement.publication.issues[index], access, entitlement, userId: userId, into: &writer)
         return .json(200, writer.bytes)
     }
 

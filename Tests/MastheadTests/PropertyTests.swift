@@ -76,4 +76,30 @@ struct PropertyTests {
         }
         #expect(result.periods.allSatisfy { $0.start <= at && $0.start < $0.end })
     }
+
+    @Test(arguments: seeds)
+    func answer_isTheSame_anywhereInItsStableRange(seed: UInt64) {
+        var random = HistoryGenerator(seed: seed)
+        let (transactions, renewals) = random.history()
+        let at = random.instant()
+        let answer = Self.evaluate(transactions, renewals, at: at)
+        #expect(answer.stable.contains(at))
+        let low = max(answer.stable.lowerBound.milliseconds, at.milliseconds - 400 * Instant.millisecondsPerDay)
+        let high = min(answer.stable.upperBound.milliseconds, at.milliseconds + 400 * Instant.millisecondsPerDay)
+        for other in [low, high - 1, low + Int64(random.below(Int(max(1, min(high - low, 1 << 40)))))] {
+            let instant = Instant(milliseconds: other)
+            let fresh = Self.evaluate(transactions, renewals, at: instant)
+            let moved = answer.asOf(instant)
+            #expect(moved.readable == fresh.readable)
+            #expect(moved.status == fresh.status)
+            #expect(moved.periods == fresh.periods)
+            #expect(moved.refunded == fresh.refunded)
+            #expect(moved.decisions.map(\.access) == fresh.decisions.map(\.access))
+            #expect(moved.lapses.map { "\($0.access)\($0.start)\(String(describing: $0.end))" } == fresh.lapses.map { "\($0.access)\($0.start)\(String(describing: $0.end))" })
+        }
+        // Just outside the range, something the rules look at has changed.
+        if answer.stable.upperBound != .distantFuture {
+            #expect(!answer.stable.contains(answer.stable.upperBound))
+        }
+    }
 }
