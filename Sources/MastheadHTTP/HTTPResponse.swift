@@ -39,15 +39,29 @@ public struct HTTPResponse: Sendable {
 
     /// The response as bytes on the wire.
     func serialized(keepAlive: Bool) -> [UInt8] {
-        var head = "HTTP/1.1 \(status) \(HTTPResponse.reason(status))\r\n"
-        for header in headers { head += "\(header.name): \(header.value)\r\n" }
-        head += "Content-Length: \(body.count)\r\n"
-        if !keepAlive { head += "Connection: close\r\n" }
-        head += "\r\n"
-        var bytes = Array(head.utf8)
-        bytes.reserveCapacity(bytes.count + body.count)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128 + body.count)
+        bytes.append(contentsOf: "HTTP/1.1 ".utf8)
+        HTTPResponse.appendNumber(status, to: &bytes)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: HTTPResponse.reason(status).utf8)
+        bytes.append(contentsOf: "\r\n".utf8)
+        for header in headers {
+            bytes.append(contentsOf: header.name.utf8)
+            bytes.append(contentsOf: ": ".utf8)
+            bytes.append(contentsOf: header.value.utf8)
+            bytes.append(contentsOf: "\r\n".utf8)
+        }
+        bytes.append(contentsOf: "Content-Length: ".utf8)
+        HTTPResponse.appendNumber(body.count, to: &bytes)
+        bytes.append(contentsOf: keepAlive ? "\r\n\r\n".utf8 : "\r\nConnection: close\r\n\r\n".utf8)
         bytes.append(contentsOf: body)
         return bytes
+    }
+
+    private static func appendNumber(_ value: Int, to bytes: inout [UInt8]) {
+        if value >= 10 { appendNumber(value / 10, to: &bytes) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     /// The reason phrase of a status code.
