@@ -13,7 +13,9 @@ func runServiceBenchmark(_ options: Options, masthead: String) throws {
     for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
     let server = Process()
     server.executableURL = URL(fileURLWithPath: masthead)
-    server.arguments = ["serve", "--catalog", options.catalog, "--database", database, "--port", "0"]
+    let configuration = options.work + "/service-bench.json"
+    try #"{"threads": \#(options.loops)}"#.write(toFile: configuration, atomically: true, encoding: .utf8)
+    server.arguments = ["serve", "--catalog", options.catalog, "--database", database, "--port", "0", "--config", configuration]
     server.environment = ["MASTHEAD_API_TOKEN": "bench-token", "MASTHEAD_ADMIN_TOKEN": "bench-admin", "MASTHEAD_APP_STORE_SHARED_SECRET": "bench-secret"]
     let output = Pipe()
     server.standardOutput = output
@@ -87,7 +89,7 @@ func runServiceBenchmark(_ options: Options, masthead: String) throws {
     let ingest = wrk(["-t2", "-c32", "-d" + duration, "--latency", "-s", script, base + "/v1/notifications/app-store"])
     let health = wrk(["-t2", "-c32", "-d" + duration, "--latency", base + "/health"])
 
-    print("| endpoint (wrk -t2 -c32 -d\(duration), release) | requests/s | p50 | p99 | non-2xx |")
+    print("| endpoint (wrk -t2 -c32 -d\(duration), release, \(options.loops) event loop(s)) | requests/s | p50 | p99 | non-2xx |")
     print("|---|---|---|---|---|")
     print(check.row("GET download check (a year of renewals)"))
     print(ingest.row("POST notification, 200 after commit"))

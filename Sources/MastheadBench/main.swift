@@ -1,7 +1,7 @@
 // masthead-bench: measures the release build, reproducing the figures in README.md.
 //
 //   masthead-bench audit [--users N] [--seed S] [--work DIR]   audit vs. Python's json module
-//   masthead-bench service [--seconds N] [--work DIR]          the service under wrk
+//   masthead-bench service [--seconds N] [--loops N] [--work DIR]  the service under wrk
 //
 // Build first with `swift build -c release`.
 import Foundation
@@ -13,6 +13,8 @@ struct Options {
     var work = "/tmp/masthead-bench"
     var catalog = "Catalog/the-monthly"
     var seconds = 10
+    /// Event loops of the benchmarked server (service mode).
+    var loops = 2
 
     init(_ arguments: [String]) {
         var index = 0
@@ -24,7 +26,8 @@ struct Options {
             case "--work": work = value
             case "--catalog": catalog = value
             case "--seconds": seconds = Int(value) ?? seconds
-            default: fail("unknown option \(arguments[index]); options: --users N --seed S --work DIR --catalog DIR --seconds N")
+            case "--loops": loops = Int(value) ?? loops
+            default: fail("unknown option \(arguments[index]); options: --users N --seed S --work DIR --catalog DIR --seconds N --loops N")
             }
             index += 2
         }
