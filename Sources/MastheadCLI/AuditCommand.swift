@@ -1,3 +1,5 @@
+import Dispatch
+import Glibc
 import Masthead
 import MastheadFormats
 import MastheadJSON
@@ -20,28 +22,70 @@ struct AuditCommand {
         outputPath = parsed.value("output")
     }
 
+    /// Lines read before the workers decide them together; bounds memory to a few megabytes.
+    static let batchLines = 4096
+
     func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
         let catalog = try CommonOptions.catalog(catalogPath)
         let reader = try LineReader(path: receiptsPath)
         let destination = try outputPath.map { (path) throws(CLIError) in try OutputFile(path: path) } ?? output
-        var auditor = Auditor(catalog: catalog, at: at, environment: environment)
-        do {
-            while let outcome = try reader.next({ line in auditor.audit(line) }) {
+        // One auditor per core; a batch of lines is split between them and written back in input order.
+        let workers = max(1, min(8, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+        var auditors = (0..<workers).map { _ in Auditor(catalog: catalog, at: at, environment: environment) }
+        var batch: [(number: Int, line: [UInt8])] = []
+        batch.reserveCapacity(Self.batchLines)
+        var outcomes: [Auditor.Outcome] = []
+        func decideBatch() throws(CLIError) {
+            outcomes = Array(repeating: .skipped, count: batch.count)
+            let count = batch.count
+            auditors.withUnsafeMutableBufferPointer { auditorSlots in
+                outcomes.withUnsafeMutableBufferPointer { outcomeSlots in
+                    batch.withUnsafeBufferPointer { lines in
+                        let shared = DisjointSlots(auditors: auditorSlots.baseAddress!, outcomes: outcomeSlots.baseAddress!, lines: lines.baseAddress!)
+                        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                            var index = worker * count / workers
+                            let end = (worker + 1) * count / workers
+                            while index < end {
+                                shared.outcomes[index] = shared.lines[index].line.withUnsafeBufferPointer { shared.auditors[worker].audit($0) }
+                                index += 1
+                            }
+                        }
+                    }
+                }
+            }
+            for (entry, outcome) in zip(batch, outcomes) {
                 switch outcome {
                 case .written(let bytes): try destination.write(bytes)
                 case .skipped: break
-                case .rejected(let reason): try errors.write("\(receiptsPath):\(reader.lineNumber): \(reason)\n")
+                case .rejected(let reason): try errors.write("\(receiptsPath):\(entry.number): \(reason)\n")
                 }
             }
+            batch.removeAll(keepingCapacity: true)
+        }
+        do {
+            while let line = try reader.next({ Array($0) }) {
+                batch.append((reader.lineNumber, line))
+                if batch.count == Self.batchLines { try decideBatch() }
+            }
+            try decideBatch()
         } catch let error as CLIError {
             throw error
         } catch {
             throw CLIError.cannotRead(path: receiptsPath, reason: "\(error)")
         }
         try destination.flush()
-        try errors.write(auditor.summary.rendered)
-        return auditor.summary.rejectedLines > 0 ? 1 : 0
+        let summary = auditors.map(\.summary).reduce(AuditSummary()) { $0.adding($1) }
+        try errors.write(summary.rendered)
+        return summary.rejectedLines > 0 ? 1 : 0
     }
+}
+
+/// The buffers the audit workers share: worker `w` touches only auditor `w` and its own range of
+/// lines and outcomes, so no two threads ever write the same element.
+private struct DisjointSlots: @unchecked Sendable {
+    let auditors: UnsafeMutablePointer<Auditor>
+    let outcomes: UnsafeMutablePointer<Auditor.Outcome>
+    let lines: UnsafePointer<(number: Int, line: [UInt8])>
 }
 
 /// Decides one input line at a time and keeps the counts for the summary.
@@ -124,6 +168,18 @@ struct AuditSummary {
         unknownProductTransactions += entitlements.unknownTransactionCount
         outputLines += entitlements.publications.count
         for publication in entitlements.publications { byState[publication.status.state, default: 0] += 1 }
+    }
+
+    /// The counts of two parts of one audit together.
+    func adding(_ other: AuditSummary) -> AuditSummary {
+        var total = self
+        total.lines += other.lines
+        total.users += other.users
+        total.rejectedLines += other.rejectedLines
+        total.unknownProductTransactions += other.unknownProductTransactions
+        total.outputLines += other.outputLines
+        for (state, count) in other.byState { total.byState[state, default: 0] += count }
+        return total
     }
 
     var rendered: String {

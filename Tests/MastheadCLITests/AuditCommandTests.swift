@@ -65,4 +65,30 @@ struct AuditCommandTests {
         #expect(root["status"]?.string == "expired")
         #expect(root["readable"]?.count == 8)
     }
+
+    /// More lines than one batch: decided on every core, written in input order.
+    @Test func audit_manyLines_keepInputOrder() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("many.jsonl")
+        let stories = ["table-6-1", "table-6-2", "refund", "upgrade", "stacked-passes", "single-issue"]
+        let templates = try stories.map { try Self.receiptLine("USER", $0) }
+        var lines: [String] = []
+        for index in 0..<9000 {
+            lines.append(index % 997 == 0 ? "{broken" : templates[index % templates.count].replacingOccurrences(of: "\"USER\"", with: "\"u\(index)\""))
+        }
+        try Data(lines.joined(separator: "\n").utf8).write(to: input)
+        let output = folder.appendingPathComponent("out.jsonl")
+        let outcome = try Tool.run([
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--at", "2020-07-02T00:00:00Z", "--output", output.path,
+        ])
+        #expect(outcome.status == 1)
+        let written = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
+        let users = written.map { line in line.split(separator: "\"")[3] }.map(String.init)
+        let expected = (0..<9000).filter { $0 % 997 != 0 }.map { "u\($0)" }
+        #expect(users == expected)
+        let rejected = outcome.errors.split(separator: "\n").filter { $0.contains("invalid JSON") }.map { $0.split(separator: ":")[1] }
+        #expect(rejected == (0..<9000).filter { $0 % 997 == 0 }.map { Substring("\($0 + 1)") })
+        #expect(outcome.errors.contains("  users                 \(expected.count)\n"))
+    }
 }
