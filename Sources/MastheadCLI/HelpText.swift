@@ -10,6 +10,7 @@ enum HelpText {
         Commands:
           check   Show one user's status, periods and every issue's decision, from a receipt.
           audit   Decide entitlements for many users, one receipt per line, as JSON lines.
+          generate Write a synthetic population of receipts as audit input (same seed, same bytes).
           serve   Run the companion service: receipts, notifications, download checks over HTTP.
           refresh Re-verify with Apple the subscriptions about to expire, once.
 
@@ -51,6 +52,24 @@ enum HelpText {
           --at INSTANT           The as-of instant, RFC 3339 (default: now).
           --environment ENV      production (default) or sandbox.
           --output FILE          Write the JSON lines here instead of standard output.
+          -h, --help             Show this help.
+
+        """
+
+    static let generate = """
+        Usage: masthead generate --catalog DIR --users N [--seed S] [--output FILE]
+
+        Writes N synthetic users as audit input lines, {"user_id": "user-0", "receipt": {...}}, from
+        the catalog's products: renewals that overlap slightly, lapses of hours and months, refunds,
+        upgrades, trials, billing retry and grace periods, non-renewing passes, single issues,
+        sandbox receipts, and the date and flag shapes real receipts use. The same seed gives the
+        same bytes.
+
+        Options:
+          --catalog DIR          Catalog folder holding catalog.json (or the JSON file itself).
+          --users N              How many users.
+          --seed S               The random seed (default 1).
+          --output FILE          Write here instead of standard output.
           -h, --help             Show this help.
 
         """

@@ -8,6 +8,7 @@ public enum MastheadTool {
     static let commands: [(name: String, summary: String)] = [
         ("check", "Show one user's status, periods and every issue's decision, from a receipt."),
         ("audit", "Decide entitlements for many users, one receipt per line, as JSON lines."),
+        ("generate", "Write a synthetic population of receipts as audit input (same seed, same bytes)."),
         ("serve", "Run the companion service: receipts, notifications, download checks over HTTP."),
         ("refresh", "Re-verify with Apple the subscriptions about to expire, once."),
     ]
@@ -45,6 +46,12 @@ public enum MastheadTool {
                     return 0
                 }
                 return try AuditCommand(rest, now: now).run(output: out, errors: err)
+            case "generate":
+                if rest.contains("--help") || rest.contains("-h") {
+                    try out.write(HelpText.generate)
+                    return 0
+                }
+                return try GenerateCommand(rest).run(output: out)
             case "serve":
                 if rest.contains("--help") || rest.contains("-h") {
                     try out.write(HelpText.serve)

@@ -13,6 +13,7 @@ struct UsageTests {
             Commands:
               check   Show one user's status, periods and every issue's decision, from a receipt.
               audit   Decide entitlements for many users, one receipt per line, as JSON lines.
+              generate Write a synthetic population of receipts as audit input (same seed, same bytes).
               serve   Run the companion service: receipts, notifications, download checks over HTTP.
               refresh Re-verify with Apple the subscriptions about to expire, once.
 
