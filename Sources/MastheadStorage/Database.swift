@@ -76,9 +76,6 @@ public final class Database {
     /// The rowid of the last insert.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
-    /// Rows changed by the last statement.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
-
     func error(_ code: Int32, sql: String?) -> StorageError {
         .sqlite(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }

@@ -40,18 +40,9 @@ struct ServeCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("config.json")
         try Data(#"{"port": 0, "maxBodyBites": 10}"#.utf8).write(to: config)
-        let process = Process()
-        process.executableURL = Tool.binary
-        process.arguments = ["serve", "--config", config.path]
-        process.currentDirectoryURL = Tool.root
-        process.environment = ServerProcess.environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 78)
-        #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains(#"unknown setting "maxBodyBites""#))
+        let outcome = try Tool.run(["serve", "--config", config.path], environment: ServerProcess.environment)
+        #expect(outcome.status == 78)
+        #expect(outcome.errors.contains(#"unknown setting "maxBodyBites""#))
     }
 
     @Test func live_servesRefusesBadRequests_stopsGracefully_andRestartsWithData() throws {
@@ -85,19 +76,10 @@ struct ServeCommandTests {
     @Test func refresh_runsOnce_andReportsWhatItDid() throws {
         let database = Self.temporaryDatabase()
         defer { Self.remove(database) }
-        let process = Process()
-        process.executableURL = Tool.binary
-        process.arguments = ["refresh", "--catalog", "Catalog/the-monthly", "--database", database, "--within", "3d"]
-        process.currentDirectoryURL = Tool.root
-        process.environment = ServerProcess.environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            == "refresh: 0 due, 0 refreshed, 0 without a stored receipt, 0 failed\n")
+        let outcome = try Tool.run(
+            ["refresh", "--catalog", "Catalog/the-monthly", "--database", database, "--within", "3d"], environment: ServerProcess.environment)
+        #expect(outcome.status == 0)
+        #expect(outcome.output == "refresh: 0 due, 0 refreshed, 0 without a stored receipt, 0 failed\n")
     }
 
     /// Notifications posted by 8 concurrent clients; SIGKILL in the middle; every one answered 200

@@ -17,13 +17,15 @@ enum Tool {
         var errors: String
     }
 
-    /// Runs `masthead arguments…` in the package root; standard input is empty.
-    static func run(_ arguments: [String]) throws -> Outcome {
+    /// Runs `masthead arguments…` in the package root; standard input is empty. `environment`
+    /// replaces the inherited one when given.
+    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Outcome {
         ignoreBrokenPipes()
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = root
+        if let environment { process.environment = environment }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
