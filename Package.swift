@@ -61,7 +61,8 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadStorage"], swiftSettings: settings),
         .testTarget(
-            name: "MastheadCLITests", dependencies: ["Masthead", "MastheadFormats", "MastheadCLI", "MastheadTestSupport", "masthead"],
+            name: "MastheadCLITests",
+            dependencies: ["Masthead", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadCLI", "MastheadTestSupport", "masthead"],
             swiftSettings: settings),
     ]
 )

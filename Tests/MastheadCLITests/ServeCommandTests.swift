@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MastheadHTTP
 import MastheadStorage
 import MastheadTestSupport
 import Synchronization
@@ -80,6 +81,48 @@ struct ServeCommandTests {
             ["refresh", "--catalog", "Catalog/the-monthly", "--database", database, "--within", "3d"], environment: ServerProcess.environment)
         #expect(outcome.status == 0)
         #expect(outcome.output == "refresh: 0 due, 0 refreshed, 0 without a stored receipt, 0 failed\n")
+    }
+
+    /// `"polling": true`: the timer inside `serve` re-verifies a subscription about to expire
+    /// with (a fake) Apple and applies the renewal it answers.
+    @Test func pollingTimer_appliesRenewalFromApple() throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let day: Int64 = 86_400_000
+        func transaction(_ id: String, _ from: Int64, _ to: Int64) -> String {
+            #"{"transaction_id": "\#(id)", "original_transaction_id": "p1", "product_id": "com.example.monthly", "purchase_date_ms": "\#(from)", "expires_date_ms": "\#(to)"}"#
+        }
+        let first = transaction("p1", now - 29 * day, now + day)
+        let renewed = #"{"status": 0, "environment": "Production", "latest_receipt": "NEW", "latest_receipt_info": [\#(first), \#(transaction("p2", now + day - 60_000, now + 31 * day))]}"#
+        var fakeConfiguration = HTTPServerConfiguration()
+        fakeConfiguration.port = 0
+        fakeConfiguration.threads = 1
+        let apple = try HTTPServer(configuration: fakeConfiguration) { _, responder in responder.send(.json(200, Array(renewed.utf8))) }
+        try apple.start()
+        defer {
+            apple.stop(gracePeriodMilliseconds: 100)
+            apple.waitUntilStopped()
+        }
+        let database = Self.temporaryDatabase()
+        defer { Self.remove(database) }
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("config.json")
+        try Data(#"{"polling": true, "pollingIntervalSeconds": 1, "verifyReceiptProductionURL": "http://127.0.0.1:\#(apple.port)/verifyReceipt"}"#.utf8).write(to: config)
+        let server = try ServerProcess(database: database, extra: ["--config", config.path])
+        let client = try TestClient(port: server.port)
+        let receipt = #"{"status": 0, "latest_receipt": "OLD", "latest_receipt_info": [\#(first)]}"#
+        #expect(client.request("POST", "/v1/users/pat/receipts", headers: ["Authorization": "Bearer api-token"], body: Array(receipt.utf8))?.status == 200)
+        // As of two days ahead, when the renewal Apple reports has started.
+        let later = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(now + 2 * day) / 1000))
+        var transactions = 0
+        for _ in 0..<50 where transactions < 2 {
+            usleep(100_000)
+            let body = client.request("GET", "/v1/users/pat/entitlements?at=\(later)", headers: ["Authorization": "Bearer api-token"])?.body ?? ""
+            transactions = body.components(separatedBy: #""transactionId""#).count - 1
+        }
+        #expect(transactions == 2)
+        let stopped = server.stop(signal: SIGTERM)
+        #expect(stopped.errors.contains("polling: 1 due, 1 refreshed"))
     }
 
     /// Notifications posted by 8 concurrent clients; SIGKILL in the middle; every one answered 200

@@ -92,6 +92,32 @@ struct ServiceRouterTests {
         #expect(Self.readable(harness, "alice", "2020-03", at: "2020-03-24T00:00:00Z") == true)
     }
 
+    @Test func table62_replayedAsReceiptAndNotifications_streaming() throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        func tx(_ id: String, _ from: String, _ to: String) -> String {
+            Self.transaction(id, original: "s1", product: "com.example.reader", from: from, to: to)
+        }
+        let s1 = tx("s1", "2020-02-20T12:00:00Z", "2020-03-20T12:00:00Z")
+        #expect(harness.call("POST", "/v1/users/sam/receipts", json: #"{"status": 0, "latest_receipt_info": [\#(s1)]}"#).status == 200)
+        let notify = { (type: String, transactions: [String], pending: String) in
+            #expect(harness.call("POST", "/v1/notifications/app-store", token: nil, json: Self.notification(type, transactions: transactions, pending: pending)).status == 200)
+        }
+        notify("DID_RENEW", [tx("s2", "2020-03-20T11:58:00Z", "2020-04-20T12:00:00Z")], "[]")
+        notify("DID_FAIL_TO_RENEW", [], #"[{"original_transaction_id": "s1", "product_id": "com.example.reader", "is_in_billing_retry_period": "1", "expiration_intent": "2"}]"#)
+        let retrying = harness.call("GET", "/v1/users/sam/entitlements?at=2020-04-25T00:00:00Z").json?["publications"]?.elements.first(where: { _ in true })
+        #expect(retrying?["status"]?["state"]?.string == "billingRetry")
+        #expect(retrying?["readable"]?.count == 0)
+        notify("DID_RECOVER", [tx("s3", "2020-05-05T12:00:00Z", "2020-06-05T12:00:00Z")],
+               #"[{"original_transaction_id": "s1", "product_id": "com.example.reader", "is_in_billing_retry_period": "0", "auto_renew_status": "1"}]"#)
+        notify("DID_RENEW", [tx("s4", "2020-06-05T11:58:00Z", "2020-07-05T12:00:00Z")], "[]")
+        for (at, issue, readable) in [("2020-04-19T12:00:00Z", "2020-04", true), ("2020-04-20T12:00:00Z", "2020-04", false),
+                                      ("2020-05-05T12:00:00Z", "2020-05", true), ("2020-06-05T12:00:00Z", "2020-01", true),
+                                      ("2020-07-01T12:00:00Z", "2020-01", false), ("2020-07-01T12:00:00Z", "2020-07", true)] {
+            #expect(Self.readable(harness, "sam", issue, at: at) == readable, "\(issue) at \(at)")
+        }
+    }
+
     @Test func notificationBeforeReceipt_isKept_andAppliedWhenLinked() throws {
         let harness = try ServiceHarness()
         defer { harness.close() }
