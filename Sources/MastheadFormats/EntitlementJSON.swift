@@ -68,18 +68,7 @@ public enum EntitlementJSON {
         writer.beginObject()
         writer.field("id", issue.id)
         writer.field("published", issue.published.description)
-        switch access {
-        case .readable(let reasons):
-            writer.field("readable", true)
-            writer.key("reasons")
-            writer.beginArray()
-            for reason in reasons { write(reason, entitlement, into: &writer) }
-            writer.endArray()
-        case .notReadable(let denial):
-            writer.field("readable", false)
-            writer.key("reason")
-            write(denial, into: &writer)
-        }
+        writeDecision(access, entitlement, mainReason: false, into: &writer)
         writer.endObject()
     }
 
@@ -93,11 +82,19 @@ public enum EntitlementJSON {
         writer.field("publication", entitlement.publication.id)
         writer.field("issue", issue.id)
         writer.field("at", entitlement.at.description)
+        writeDecision(access, entitlement, mainReason: true, into: &writer)
+        writer.endObject()
+    }
+
+    /// `"readable"` with `"reasons"` (and the first as `"reason"` when `mainReason`), or the denial as `"reason"`.
+    static func writeDecision(_ access: IssueAccess, _ entitlement: PublicationEntitlement, mainReason: Bool, into writer: inout JSONWriter) {
         switch access {
         case .readable(let reasons):
             writer.field("readable", true)
-            writer.key("reason")
-            write(reasons[0], entitlement, into: &writer)
+            if mainReason {
+                writer.key("reason")
+                write(reasons[0], entitlement, into: &writer)
+            }
             writer.key("reasons")
             writer.beginArray()
             for reason in reasons { write(reason, entitlement, into: &writer) }
@@ -107,7 +104,6 @@ public enum EntitlementJSON {
             writer.key("reason")
             write(denial, into: &writer)
         }
-        writer.endObject()
     }
 
     /// An issue of the catalog: `{"id", "title", "published", "free"}`.
