@@ -73,7 +73,7 @@ struct AuditCommand {
         } catch {
             throw CLIError.cannotRead(path: receiptsPath, reason: "\(error)")
         }
-        try destination.flush()
+        try destination.finish()
         let summary = auditors.map(\.summary).reduce(AuditSummary()) { $0.adding($1) }
         try errors.write(summary.rendered)
         return summary.rejectedLines > 0 ? 1 : 0

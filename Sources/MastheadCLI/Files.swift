@@ -112,21 +112,39 @@ final class OutputFile {
     private let descriptor: Int32
     private let path: String
     private let ownsDescriptor: Bool
+    /// For a named file: the temporary sibling written first and renamed over `path` by ``finish()``.
+    private let temporaryPath: String?
+    private var finished = false
     private var pending: [UInt8] = []
     private let flushSize = 1 << 20
 
-    /// Opens (creating or truncating) `path`; `-` writes to standard output.
+    /// Opens `path` for writing atomically: bytes go to a temporary file beside it, which
+    /// ``finish()`` renames over `path`, so an interrupted run never leaves a half-written file.
+    /// `-` writes to standard output.
     init(path: String) throws(CLIError) {
         self.path = path
         if path == "-" {
             descriptor = 1
             ownsDescriptor = false
+            temporaryPath = nil
         } else {
-            descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            let temporary = path + ".partial-\(getpid())"
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { throw CLIError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
             ownsDescriptor = true
+            temporaryPath = temporary
         }
         pending.reserveCapacity(flushSize + 4096)
+    }
+
+    /// Writes what is queued and, for a named file, makes it durable and renames it into place.
+    func finish() throws(CLIError) {
+        try flush()
+        guard let temporaryPath, !finished else { return }
+        guard fsync(descriptor) == 0, rename(temporaryPath, path) == 0 else {
+            throw CLIError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        finished = true
     }
 
     /// Writes to an already open descriptor (not closed by this writer).
@@ -134,9 +152,13 @@ final class OutputFile {
         self.descriptor = descriptor
         path = name
         ownsDescriptor = false
+        temporaryPath = nil
     }
 
-    deinit { if ownsDescriptor { close(descriptor) } }
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+        if let temporaryPath, !finished { unlink(temporaryPath) }
+    }
 
     /// Queues bytes, writing when the buffer is full.
     func write(_ bytes: [UInt8]) throws(CLIError) {

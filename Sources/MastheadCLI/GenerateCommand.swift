@@ -32,7 +32,7 @@ struct GenerateCommand {
         for user in 0..<users {
             try destination.write(population.line(user: user, random: &random) + [0x0A])
         }
-        try destination.flush()
+        try destination.finish()
         return 0
     }
 }

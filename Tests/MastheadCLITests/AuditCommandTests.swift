@@ -91,4 +91,23 @@ struct AuditCommandTests {
         #expect(rejected == (0..<9000).filter { $0 % 997 == 0 }.map { Substring("\($0 + 1)") })
         #expect(outcome.errors.contains("  users                 \(expected.count)\n"))
     }
+
+    /// The report appears whole or not at all: a failed run leaves the previous file untouched
+    /// and no temporary file behind.
+    @Test func output_isWrittenAtomically() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("report.jsonl")
+        try Data("previous report\n".utf8).write(to: output)
+        // A folder opens but cannot be read: the run fails after the output was opened.
+        let failed = try Tool.run(["audit", "--catalog", "Catalog/the-monthly", "--receipts", folder.path, "--output", output.path])
+        #expect(failed.status == 66)
+        #expect(try String(contentsOf: output, encoding: .utf8) == "previous report\n")
+        let input = folder.appendingPathComponent("in.jsonl")
+        try Data((try Self.receiptLine("zoe", "table-6-1") + "\n").utf8).write(to: input)
+        let done = try Tool.run(["audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--at", "2020-07-02T00:00:00Z", "--output", output.path])
+        #expect(done.status == 0)
+        #expect(try String(contentsOf: output, encoding: .utf8).hasPrefix(#"{"user_id":"zoe""#))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["in.jsonl", "report.jsonl"])
+    }
 }
