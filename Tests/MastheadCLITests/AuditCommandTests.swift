@@ -110,4 +110,32 @@ struct AuditCommandTests {
         #expect(try String(contentsOf: output, encoding: .utf8).hasPrefix(#"{"user_id":"zoe""#))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["in.jsonl", "report.jsonl"])
     }
+
+    /// The audit is a line filter: auditing shards of the input separately and concatenating the
+    /// outputs in shard order gives the same bytes as one audit of the whole file.
+    @Test func shardedAudit_equalsWholeAudit() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let population = try Tool.run(["generate", "--catalog", "Catalog/the-monthly", "--users", "2000", "--seed", "3"])
+        let lines = population.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let whole = folder.appendingPathComponent("whole.jsonl")
+        try Data(population.output.utf8).write(to: whole)
+        func audit(_ input: URL) throws -> String {
+            let output = folder.appendingPathComponent(input.lastPathComponent + ".out")
+            let run = try Tool.run(["audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--at", "2021-03-31T23:59:59Z", "--output", output.path])
+            #expect(run.status == 0)
+            return try String(contentsOf: output, encoding: .utf8)
+        }
+        var merged = ""
+        let shards = 3
+        for shard in 0..<shards {
+            let part = folder.appendingPathComponent("part-\(shard).jsonl")
+            let range = (shard * lines.count / shards)..<((shard + 1) * lines.count / shards)
+            try Data((lines[range].joined(separator: "\n") + "\n").utf8).write(to: part)
+            merged += try audit(part)
+        }
+        let expected = try audit(whole)
+        #expect(!expected.isEmpty)
+        #expect(merged == expected)
+    }
 }
