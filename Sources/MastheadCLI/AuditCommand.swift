@@ -12,9 +12,15 @@ struct AuditCommand {
     let at: Instant
     let environment: Environment
     let outputPath: String?
+    let grantsPath: String?
+    let failOnDiscrepancy: Bool
 
     init(_ arguments: [String], now: Instant) throws(CLIError) {
-        let parsed = try Arguments(arguments, options: ["catalog", "receipts", "at", "environment", "output"], command: Self.name)
+        let parsed = try Arguments(
+            arguments, options: ["catalog", "receipts", "at", "environment", "output", "grants"], flagNames: ["fail-on-discrepancy"],
+            command: Self.name)
+        grantsPath = parsed.value("grants")
+        failOnDiscrepancy = parsed.flag("fail-on-discrepancy")
         catalogPath = try parsed.required("catalog", command: Self.name)
         receiptsPath = try parsed.required("receipts", command: Self.name)
         at = try CommonOptions.instant(parsed.value("at"), now: now, command: Self.name)
@@ -27,11 +33,12 @@ struct AuditCommand {
 
     func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
         let catalog = try CommonOptions.catalog(catalogPath)
+        let grants = try grantsPath.map { (path) throws(CLIError) in try Grants.load(path, at: at) }
         let reader = try LineReader(path: receiptsPath)
         let destination = try outputPath.map { (path) throws(CLIError) in try OutputFile(path: path) } ?? output
         // One auditor per core; a batch of lines is split between them and written back in input order.
         let workers = max(1, min(8, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
-        var auditors = (0..<workers).map { _ in Auditor(catalog: catalog, at: at, environment: environment) }
+        var auditors = (0..<workers).map { _ in Auditor(catalog: catalog, at: at, environment: environment, grants: grants) }
         var batch: [(number: Int, line: [UInt8])] = []
         batch.reserveCapacity(Self.batchLines)
         var outcomes: [Auditor.Outcome] = []
@@ -74,9 +81,23 @@ struct AuditCommand {
             throw CLIError.cannotRead(path: receiptsPath, reason: "\(error)")
         }
         try destination.finish()
-        let summary = auditors.map(\.summary).reduce(AuditSummary()) { $0.adding($1) }
+        var summary = auditors.map(\.summary).reduce(AuditSummary()) { $0.adding($1) }
+        summary.reconciled = grants != nil
+        if let grants {
+            // Grants the audit could not place: unknown users, publications, issues.
+            var problems = auditors.flatMap(\.grantProblems)
+            let seen = auditors.reduce(into: Set<String>()) { $0.formUnion($1.seenGrantUsers) }
+            for (user, list) in grants.byUser where !seen.contains(user) {
+                for grant in list { problems.append((grant.line, "unknown user \(user) (no receipt line)")) }
+                summary.unknownGrantUsers += list.count
+            }
+            for problem in problems.sorted(by: { $0.line < $1.line }) {
+                try errors.write("\(grants.path):\(problem.line): \(problem.message)\n")
+            }
+        }
         try errors.write(summary.rendered)
-        return summary.rejectedLines > 0 ? 1 : 0
+        if summary.rejectedLines > 0 { return 1 }
+        return failOnDiscrepancy && summary.discrepancies > 0 ? 2 : 0
     }
 }
 
@@ -104,14 +125,20 @@ struct Auditor {
     let engine: EntitlementEngine
     let at: Instant
     let environment: Environment
+    let grants: Grants?
     private(set) var summary = AuditSummary()
+    /// Users of the grants file met in the receipts.
+    private(set) var seenGrantUsers: Set<String> = []
+    /// Grants naming an unknown publication or issue, by grants file line.
+    private(set) var grantProblems: [(line: Int, message: String)] = []
     private var writer = JSONWriter(capacity: 4096)
 
-    init(catalog: Catalog, at: Instant, environment: Environment) {
+    init(catalog: Catalog, at: Instant, environment: Environment, grants: Grants? = nil) {
         decoder = ReceiptDecoder(catalog: catalog)
         engine = EntitlementEngine(catalog: catalog)
         self.at = at
         self.environment = environment
+        self.grants = grants
     }
 
     mutating func audit(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
@@ -131,7 +158,17 @@ struct Auditor {
             }
             guard let receiptValue = root.member("receipt") else { throw FormatError.missingField(path: "$.receipt", line: 1) }
             let receipt = try decoder.decode(receiptValue, path: "$.receipt")
-            let entitlements = engine.evaluate(receipt.history, at: at, environment: environment)
+            var entitlements = engine.evaluate(receipt.history, at: at, environment: environment)
+            let granted = grants?.byUser[userId] ?? []
+            if grants != nil, !granted.isEmpty {
+                seenGrantUsers.insert(userId)
+                // Publications granted without any transaction are reconciled too.
+                for publicationId in Set(granted.map(\.publication)).sorted() where !entitlements.publications.contains(where: { $0.publication.id == publicationId }) {
+                    if let publication = engine.catalog.publication(publicationId) {
+                        entitlements.publications.append(engine.evaluate(receipt.history, publication: publication, at: at, environment: environment))
+                    }
+                }
+            }
             summary.record(entitlements)
             writer.reset()
             for publication in entitlements.publications {
@@ -143,14 +180,56 @@ struct Auditor {
                 writer.beginArray()
                 for entry in publication.readable { writer.string(entry.issue.id) }
                 writer.endArray()
+                if grants != nil { reconcile(publication, granted: granted.filter { $0.publication == publication.publication.id }) }
                 writer.endObject()
                 writer.newline()
+            }
+            for grant in granted where engine.catalog.publication(grant.publication) == nil {
+                grantProblems.append((grant.line, "unknown publication \(grant.publication)"))
+                summary.unknownGrantPublications += 1
             }
             return .written(writer.bytes)
         } catch {
             summary.rejectedLines += 1
             return .rejected("\(error)")
         }
+    }
+
+    /// Writes `overGranted` (served, not entitled as of the instant) and `underGranted` (entitled
+    /// but never served; free issues aside) with the engine's reasons.
+    private mutating func reconcile(_ entitlement: PublicationEntitlement, granted: [Grants.Grant]) {
+        var servedIssues: Set<String> = []
+        for grant in granted {
+            if entitlement.publication.index(ofIssue: grant.issue) == nil {
+                grantProblems.append((grant.line, "publication \(grant.publication) has no issue \(grant.issue)"))
+                summary.unknownGrantIssues += 1
+            } else {
+                servedIssues.insert(grant.issue)
+            }
+        }
+        writer.key("overGranted")
+        writer.beginArray()
+        for issue in entitlement.publication.issues where servedIssues.contains(issue.id) {
+            guard case .notReadable(let denial)? = entitlement.access(toIssue: issue.id) else { continue }
+            writer.beginObject()
+            writer.field("issue", issue.id)
+            writer.key("reason")
+            EntitlementJSON.writeDenial(denial, into: &writer)
+            writer.endObject()
+            summary.overGranted += 1
+        }
+        writer.endArray()
+        writer.key("underGranted")
+        writer.beginArray()
+        for entry in entitlement.readable where !servedIssues.contains(entry.issue.id) && entry.reasons != [.free] {
+            writer.beginObject()
+            writer.field("issue", entry.issue.id)
+            writer.key("reason")
+            EntitlementJSON.writeReason(entry.reasons[0], entitlement, into: &writer)
+            writer.endObject()
+            summary.underGranted += 1
+        }
+        writer.endArray()
     }
 }
 
@@ -162,6 +241,16 @@ struct AuditSummary {
     var unknownProductTransactions = 0
     var outputLines = 0
     var byState: [SubscriptionState: Int] = [:]
+    /// Whether grants were reconciled (their lines then always appear in the summary).
+    var reconciled = false
+    var overGranted = 0
+    var underGranted = 0
+    var unknownGrantUsers = 0
+    var unknownGrantPublications = 0
+    var unknownGrantIssues = 0
+
+    /// Discrepancies found by reconciliation.
+    var discrepancies: Int { overGranted + underGranted }
 
     mutating func record(_ entitlements: UserEntitlements) {
         users += 1
@@ -179,6 +268,11 @@ struct AuditSummary {
         total.unknownProductTransactions += other.unknownProductTransactions
         total.outputLines += other.outputLines
         for (state, count) in other.byState { total.byState[state, default: 0] += count }
+        total.overGranted += other.overGranted
+        total.underGranted += other.underGranted
+        total.unknownGrantUsers += other.unknownGrantUsers
+        total.unknownGrantPublications += other.unknownGrantPublications
+        total.unknownGrantIssues += other.unknownGrantIssues
         return total
     }
 
@@ -191,6 +285,11 @@ struct AuditSummary {
         text += "  (user, publication)   \(outputLines)\n"
         for state in SubscriptionState.allCases {
             text += "    \(state.rawValue.padding(18))\(byState[state] ?? 0)\n"
+        }
+        if overGranted + underGranted + unknownGrantUsers + unknownGrantPublications + unknownGrantIssues > 0 || reconciled {
+            text += "  overGranted           \(overGranted)\n"
+            text += "  underGranted          \(underGranted)\n"
+            text += "  grants of unknown users \(unknownGrantUsers), publications \(unknownGrantPublications), issues \(unknownGrantIssues)\n"
         }
         return text
     }

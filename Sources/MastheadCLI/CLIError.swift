@@ -10,6 +10,8 @@ enum CLIError: Error, Sendable, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
     /// An input file's content is invalid.
     case invalidInput(path: String, FormatError)
+    /// An input file other than JSON receipts is invalid; the message names the file and line.
+    case invalidData(String)
     /// The service's configuration cannot start it.
     case configuration(String)
 
@@ -19,7 +21,7 @@ enum CLIError: Error, Sendable, CustomStringConvertible {
         case .usage: 64
         case .cannotRead: 66
         case .cannotWrite: 73
-        case .invalidInput: 1
+        case .invalidInput, .invalidData: 1
         case .configuration: 78
         }
     }
@@ -30,7 +32,7 @@ enum CLIError: Error, Sendable, CustomStringConvertible {
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         case .invalidInput(let path, let error): "\(path): \(error)"
-        case .configuration(let message): message
+        case .configuration(let message), .invalidData(let message): message
         }
     }
 }

@@ -51,7 +51,12 @@ enum HelpText {
           --receipts FILE        JSON lines input; - reads standard input.
           --at INSTANT           The as-of instant, RFC 3339 (default: now).
           --environment ENV      production (default) or sandbox.
-          --output FILE          Write the JSON lines here instead of standard output.
+          --output FILE          Write the JSON lines here instead of standard output (atomically).
+          --grants FILE          What the content system served: CSV user_id,publication,issue_id[,granted_at]
+                                 or JSON lines with those fields. Adds overGranted and underGranted
+                                 (with the engine's reasons) to each line; grants for unknown users,
+                                 publications or issues are reported on standard error.
+          --fail-on-discrepancy  Exit 2 when reconciliation finds any over- or under-granted issue.
           -h, --help             Show this help.
 
         """

@@ -149,6 +149,14 @@ public enum EntitlementJSON {
         writer.endObject()
     }
 
+    /// One reason an issue is readable, as `{"kind": …}` with its details.
+    public static func writeReason(_ reason: AccessReason, _ entitlement: PublicationEntitlement, into writer: inout JSONWriter) {
+        write(reason, entitlement, into: &writer)
+    }
+
+    /// Why an issue is not readable, as `{"kind": …}` with its details.
+    public static func writeDenial(_ denial: Denial, into writer: inout JSONWriter) { write(denial, into: &writer) }
+
     static func write(_ reason: AccessReason, _ entitlement: PublicationEntitlement, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("kind", reason.name)

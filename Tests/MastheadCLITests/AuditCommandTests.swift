@@ -138,4 +138,69 @@ struct AuditCommandTests {
         #expect(!expected.isEmpty)
         #expect(merged == expected)
     }
+
+    /// Reconciliation: each discrepancy kind, unknown grants, granted_at after the instant, exit 2.
+    @Test func grants_reconciledWithReasons() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.jsonl")
+        try Data([try Self.receiptLine("alice", "table-6-1"), try Self.receiptLine("bob", "single-issue")].joined(separator: "\n").utf8).write(to: input)
+        let grants = folder.appendingPathComponent("grants.csv")
+        try Data("""
+            user_id,publication,issue_id,granted_at
+            alice,the-monthly,2020-02,2020-02-20T12:00:00Z
+            alice,the-monthly,2020-03,
+            alice,the-monthly,2020-05,2020-05-02T00:00:00Z
+            alice,the-monthly,2020-07,2020-08-01T00:00:00Z
+            alice,the-monthly,1999-01
+            alice,the-daily,2020-01
+            carol,the-monthly,2020-01
+            bob,the-monthly,2020-05
+
+            """.utf8).write(to: grants)
+        let run = try Tool.run([
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--at", "2020-07-02T00:00:00Z", "--grants", grants.path,
+            "--fail-on-discrepancy",
+        ])
+        #expect(run.status == 2)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        let alice = try JSONDocument(parsing: lines[0]).root
+        // Served in a lapse: over-granted with the engine's reason.
+        #expect(alice["overGranted"]?.elements.map { $0["issue"]!.string! } == ["2020-05"])
+        #expect(alice["overGranted"]?.elements.first(where: { _ in true })?["reason"]?["kind"]?.string == "publishedDuringLapse")
+        // Entitled, never served (July's grant comes after the audit instant and does not count).
+        #expect(alice["underGranted"]?.elements.map { $0["issue"]!.string! } == ["2020-04", "2020-06", "2020-07"])
+        #expect(alice["underGranted"]?.elements.first(where: { _ in true })?["reason"]?["kind"]?.string == "publishedDuringPeriod")
+        let bob = try JSONDocument(parsing: lines[1]).root
+        #expect(bob["overGranted"]?.count == 0)
+        #expect(bob["underGranted"]?.count == 0)
+        #expect(run.errors.contains("grants.csv:6: publication the-monthly has no issue 1999-01\n"))
+        #expect(run.errors.contains("grants.csv:7: unknown publication the-daily\n"))
+        #expect(run.errors.contains("grants.csv:8: unknown user carol (no receipt line)\n"))
+        #expect(run.errors.contains("  overGranted           1\n"))
+        #expect(run.errors.contains("  underGranted          3\n"))
+        // Without --fail-on-discrepancy the same audit succeeds.
+        let lenient = try Tool.run(["audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--at", "2020-07-02T00:00:00Z", "--grants", grants.path])
+        #expect(lenient.status == 0)
+        #expect(lenient.output == run.output)
+    }
+
+    @Test func grants_jsonLines_andBadLinesAreErrors() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.jsonl")
+        try Data(try Self.receiptLine("dora", "single-issue").utf8).write(to: input)
+        let grants = folder.appendingPathComponent("grants.jsonl")
+        try Data(#"{"user_id": "dora", "publication": "the-monthly", "issue_id": "2020-06"}"#.utf8).write(to: grants)
+        let run = try Tool.run(["audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--at", "2020-07-02T00:00:00Z", "--grants", grants.path])
+        let dora = try JSONDocument(parsing: run.output.trimmingCharacters(in: .newlines)).root
+        #expect(dora["overGranted"]?.elements.first(where: { _ in true })?["reason"]?["kind"]?.string == "notSubscribed")
+        #expect(dora["underGranted"]?.elements.map { $0["issue"]!.string! } == ["2020-05"])
+        try Data("dora,the-monthly\n".utf8).write(to: grants)
+        let bad = try Tool.run(["audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--grants", grants.path])
+        #expect(bad.status == 1)
+        #expect(bad.errors.contains("grants.jsonl:1: expected user_id,publication,issue_id[,granted_at]"))
+        #expect(bad.output == "")
+    }
 }
