@@ -9,7 +9,8 @@ struct AuditCommand {
     static let name = "audit"
     let catalogPath: String
     let receiptsPath: String
-    let at: Instant
+    /// The as-of instants, in the order given; one result per instant.
+    let instants: [Instant]
     let environment: Environment
     let outputPath: String?
     let grantsPath: String?
@@ -23,7 +24,9 @@ struct AuditCommand {
         failOnDiscrepancy = parsed.flag("fail-on-discrepancy")
         catalogPath = try parsed.required("catalog", command: Self.name)
         receiptsPath = try parsed.required("receipts", command: Self.name)
-        at = try CommonOptions.instant(parsed.value("at"), now: now, command: Self.name)
+        var instants: [Instant] = []
+        for text in parsed.all("at") { instants.append(try CommonOptions.instant(text, now: now, command: Self.name)) }
+        self.instants = instants.isEmpty ? [now] : instants
         environment = try CommonOptions.environment(parsed.value("environment"), command: Self.name)
         outputPath = parsed.value("output")
     }
@@ -33,12 +36,12 @@ struct AuditCommand {
 
     func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
         let catalog = try CommonOptions.catalog(catalogPath)
-        let grants = try grantsPath.map { (path) throws(CLIError) in try Grants.load(path, at: at) }
+        let grants = try grantsPath.map { (path) throws(CLIError) in try Grants.load(path) }
         let reader = try LineReader(path: receiptsPath)
         let destination = try outputPath.map { (path) throws(CLIError) in try OutputFile(path: path) } ?? output
         // One auditor per core; a batch of lines is split between them and written back in input order.
         let workers = max(1, min(8, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
-        var auditors = (0..<workers).map { _ in Auditor(catalog: catalog, at: at, environment: environment, grants: grants) }
+        var auditors = (0..<workers).map { _ in Auditor(catalog: catalog, instants: instants, environment: environment, grants: grants) }
         var batch: [(number: Int, line: [UInt8])] = []
         batch.reserveCapacity(Self.batchLines)
         var outcomes: [Auditor.Outcome] = []
@@ -123,7 +126,7 @@ struct Auditor {
 
     let decoder: ReceiptDecoder
     let engine: EntitlementEngine
-    let at: Instant
+    let instants: [Instant]
     let environment: Environment
     let grants: Grants?
     private(set) var summary = AuditSummary()
@@ -133,10 +136,12 @@ struct Auditor {
     private(set) var grantProblems: [(line: Int, message: String)] = []
     private var writer = JSONWriter(capacity: 4096)
 
-    init(catalog: Catalog, at: Instant, environment: Environment, grants: Grants? = nil) {
+    init(catalog: Catalog, instants: [Instant], environment: Environment, grants: Grants? = nil) {
         decoder = ReceiptDecoder(catalog: catalog)
         engine = EntitlementEngine(catalog: catalog)
-        self.at = at
+        self.instants = instants
+        summary.byInstant = Array(repeating: [:], count: instants.count)
+        summary.instants = instants
         self.environment = environment
         self.grants = grants
     }
@@ -158,29 +163,40 @@ struct Auditor {
             }
             guard let receiptValue = root.member("receipt") else { throw FormatError.missingField(path: "$.receipt", line: 1) }
             let receipt = try decoder.decode(receiptValue, path: "$.receipt")
-            var entitlements = engine.evaluate(receipt.history, at: at, environment: environment)
             let granted = grants?.byUser[userId] ?? []
+            // One evaluation per instant; the publications (those the user's transactions grant,
+            // and those granted without any) are the same at every instant.
+            var perInstant = instants.map { engine.evaluate(receipt.history, at: $0, environment: environment) }
             if grants != nil, !granted.isEmpty {
                 seenGrantUsers.insert(userId)
-                // Publications granted without any transaction are reconciled too.
-                for publicationId in Set(granted.map(\.publication)).sorted() where !entitlements.publications.contains(where: { $0.publication.id == publicationId }) {
-                    if let publication = engine.catalog.publication(publicationId) {
-                        entitlements.publications.append(engine.evaluate(receipt.history, publication: publication, at: at, environment: environment))
+                for publicationId in Set(granted.map(\.publication)).sorted() where !perInstant[0].publications.contains(where: { $0.publication.id == publicationId }) {
+                    guard let publication = engine.catalog.publication(publicationId) else { continue }
+                    for index in instants.indices {
+                        perInstant[index].publications.append(
+                            engine.evaluate(receipt.history, publication: publication, at: instants[index], environment: environment))
                     }
                 }
             }
-            summary.record(entitlements)
+            for (index, entitlements) in perInstant.enumerated() { summary.record(entitlements, instant: index) }
             writer.reset()
-            for publication in entitlements.publications {
+            for (position, first) in perInstant[0].publications.enumerated() {
+                let publicationGrants = granted.filter { $0.publication == first.publication.id }
                 writer.beginObject()
                 writer.field("user_id", userId)
-                writer.field("publication", publication.publication.id)
-                writer.field("status", publication.status.state.rawValue)
-                writer.key("readable")
-                writer.beginArray()
-                for entry in publication.readable { writer.string(entry.issue.id) }
-                writer.endArray()
-                if grants != nil { reconcile(publication, granted: granted.filter { $0.publication == publication.publication.id }) }
+                writer.field("publication", first.publication.id)
+                if instants.count == 1 {
+                    writeResult(first, granted: publicationGrants)
+                } else {
+                    writer.key("asOf")
+                    writer.beginArray()
+                    for entitlements in perInstant {
+                        writer.beginObject()
+                        writer.field("at", entitlements.at.description)
+                        writeResult(entitlements.publications[position], granted: publicationGrants)
+                        writer.endObject()
+                    }
+                    writer.endArray()
+                }
                 writer.endObject()
                 writer.newline()
             }
@@ -195,14 +211,26 @@ struct Auditor {
         }
     }
 
+    /// Writes `status` and `readable` (and the reconciliation when grants are given) of one instant.
+    private mutating func writeResult(_ publication: PublicationEntitlement, granted: [Grants.Grant]) {
+        writer.field("status", publication.status.state.rawValue)
+        writer.key("readable")
+        writer.beginArray()
+        for entry in publication.readable { writer.string(entry.issue.id) }
+        writer.endArray()
+        if grants != nil { reconcile(publication, granted: granted.filter { $0.grantedAt.map { $0 <= publication.at } ?? true }) }
+    }
+
     /// Writes `overGranted` (served, not entitled as of the instant) and `underGranted` (entitled
     /// but never served; free issues aside) with the engine's reasons.
     private mutating func reconcile(_ entitlement: PublicationEntitlement, granted: [Grants.Grant]) {
         var servedIssues: Set<String> = []
         for grant in granted {
             if entitlement.publication.index(ofIssue: grant.issue) == nil {
-                grantProblems.append((grant.line, "publication \(grant.publication) has no issue \(grant.issue)"))
-                summary.unknownGrantIssues += 1
+                if entitlement.at == instants[0] {
+                    grantProblems.append((grant.line, "publication \(grant.publication) has no issue \(grant.issue)"))
+                    summary.unknownGrantIssues += 1
+                }
             } else {
                 servedIssues.insert(grant.issue)
             }
@@ -240,7 +268,10 @@ struct AuditSummary {
     var rejectedLines = 0
     var unknownProductTransactions = 0
     var outputLines = 0
-    var byState: [SubscriptionState: Int] = [:]
+    /// The as-of instants, in order.
+    var instants: [Instant] = []
+    /// Per as-of instant (in order): the count of (user, publication) lines in each state.
+    var byInstant: [[SubscriptionState: Int]] = []
     /// Whether grants were reconciled (their lines then always appear in the summary).
     var reconciled = false
     var overGranted = 0
@@ -252,11 +283,13 @@ struct AuditSummary {
     /// Discrepancies found by reconciliation.
     var discrepancies: Int { overGranted + underGranted }
 
-    mutating func record(_ entitlements: UserEntitlements) {
-        users += 1
-        unknownProductTransactions += entitlements.unknownTransactionCount
-        outputLines += entitlements.publications.count
-        for publication in entitlements.publications { byState[publication.status.state, default: 0] += 1 }
+    mutating func record(_ entitlements: UserEntitlements, instant index: Int) {
+        if index == 0 {
+            users += 1
+            unknownProductTransactions += entitlements.unknownTransactionCount
+            outputLines += entitlements.publications.count
+        }
+        for publication in entitlements.publications { byInstant[index][publication.status.state, default: 0] += 1 }
     }
 
     /// The counts of two parts of one audit together.
@@ -267,7 +300,13 @@ struct AuditSummary {
         total.rejectedLines += other.rejectedLines
         total.unknownProductTransactions += other.unknownProductTransactions
         total.outputLines += other.outputLines
-        for (state, count) in other.byState { total.byState[state, default: 0] += count }
+        if total.byInstant.isEmpty {
+            total.byInstant = Array(repeating: [:], count: other.byInstant.count)
+            total.instants = other.instants
+        }
+        for (index, states) in other.byInstant.enumerated() {
+            for (state, count) in states { total.byInstant[index][state, default: 0] += count }
+        }
         total.overGranted += other.overGranted
         total.underGranted += other.underGranted
         total.unknownGrantUsers += other.unknownGrantUsers
@@ -283,8 +322,11 @@ struct AuditSummary {
         text += "  rejected lines        \(rejectedLines)\n"
         text += "  unknown products      \(unknownProductTransactions) transaction(s)\n"
         text += "  (user, publication)   \(outputLines)\n"
+        if instants.count > 1 {
+            text += "  as of                 " + instants.map { $0.description.padding(24) }.joined().trimmingSpaces + "\n"
+        }
         for state in SubscriptionState.allCases {
-            text += "    \(state.rawValue.padding(18))\(byState[state] ?? 0)\n"
+            text += "    \(state.rawValue.padding(18))" + byInstant.map { String($0[state] ?? 0).padding(24) }.joined().trimmingSpaces + "\n"
         }
         if overGranted + underGranted + unknownGrantUsers + unknownGrantPublications + unknownGrantIssues > 0 || reconciled {
             text += "  overGranted           \(overGranted)\n"

@@ -4,11 +4,13 @@ import MastheadJSON
 
 /// What the content-delivery system granted, read from `--grants`: CSV
 /// `user_id,publication,issue_id[,granted_at]` (an optional header line; fields without quotes or
-/// commas) or JSON lines with the same fields. Grants made after the audit instant are left out.
+/// commas) or JSON lines with the same fields. A grant counts for audit instants from its `granted_at` on.
 struct Grants: Sendable {
     struct Grant: Sendable {
         var publication: String
         var issue: String
+        /// When it was served, if the file says; it counts only for audit instants from then on.
+        var grantedAt: Instant?
         /// The line in the grants file, for reports.
         var line: Int
     }
@@ -17,7 +19,7 @@ struct Grants: Sendable {
     let byUser: [String: [Grant]]
 
     /// Reads the whole file; any unreadable line makes it an error naming the line (nothing is audited then).
-    static func load(_ path: String, at: Instant) throws(CLIError) -> Grants {
+    static func load(_ path: String) throws(CLIError) -> Grants {
         let reader = try LineReader(path: path)
         var byUser: [String: [Grant]] = [:]
         var failure: CLIError?
@@ -46,14 +48,15 @@ struct Grants: Sendable {
                     }
                     fields = (parts[0], parts[1], parts[2], parts.count == 4 && !parts[3].isEmpty ? parts[3] : nil)
                 }
+                var grantedAt: Instant?
                 if let text = fields.grantedAt {
                     guard let granted = DateText.rfc3339(text) else {
                         failure = CLIError.invalidData("\(path):\(number): granted_at '\(text)' is not an RFC 3339 instant")
                         break
                     }
-                    if granted > at { continue }
+                    grantedAt = granted
                 }
-                byUser[fields.user, default: []].append(Grant(publication: fields.publication, issue: fields.issue, line: number))
+                byUser[fields.user, default: []].append(Grant(publication: fields.publication, issue: fields.issue, grantedAt: grantedAt, line: number))
             }
         } catch let error as CLIError {
             throw error

@@ -49,7 +49,8 @@ enum HelpText {
         Options:
           --catalog DIR          Catalog folder holding catalog.json (or the JSON file itself).
           --receipts FILE        JSON lines input; - reads standard input.
-          --at INSTANT           The as-of instant, RFC 3339 (default: now).
+          --at INSTANT           The as-of instant, RFC 3339 (default: now). Repeat for a series: each
+                                 line then carries "asOf": [{"at", "status", "readable"}, ...].
           --environment ENV      production (default) or sandbox.
           --output FILE          Write the JSON lines here instead of standard output (atomically).
           --grants FILE          What the content system served: CSV user_id,publication,issue_id[,granted_at]

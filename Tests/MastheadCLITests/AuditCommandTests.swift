@@ -203,4 +203,21 @@ struct AuditCommandTests {
         #expect(bad.errors.contains("grants.jsonl:1: expected user_id,publication,issue_id[,granted_at]"))
         #expect(bad.output == "")
     }
+
+    /// Month-end series: one result per instant, in the order given; counts per instant.
+    @Test func severalInstants_giveOneResultEach() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.jsonl")
+        try Data(try Self.receiptLine("alice", "table-6-1").utf8).write(to: input)
+        let run = try Tool.run([
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path,
+            "--at", "2020-03-31T23:59:59Z", "--at", "2020-05-31T23:59:59Z", "--at", "2020-06-30T23:59:59Z",
+        ])
+        #expect(run.status == 0)
+        #expect(run.output == #"{"user_id":"alice","publication":"the-monthly","asOf":[{"at":"2020-03-31T23:59:59Z","status":"active","readable":["2020-02","2020-03"]},{"at":"2020-05-31T23:59:59Z","status":"expired","readable":["2020-02","2020-03","2020-04"]},{"at":"2020-06-30T23:59:59Z","status":"active","readable":["2020-02","2020-03","2020-04","2020-06"]}]}"# + "\n")
+        #expect(run.errors.contains("  as of                 2020-03-31T23:59:59Z    2020-05-31T23:59:59Z    2020-06-30T23:59:59Z\n"))
+        #expect(run.errors.contains("    active            1                       0                       1\n"))
+        #expect(run.errors.contains("    expired           0                       1                       0\n"))
+    }
 }
