@@ -118,10 +118,11 @@ final class EventLoop {
     private func process(_ connection: Connection) {
         while !connection.awaitingResponse && !connection.closing && connection.inputStart < connection.input.count {
             let outcome = connection.input.withUnsafeBufferPointer { bytes in
-                parser.parse(UnsafeBufferPointer(rebasing: bytes[connection.inputStart...]))
+                parser.parse(UnsafeBufferPointer(rebasing: bytes[connection.inputStart...]), headSearchedUpTo: connection.headSearched)
             }
             switch outcome {
-            case .incomplete:
+            case .incomplete(let searched):
+                connection.headSearched = searched
                 return
             case .failure(let response):
                 connection.inputStart = connection.input.count
@@ -129,6 +130,7 @@ final class EventLoop {
                 return
             case .request(let request, let consumed):
                 connection.inputStart += consumed
+                connection.headSearched = 0
                 if connection.inputStart == connection.input.count {
                     connection.input.removeAll(keepingCapacity: true)
                     connection.inputStart = 0
@@ -247,6 +249,8 @@ final class Connection {
     let id: UInt64
     var input: [UInt8] = []
     var inputStart = 0
+    /// How far past `inputStart` the end of the current request's header section has been looked for.
+    var headSearched = 0
     var output: [UInt8] = []
     var outputStart = 0
     var awaitingResponse = false

@@ -8,16 +8,17 @@ struct HTTPRequestParser {
     let configuration: HTTPServerConfiguration
 
     enum Outcome {
-        /// More bytes are needed.
-        case incomplete
+        /// More bytes are needed; the header section does not end before `headSearched`, so the
+        /// next call may start looking there (a slow client is not rescanned from the start).
+        case incomplete(headSearched: Int)
         /// A whole request, and how many bytes it used.
         case request(HTTPRequest, consumed: Int)
         /// The bytes cannot be a valid request: answer this and close.
         case failure(HTTPResponse)
     }
 
-    func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
-        guard let headEnd = findHeadEnd(bytes) else {
+    func parse(_ bytes: UnsafeBufferPointer<UInt8>, headSearchedUpTo hint: Int = 0) -> Outcome {
+        guard let headEnd = findHeadEnd(bytes, from: hint) else {
             if let firstLineEnd = bytes.firstIndex(of: 0x0A) {
                 if firstLineEnd > configuration.maxRequestLineBytes { return .failure(uriTooLong()) }
             } else if bytes.count > configuration.maxRequestLineBytes {
@@ -26,7 +27,7 @@ struct HTTPRequestParser {
             if bytes.count > configuration.maxRequestLineBytes + configuration.maxHeaderListBytes + 4 {
                 return .failure(headersTooLarge("the header section is larger than \(configuration.maxHeaderListBytes) bytes"))
             }
-            return .incomplete
+            return .incomplete(headSearched: max(0, bytes.count - 2))
         }
         var lines: [Range<Int>] = []
         var start = 0
@@ -103,7 +104,7 @@ struct HTTPRequestParser {
             return .failure(HTTPResponse.error(413, code: "content_too_large", message: "the body is larger than \(configuration.maxBodyBytes) bytes", closeConnection: true))
         }
         let total = headEnd.bodyStart + length
-        guard bytes.count >= total else { return .incomplete }
+        guard bytes.count >= total else { return .incomplete(headSearched: hint) }
         let keepAlive: Bool =
             version == "HTTP/1.1" ? !(connection?.contains("close") ?? false) : (connection?.contains("keep-alive") ?? false)
         var request = HTTPRequest(method: method, target: target, body: Array(bytes[headEnd.bodyStart..<total]), keepAlive: keepAlive)
@@ -112,8 +113,8 @@ struct HTTPRequestParser {
     }
 
     /// Where the header section ends: `contentEnd` before the blank line, `bodyStart` after it.
-    private func findHeadEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> (contentEnd: Int, bodyStart: Int)? {
-        var index = 0
+    private func findHeadEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (contentEnd: Int, bodyStart: Int)? {
+        var index = min(start, bytes.count)
         while index < bytes.count {
             if bytes[index] == 0x0A {
                 // "\n\n" or "\n\r\n" ends the head.

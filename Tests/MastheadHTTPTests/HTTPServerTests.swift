@@ -42,6 +42,22 @@ struct HTTPServerTests {
         #expect(client.response()?.body == "POST echo  hello")
     }
 
+    /// A request trickling in a few bytes at a time (the header search resumes where it stopped).
+    @Test func requestArrivingInPieces_isParsed() throws {
+        let server = try Self.start()
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        let request = Array("POST /piece?x=1 HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nbody".utf8)
+        var offset = 0
+        while offset < request.count {
+            let end = min(request.count, offset + 3)
+            client.send(Array(request[offset..<end]))
+            offset = end
+            usleepMilliseconds(2)
+        }
+        #expect(client.response()?.body == "POST piece x=1 body")
+    }
+
     @Test func pipelinedRequests_areAnsweredInOrder() throws {
         let server = try Self.start()
         defer { Self.stop(server) }
