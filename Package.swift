@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "MastheadJSON", targets: ["MastheadJSON"]),
         .library(name: "MastheadFormats", targets: ["MastheadFormats"]),
         .library(name: "MastheadStorage", targets: ["MastheadStorage"]),
+        .library(name: "MastheadReports", targets: ["MastheadReports"]),
         .executable(name: "masthead", targets: ["masthead"]),
         .executable(name: "masthead-bench", targets: ["MastheadBench"]),
     ],
@@ -41,8 +42,13 @@ let package = Package(
             name: "MastheadService",
             dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP"],
             swiftSettings: settings),
+        // Pictures and pages for people: the reader timeline (SVG) and the audit report (HTML).
+        .target(name: "MastheadReports", dependencies: ["Masthead"], swiftSettings: settings),
         // The command-line commands, as a library so tests can call them with arguments.
-        .target(name: "MastheadCLI", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService"], swiftSettings: settings),
+        .target(
+            name: "MastheadCLI",
+            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports"],
+            swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
         .executableTarget(
             name: "MastheadBench", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"],
@@ -59,6 +65,7 @@ let package = Package(
             name: "MastheadServiceTests",
             dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadTestSupport"],
             swiftSettings: settings),
+        .testTarget(name: "MastheadReportsTests", dependencies: ["Masthead", "MastheadReports"], swiftSettings: settings),
         .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadStorage"], swiftSettings: settings),
         .testTarget(
             name: "MastheadCLITests",

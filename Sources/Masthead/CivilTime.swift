@@ -125,6 +125,9 @@ public struct CivilTime: Hashable, Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// An instant for people: `2020-02-20 12:00` UTC, or `never` for ``Instant/distantFuture``.
+    public static func readable(_ instant: Instant) -> String { instant == .distantFuture ? "never" : CivilTime(instant).readable }
+
     /// `2020-02-20 12:00` (seconds added when not zero), for people.
     public var readable: String {
         var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(hour, 2)):\(pad(minute, 2))"

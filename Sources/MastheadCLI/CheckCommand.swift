@@ -29,6 +29,23 @@ struct CheckCommand {
     }
 
     func run(output: OutputFile) throws(CLIError) -> Int32 {
+        let entitlements = try Self.entitlements(
+            catalogPath: catalogPath, receiptPaths: receiptPaths, at: at, publicationId: publicationId, environment: environment, command: Self.name)
+        if json {
+            var writer = JSONWriter()
+            EntitlementJSON.write(entitlements, userId: nil, into: &writer)
+            try output.write(writer.bytes + [0x0A])
+        } else {
+            try output.write(TextReport.render(entitlements))
+        }
+        return 0
+    }
+
+    /// One reader's entitlements from receipt files (merged), every publication they have a
+    /// transaction for, or only `publicationId` (even without one).
+    static func entitlements(
+        catalogPath: String, receiptPaths: [String], at: Instant, publicationId: String?, environment: Environment, command: String
+    ) throws(CLIError) -> UserEntitlements {
         let catalog = try CommonOptions.catalog(catalogPath)
         var history = PurchaseHistory()
         let decoder = ReceiptDecoder(catalog: catalog)
@@ -41,17 +58,10 @@ struct CheckCommand {
         if let publicationId {
             guard let publication = catalog.publication(publicationId) else {
                 let known = catalog.publications.map(\.id).joined(separator: ", ")
-                throw CLIError.usage("check: unknown publication '\(publicationId)' (the catalog has: \(known))")
+                throw CLIError.usage("\(command): unknown publication '\(publicationId)' (the catalog has: \(known))")
             }
             entitlements.publications = [engine.evaluate(history, publication: publication, at: at, environment: environment)]
         }
-        if json {
-            var writer = JSONWriter()
-            EntitlementJSON.write(entitlements, userId: nil, into: &writer)
-            try output.write(writer.bytes + [0x0A])
-        } else {
-            try output.write(TextReport.render(entitlements))
-        }
-        return 0
+        return entitlements
     }
 }

@@ -21,6 +21,13 @@ enum Files {
     }
 
     /// Whether a path names a directory.
+    /// The size in bytes of a regular file; nil for standard input (`-`), pipes and devices.
+    static func size(_ path: String) -> Int? {
+        var info = stat()
+        guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
@@ -37,6 +44,11 @@ final class LineReader {
     private var finished = false
     /// The number of the line last returned, from 1.
     private(set) var lineNumber = 0
+    /// Bytes of the file before the buffer's first byte.
+    private var bufferOffset = 0
+
+    /// Bytes of the input consumed so far (through the line last returned).
+    var bytesConsumed: Int { bufferOffset + start }
 
     /// Opens `path` for reading; `-` reads standard input.
     init(path: String, chunkSize: Int = 4 << 20) throws(CLIError) {
@@ -91,6 +103,7 @@ final class LineReader {
             buffer.withUnsafeMutableBufferPointer { bytes in
                 _ = memmove(bytes.baseAddress!, bytes.baseAddress! + start, remaining)
             }
+            bufferOffset += start
             start = 0
             end = remaining
         }
@@ -159,6 +172,9 @@ final class OutputFile {
         if ownsDescriptor { close(descriptor) }
         if let temporaryPath, !finished { unlink(temporaryPath) }
     }
+
+    /// Whether the descriptor is a terminal.
+    var isTerminal: Bool { isatty(descriptor) == 1 }
 
     /// Queues bytes, writing when the buffer is full.
     func write(_ bytes: [UInt8]) throws(CLIError) {

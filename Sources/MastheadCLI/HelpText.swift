@@ -8,11 +8,12 @@ enum HelpText {
         Usage: masthead <command> [options]
 
         Commands:
-          check   Show one user's status, periods and every issue's decision, from a receipt.
-          audit   Decide entitlements for many users, one receipt per line, as JSON lines.
-          generate Write a synthetic population of receipts as audit input (same seed, same bytes).
-          serve   Run the companion service: receipts, notifications, download checks over HTTP.
-          refresh Re-verify with Apple the subscriptions about to expire, once.
+          check     Show one user's status, periods and every issue's decision, from a receipt.
+          audit     Decide entitlements for many users (receipts file or service database); reconcile grants.
+          timeline  Draw one reader's intervals, periods, lapses and issues as an SVG picture.
+          generate  Write a synthetic population of receipts as audit input (same seed, same bytes).
+          serve     Run the companion service: receipts, notifications, download checks over HTTP.
+          refresh   Re-verify with Apple the subscriptions about to expire, once.
 
         Run 'masthead <command> --help' for a command's options.
         Exit status: 0 success, 1 invalid input data, 64 usage error, 66 unreadable input, 73 unwritable output,
@@ -38,26 +39,61 @@ enum HelpText {
         """
 
     static let audit = """
-        Usage: masthead audit --catalog DIR --receipts FILE.jsonl [options]
+        Usage: masthead audit --catalog DIR (--receipts FILE.jsonl | --database FILE) [options]
 
-        Reads one user per line, {"user_id": "...", "receipt": {...verifyReceipt response...}}, and
-        writes one JSON line per (user, publication) the user has a transaction for:
-        {"user_id": "...", "publication": "...", "status": "active", "readable": ["2020-02", ...]}.
+        Decides every user's entitlements and writes one result per (user, publication) the user has
+        a transaction for. Input: --receipts, one user per line,
+        {"user_id": "...", "receipt": {...verifyReceipt response...}}; or --database, the companion
+        service's SQLite database, read-only in one snapshot (safe while the service runs; issues
+        published through the service count). Output, in input order:
+          jsonl (default)  {"user_id", "publication", "status", "readable": [...]} per line
+          csv              user_id,publication,status,readable (issue ids separated by spaces)
         A line that cannot be used is reported on standard error with its line number and produces
-        no output; the exit status is then 1. A summary goes to standard error at the end.
+        no output; the exit status is then 1. A summary table (users, lines, per status, per product,
+        discrepancies) goes to standard error at the end; while it runs, a progress line is shown
+        when standard error is a terminal.
 
         Options:
           --catalog DIR          Catalog folder holding catalog.json (or the JSON file itself).
           --receipts FILE        JSON lines input; - reads standard input.
-          --at INSTANT           The as-of instant, RFC 3339 (default: now). Repeat for a series: each
-                                 line then carries "asOf": [{"at", "status", "readable"}, ...].
+          --database FILE        The service's database (instead of --receipts).
+          --at INSTANT           The as-of instant, RFC 3339 (default: now). Repeat for a series: JSON
+                                 lines then carry "asOf": [{"at", "status", "readable"}, ...], CSV has
+                                 the columns once per instant, suffixed @INSTANT.
           --environment ENV      production (default) or sandbox.
-          --output FILE          Write the JSON lines here instead of standard output (atomically).
+          --format FORMAT        jsonl (default) or csv.
+          --output FILE          Write the results here instead of standard output (atomically:
+                                 a temporary file renamed into place when the audit is complete).
           --grants FILE          What the content system served: CSV user_id,publication,issue_id[,granted_at]
                                  or JSON lines with those fields. Adds overGranted and underGranted
-                                 (with the engine's reasons) to each line; grants for unknown users,
-                                 publications or issues are reported on standard error.
+                                 (with the engine's reasons; CSV: issue=reason) to each result; grants
+                                 for unknown users, publications or issues are reported on standard error.
           --fail-on-discrepancy  Exit 2 when reconciliation finds any over- or under-granted issue.
+          --report FILE.html     Also write a self-contained HTML page: the summary, a chart of
+                                 statuses per as-of instant, per product counts and the first
+                                 1000 discrepancies (written atomically).
+          -h, --help             Show this help.
+
+        """
+
+    static let timeline = """
+        Usage: masthead timeline --catalog DIR --receipt FILE --output FILE.svg [options]
+
+        Draws one reader's entitlements as an SVG picture, one panel per publication: a time axis,
+        each paid interval as a bar (trial, introductory offer, upgraded, non-renewing, free and
+        grace intervals styled apart; refunded purchases struck through), the periods they merge
+        into with lapses between them, the as-of instant, and each issue as a tick whose marker
+        says whether it is readable and why (P published in a period, U unlocked at a period's
+        start, S streaming, $ bought on its own, F free; hollow: not readable). Hovering an element
+        in a browser shows the engine's reason in words.
+
+        Options:
+          --catalog DIR          Catalog folder holding catalog.json (or the JSON file itself).
+          --receipt FILE         A verifyReceipt response (JSON). Repeat to merge several receipts.
+          --output FILE          The SVG file to write (atomically).
+          --at INSTANT           The as-of instant, RFC 3339 (default: now).
+          --publication ID       Only this publication (drawn even without a transaction).
+          --environment ENV      production (default) or sandbox.
           -h, --help             Show this help.
 
         """

@@ -4,15 +4,6 @@ import MastheadFormats
 
 /// The `masthead` command: a table of subcommands, each parsing its arguments, then running.
 public enum MastheadTool {
-    /// The subcommands and their one-line summaries, in the order `--help` lists them.
-    static let commands: [(name: String, summary: String)] = [
-        ("check", "Show one user's status, periods and every issue's decision, from a receipt."),
-        ("audit", "Decide entitlements for many users, one receipt per line, as JSON lines."),
-        ("generate", "Write a synthetic population of receipts as audit input (same seed, same bytes)."),
-        ("serve", "Run the companion service: receipts, notifications, download checks over HTTP."),
-        ("refresh", "Re-verify with Apple the subscriptions about to expire, once."),
-    ]
-
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.
     /// - Parameters:
     ///   - now: the default as-of instant.
@@ -46,6 +37,12 @@ public enum MastheadTool {
                     return 0
                 }
                 return try AuditCommand(rest, now: now).run(output: out, errors: err)
+            case "timeline":
+                if rest.contains("--help") || rest.contains("-h") {
+                    try out.write(HelpText.timeline)
+                    return 0
+                }
+                return try TimelineCommand(rest, now: now).run(output: out)
             case "generate":
                 if rest.contains("--help") || rest.contains("-h") {
                     try out.write(HelpText.generate)

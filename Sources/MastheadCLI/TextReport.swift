@@ -48,8 +48,8 @@ enum TextReport {
         for (issue, access) in decisions {
             let verdict: String
             switch access {
-            case .readable(let reasons): verdict = "yes  " + reasons.map { explain($0, entitlement) }.joined(separator: "; ")
-            case .notReadable(let denial): verdict = "no   " + explain(denial)
+            case .readable(let reasons): verdict = "yes  " + reasons.map { $0.explanation(in: entitlement) }.joined(separator: "; ")
+            case .notReadable(let denial): verdict = "no   " + denial.explanation
             }
             lines.append("    \(pad(issue.id, width))  \(date(issue.published))  \(verdict)")
         }
@@ -65,30 +65,7 @@ enum TextReport {
         return parts.joined(separator: ", ")
     }
 
-    static func explain(_ reason: AccessReason, _ entitlement: PublicationEntitlement) -> String {
-        switch reason {
-        case .publishedDuringPeriod(let period): "published during period #\(period)"
-        case .unlockedAtPeriodStart(let period): "unlocked when period #\(period) started (\(date(entitlement.periods[period].start)))"
-        case .streaming(let period, let window): "streaming, period #\(period) active" + (window.map { ", latest \($0) issues" } ?? "")
-        case .singlePurchase(let transactionId): "bought on its own (transaction \(transactionId))"
-        case .free: "free issue"
-        }
-    }
-
-    static func explain(_ denial: Denial) -> String {
-        switch denial {
-        case .notYetPublished: "not yet published"
-        case .notSubscribed: "no subscription or purchase grants it"
-        case .refunded(let transactionId): "the purchase was refunded (transaction \(transactionId))"
-        case .publishedBeforeSubscription(let start): "published before the subscription started (\(date(start)))"
-        case .publishedDuringLapse(let start, let end):
-            "published during a lapse (\(date(start)) → \(end.map(date) ?? "still lapsed"))"
-        case .streamingInactive(let since): "streaming access is not active" + (since.map { " (lapsed \(date($0)))" } ?? "")
-        case .outsideStreamingWindow(let window): "older than the latest \(window) issues streaming gives"
-        }
-    }
-
-    static func date(_ instant: Instant) -> String { instant == .distantFuture ? "never" : CivilTime(instant).readable }
+    static func date(_ instant: Instant) -> String { CivilTime.readable(instant) }
 
     static func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
 }

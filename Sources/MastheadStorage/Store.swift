@@ -235,6 +235,21 @@ public final class Store {
         return PurchaseHistory(transactions: transactions, renewals: renewals)
     }
 
+    /// Up to `limit` user ids in id order, after `userId` (from the first when nil): pages for a
+    /// reader walking every user, such as `masthead audit --database`.
+    public func userIds(after userId: String?, limit: Int) throws(StorageError) -> [String] {
+        let query = try statement("SELECT user_id FROM users WHERE ?1 IS NULL OR user_id > ?1 ORDER BY user_id LIMIT ?2")
+        try query.bind([userId.map(SQLValue.text) ?? .null, .integer(Int64(limit))])
+        var ids: [String] = []
+        while try query.step() { ids.append(query.text(0) ?? "") }
+        return ids
+    }
+
+    /// How many users have been seen.
+    public func userCount() throws(StorageError) -> Int {
+        Int(try database.scalarText("SELECT count(*) FROM users") ?? "0") ?? 0
+    }
+
     /// Whether a user has been seen (posted a receipt).
     public func userExists(_ userId: String) throws(StorageError) -> Bool {
         let query = try statement("SELECT 1 FROM users WHERE user_id = ?")

@@ -43,12 +43,12 @@ struct AuditCommandTests {
         #expect(errors[1].hasPrefix("\(input.path):3: invalid JSON: "))
         #expect(errors[1].contains("line 1, column 2"))
         #expect(errors[2] == "\(input.path):7: missing field $.user_id (line 1)")
-        #expect(outcome.errors.contains("  lines read            8\n"))
-        #expect(outcome.errors.contains("  users                 5\n"))
-        #expect(outcome.errors.contains("  rejected lines        3\n"))
-        #expect(outcome.errors.contains("  unknown products      1 transaction(s)\n"))
-        #expect(outcome.errors.contains("    active            2\n"))
-        #expect(outcome.errors.contains("    none              1\n"))
+        #expect(Tool.summaryRow(outcome.errors, "lines read") == ["8"])
+        #expect(Tool.summaryRow(outcome.errors, "users") == ["5"])
+        #expect(Tool.summaryRow(outcome.errors, "rejected lines") == ["3"])
+        #expect(Tool.summaryRow(outcome.errors, "unknown products") == ["1 transaction(s)"])
+        #expect(Tool.summaryRow(outcome.errors, "active") == ["2"])
+        #expect(Tool.summaryRow(outcome.errors, "none") == ["1"])
     }
 
     @Test func audit_sandboxEnvironment_andStandardOutput() throws {
@@ -89,7 +89,7 @@ struct AuditCommandTests {
         #expect(users == expected)
         let rejected = outcome.errors.split(separator: "\n").filter { $0.contains("invalid JSON") }.map { $0.split(separator: ":")[1] }
         #expect(rejected == (0..<9000).filter { $0 % 997 == 0 }.map { Substring("\($0 + 1)") })
-        #expect(outcome.errors.contains("  users                 \(expected.count)\n"))
+        #expect(Tool.summaryRow(outcome.errors, "users") == ["\(expected.count)"])
     }
 
     /// The report appears whole or not at all: a failed run leaves the previous file untouched
@@ -178,8 +178,8 @@ struct AuditCommandTests {
         #expect(run.errors.contains("grants.csv:6: publication the-monthly has no issue 1999-01\n"))
         #expect(run.errors.contains("grants.csv:7: unknown publication the-daily\n"))
         #expect(run.errors.contains("grants.csv:8: unknown user carol (no receipt line)\n"))
-        #expect(run.errors.contains("  overGranted           1\n"))
-        #expect(run.errors.contains("  underGranted          3\n"))
+        #expect(Tool.summaryRow(run.errors, "overGranted") == ["1"])
+        #expect(Tool.summaryRow(run.errors, "underGranted") == ["3"])
         // Without --fail-on-discrepancy the same audit succeeds.
         let lenient = try Tool.run(["audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--at", "2020-07-02T00:00:00Z", "--grants", grants.path])
         #expect(lenient.status == 0)
@@ -216,8 +216,8 @@ struct AuditCommandTests {
         ])
         #expect(run.status == 0)
         #expect(run.output == #"{"user_id":"alice","publication":"the-monthly","asOf":[{"at":"2020-03-31T23:59:59Z","status":"active","readable":["2020-02","2020-03"]},{"at":"2020-05-31T23:59:59Z","status":"expired","readable":["2020-02","2020-03","2020-04"]},{"at":"2020-06-30T23:59:59Z","status":"active","readable":["2020-02","2020-03","2020-04","2020-06"]}]}"# + "\n")
-        #expect(run.errors.contains("  as of                 2020-03-31T23:59:59Z    2020-05-31T23:59:59Z    2020-06-30T23:59:59Z\n"))
-        #expect(run.errors.contains("    active            1                       0                       1\n"))
-        #expect(run.errors.contains("    expired           0                       1                       0\n"))
+        #expect(Tool.summaryRow(run.errors, "as of") == ["2020-03-31T23:59:59Z", "2020-05-31T23:59:59Z", "2020-06-30T23:59:59Z"])
+        #expect(Tool.summaryRow(run.errors, "active") == ["1", "0", "1"])
+        #expect(Tool.summaryRow(run.errors, "expired") == ["0", "1", "0"])
     }
 }

@@ -52,4 +52,14 @@ enum Tool {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// The cells of the summary row labelled `label` on standard error (cells are separated by
+    /// two or more spaces), or nil when there is no such row.
+    static func summaryRow(_ errors: String, _ label: String) -> [String]? {
+        for line in errors.split(separator: "\n") {
+            let cells = line.split(separator: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if cells.first == label { return Array(cells.dropFirst()) }
+        }
+        return nil
+    }
 }

@@ -11,11 +11,12 @@ struct UsageTests {
             Usage: masthead <command> [options]
 
             Commands:
-              check   Show one user's status, periods and every issue's decision, from a receipt.
-              audit   Decide entitlements for many users, one receipt per line, as JSON lines.
-              generate Write a synthetic population of receipts as audit input (same seed, same bytes).
-              serve   Run the companion service: receipts, notifications, download checks over HTTP.
-              refresh Re-verify with Apple the subscriptions about to expire, once.
+              check     Show one user's status, periods and every issue's decision, from a receipt.
+              audit     Decide entitlements for many users (receipts file or service database); reconcile grants.
+              timeline  Draw one reader's intervals, periods, lapses and issues as an SVG picture.
+              generate  Write a synthetic population of receipts as audit input (same seed, same bytes).
+              serve     Run the companion service: receipts, notifications, download checks over HTTP.
+              refresh   Re-verify with Apple the subscriptions about to expire, once.
 
             Run 'masthead <command> --help' for a command's options.
             Exit status: 0 success, 1 invalid input data, 64 usage error, 66 unreadable input, 73 unwritable output,
@@ -34,9 +35,17 @@ struct UsageTests {
         }
         let audit = try Tool.run(["audit", "-h"])
         #expect(audit.status == 0)
-        #expect(audit.output.hasPrefix("Usage: masthead audit --catalog DIR --receipts FILE.jsonl [options]\n"))
-        for option in ["--catalog", "--receipts", "--at", "--environment", "--output", "--help"] {
+        #expect(audit.output.hasPrefix("Usage: masthead audit --catalog DIR (--receipts FILE.jsonl | --database FILE) [options]\n"))
+        for option in [
+            "--catalog", "--receipts", "--database", "--at", "--environment", "--format", "--output", "--grants", "--fail-on-discrepancy", "--report", "--help",
+        ] {
             #expect(audit.output.contains(option))
+        }
+        let timeline = try Tool.run(["timeline", "--help"])
+        #expect(timeline.status == 0)
+        #expect(timeline.output.hasPrefix("Usage: masthead timeline --catalog DIR --receipt FILE --output FILE.svg [options]\n"))
+        for option in ["--catalog", "--receipt", "--output", "--at", "--publication", "--environment", "--help"] {
+            #expect(timeline.output.contains(option))
         }
     }
 
@@ -50,6 +59,10 @@ struct UsageTests {
         (["audit", "--catalog", "c", "--receipts", "r", "--environment", "staging"], "masthead: audit: --environment must be production or sandbox, not 'staging'\n"),
         (["audit", "--catalog", "c", "--receipts"], "masthead: audit: --receipts needs a value\n"),
         (["audit", "stray"], "masthead: audit: unexpected argument 'stray' (see 'masthead audit --help')\n"),
+        (["audit", "--catalog", "c"], "masthead: audit: missing --receipts FILE or --database FILE (see 'masthead audit --help')\n"),
+        (["audit", "--catalog", "c", "--receipts", "r", "--database", "d"], "masthead: audit: give --receipts or --database, not both\n"),
+        (["audit", "--catalog", "c", "--receipts", "r", "--format", "xml"], "masthead: audit: --format must be jsonl or csv, not 'xml'\n"),
+        (["timeline", "--catalog", "c", "--receipt", "r"], "masthead: timeline: missing --output (see 'masthead timeline --help')\n"),
     ]
 
     @Test(arguments: mistakes)
