@@ -99,10 +99,10 @@ struct AuditSummary {
 
     /// The summary as an aligned table for standard error.
     var rendered: String {
-        let labelWidth = max(24, products.map { $0.count + 5 }.max() ?? 0)
+        let labelWidth = max(24, products.map { $0.count + 6 }.max() ?? 0)
         let columnWidth = 26
         func row(_ label: String, _ cells: [String]) -> String {
-            (label.padding(labelWidth) + cells.map { $0.padding(columnWidth) }.joined()).trimmingSpaces + "\n"
+            String((label.padding(labelWidth) + cells.map { $0.padding(columnWidth) }.joined()).reversed().drop { $0 == " " }.reversed()) + "\n"
         }
         var text = "audit summary\n"
         text += row("  lines read", [String(lines)])

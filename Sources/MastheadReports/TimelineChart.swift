@@ -107,7 +107,9 @@ struct TimeScale {
     }
 
     func contains(_ instant: Instant) -> Bool { lower <= instant && instant <= upper }
+}
 
+extension TimeScale {
     /// The span to draw: every period (an open end counts to the as-of instant), refund, readable
     /// issue and the as-of instant, widened by a twentieth on each side.
     init(_ entitlement: PublicationEntitlement) {

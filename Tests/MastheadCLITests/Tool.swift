@@ -20,9 +20,14 @@ enum Tool {
     /// Runs `masthead arguments…` in the package root; standard input is empty. `environment`
     /// replaces the inherited one when given.
     static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Outcome {
+        try runProgram(binary.path, arguments, environment: environment)
+    }
+
+    /// Runs any program the same way.
+    static func runProgram(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Outcome {
         ignoreBrokenPipes()
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = root
         if let environment { process.environment = environment }
