@@ -14,20 +14,34 @@ public struct PurchaseHistory: Hashable, Sendable {
         merge(transactions: transactions, renewals: renewals)
     }
 
+    /// Up to this many transactions, copies are found by comparing ids rather than by hashing.
+    static let linearMergeLimit = 64
+
     /// Adds transactions and renewal info, as from another receipt or a notification.
     public mutating func merge(transactions newTransactions: [Transaction], renewals newRenewals: [RenewalInfo]) {
         var unique = transactions
         unique.reserveCapacity(transactions.count + newTransactions.count)
-        var positions: [TransactionKey: Int] = [:]
-        positions.reserveCapacity(unique.count + newTransactions.count)
-        for (index, transaction) in unique.enumerated() { positions[TransactionKey(transaction)] = index }
-        for transaction in newTransactions {
-            let key = TransactionKey(transaction)
-            if let index = positions[key] {
-                unique[index] = unique[index].merged(with: transaction)
-            } else {
-                positions[key] = unique.count
-                unique.append(transaction)
+        if unique.count + newTransactions.count <= Self.linearMergeLimit {
+            // A receipt holds a few dozen transactions: comparing ids beats hashing them.
+            for transaction in newTransactions {
+                if let index = unique.firstIndex(where: { $0.transactionId == transaction.transactionId && $0.environment == transaction.environment }) {
+                    unique[index] = unique[index].merged(with: transaction)
+                } else {
+                    unique.append(transaction)
+                }
+            }
+        } else {
+            var positions: [TransactionKey: Int] = [:]
+            positions.reserveCapacity(unique.count + newTransactions.count)
+            for (index, transaction) in unique.enumerated() { positions[TransactionKey(transaction)] = index }
+            for transaction in newTransactions {
+                let key = TransactionKey(transaction)
+                if let index = positions[key] {
+                    unique[index] = unique[index].merged(with: transaction)
+                } else {
+                    positions[key] = unique.count
+                    unique.append(transaction)
+                }
             }
         }
         unique.sort { a, b in

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Masthead
 import MastheadFormats
@@ -55,9 +54,6 @@ struct AuditCommand {
         reportPath = parsed.value("report")
     }
 
-    /// Records read before the workers decide them together; bounds memory to a few megabytes.
-    static let batchSize = 4096
-
     func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
         var catalog = try CommonOptions.catalog(catalogPath)
         let grants = try grantsPath.map { (path) throws(CLIError) in try Grants.load(path) }
@@ -75,34 +71,17 @@ struct AuditCommand {
         let destination = try outputPath.map { (path) throws(CLIError) in try OutputFile(path: path) } ?? output
         let report = try reportPath.map { (path) throws(CLIError) in try OutputFile(path: path) }
         if format == .csv { try destination.write(Auditor.csvHeader(instants: instants, reconciles: grants != nil)) }
-        // One auditor per core; a batch of records is split between them and written back in input order.
+        // One auditor per core.
         let workers = max(1, min(8, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
-        var auditors = (0..<workers).map { _ in
+        var pipeline = AuditPipeline(auditors: (0..<workers).map { _ in
             Auditor(catalog: catalog, instants: instants, environment: environment, grants: grants, format: format, collectsDiscrepancies: report != nil)
-        }
-        var batch: [AuditRecord] = []
-        batch.reserveCapacity(Self.batchSize)
-        var outcomes: [Auditor.Outcome] = []
+        })
         var listed: [AuditDiscrepancy] = []
-        var decided = 0
-        func decideBatch() throws(CLIError) {
-            outcomes = Array(repeating: .skipped, count: batch.count)
-            let count = batch.count
-            auditors.withUnsafeMutableBufferPointer { auditorSlots in
-                outcomes.withUnsafeMutableBufferPointer { outcomeSlots in
-                    batch.withUnsafeBufferPointer { records in
-                        let shared = DisjointSlots(auditors: auditorSlots.baseAddress!, outcomes: outcomeSlots.baseAddress!, records: records.baseAddress!)
-                        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                            var index = worker * count / workers
-                            let end = (worker + 1) * count / workers
-                            while index < end {
-                                shared.outcomes[index] = shared.auditors[worker].audit(shared.records[index])
-                                index += 1
-                            }
-                        }
-                    }
-                }
-            }
+        var written = 0
+        let showsProgress = errors.isTerminal
+        var progress = AuditProgress(unit: .bytes, total: nil)
+        var progressDone = { written }
+        func write(_ batch: [AuditRecord], _ outcomes: [Auditor.Outcome]) throws(CLIError) {
             for (record, outcome) in zip(batch, outcomes) {
                 switch outcome {
                 case .written(let bytes, let discrepancies):
@@ -112,52 +91,57 @@ struct AuditCommand {
                 case .rejected(let reason): try errors.write("\(record.location): \(reason)\n")
                 }
             }
-            decided += batch.count
-            batch.removeAll(keepingCapacity: true)
+            written += batch.count
+            if showsProgress && !batch.isEmpty { try progress.update(users: written, done: progressDone(), on: errors) }
         }
-        let showsProgress = errors.isTerminal
         switch source {
         case .receipts(let path):
             let reader = try LineReader(path: path)
-            var progress = AuditProgress(unit: .bytes, total: Files.size(path))
-            do {
-                while let line = try reader.next({ Array($0) }) {
-                    batch.append(.line(path: path, number: reader.lineNumber, bytes: line))
-                    if batch.count == Self.batchSize {
-                        try decideBatch()
-                        if showsProgress { try progress.update(users: decided, done: reader.bytesConsumed, on: errors) }
+            progress = AuditProgress(unit: .bytes, total: Files.size(path))
+            var consumed = 0
+            progressDone = { consumed }
+            func read() throws(CLIError) -> [AuditRecord] {
+                var batch: [AuditRecord] = []
+                batch.reserveCapacity(AuditPipeline.batchSize)
+                do {
+                    while batch.count < AuditPipeline.batchSize, let line = try reader.next({ Array($0) }) {
+                        batch.append(.line(path: path, number: reader.lineNumber, bytes: line))
                     }
+                } catch let error as CLIError {
+                    throw error
+                } catch {
+                    throw CLIError.cannotRead(path: path, reason: "\(error)")
                 }
-                try decideBatch()
-            } catch let error as CLIError {
-                throw error
-            } catch {
-                throw CLIError.cannotRead(path: path, reason: "\(error)")
+                consumed = reader.bytesConsumed
+                return batch
             }
-            if showsProgress { try progress.finish(on: errors) }
+            try pipeline.run(read: read, write: write)
         case .database(let path):
             guard let store else { break }
             do {
                 // One read transaction: the audit sees one snapshot while the service goes on writing.
                 try store.database.execute("BEGIN")
                 defer { try? store.database.execute("COMMIT") }
-                var progress = AuditProgress(unit: .users, total: try store.userCount())
+                progress = AuditProgress(unit: .users, total: try store.userCount())
                 var after: String?
-                while true {
-                    let users = try store.userIds(after: after, limit: Self.batchSize)
-                    guard let last = users.last else { break }
-                    for userId in users { batch.append(.user(id: userId, history: try store.history(forUser: userId))) }
-                    try decideBatch()
-                    if showsProgress { try progress.update(users: decided, done: decided, on: errors) }
-                    after = last
+                func read() throws(CLIError) -> [AuditRecord] {
+                    do {
+                        let users = try store.userIds(after: after, limit: AuditPipeline.batchSize)
+                        after = users.last ?? after
+                        return try users.map { .user(id: $0, history: try store.history(forUser: $0)) }
+                    } catch {
+                        throw CLIError.cannotRead(path: path, reason: "\(error)")
+                    }
                 }
-                if showsProgress { try progress.finish(on: errors) }
+                try pipeline.run(read: read, write: write)
             } catch let error as CLIError {
                 throw error
             } catch {
                 throw CLIError.cannotRead(path: path, reason: "\(error)")
             }
         }
+        if showsProgress { try progress.finish(on: errors) }
+        let auditors = pipeline.auditors
         try destination.finish()
         var summary = auditors.map(\.summary).reduce(AuditSummary(instants: instants)) { $0.adding($1) }
         summary.reconciled = grants != nil
@@ -234,12 +218,3 @@ enum AuditRecord {
         }
     }
 }
-
-/// The buffers the audit workers share: worker `w` touches only auditor `w` and its own range of
-/// lines and outcomes, so no two threads ever write the same element.
-private struct DisjointSlots: @unchecked Sendable {
-    let auditors: UnsafeMutablePointer<Auditor>
-    let outcomes: UnsafeMutablePointer<Auditor.Outcome>
-    let records: UnsafePointer<AuditRecord>
-}
-

@@ -83,7 +83,7 @@ struct Auditor {
     /// Decides one record.
     mutating func audit(_ record: AuditRecord) -> Outcome {
         switch record {
-        case .line(_, _, let bytes): return bytes.withUnsafeBufferPointer { audit($0) }
+        case .line(_, _, let bytes): return audit(bytes)
         case .user(let id, let history):
             summary.lines += 1
             return decide(userId: id, history: history)
@@ -91,12 +91,12 @@ struct Auditor {
     }
 
     /// Decides one receipts line, `{"user_id": ..., "receipt": {...}}`.
-    mutating func audit(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
+    mutating func audit(_ line: [UInt8]) -> Outcome {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .skipped }
         summary.lines += 1
         let root: JSONValue
         do {
-            root = try JSONDocument(parsing: Array(line)).root
+            root = try JSONDocument(parsing: line).root
         } catch {
             summary.rejectedLines += 1
             return .rejected(error.description)

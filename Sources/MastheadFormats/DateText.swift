@@ -5,7 +5,12 @@ public enum DateText {
     /// Parses RFC 3339 (`2020-02-01T00:00:00Z`, `2020-02-01T09:30:00.250+09:30`); fractions
     /// beyond milliseconds are truncated. Returns nil for anything else.
     public static func rfc3339(_ text: String) -> Instant? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { rfc3339(bytes: $0) }
+    }
+
+    /// ``rfc3339(_:)`` on UTF-8 bytes.
+    public static func rfc3339(bytes: UnsafeBufferPointer<UInt8>) -> Instant? {
         guard bytes.count >= 20, var civil = civilPrefix(bytes), bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") || bytes[10] == UInt8(ascii: " ")
         else { return nil }
         var offset = 19
@@ -43,18 +48,25 @@ public enum DateText {
     /// Parses Apple's `yyyy-MM-dd HH:mm:ss VV` with a UTC zone name (`Etc/GMT`, `Etc/UTC`, `GMT`, `UTC`).
     /// Returns nil for anything else (the `_pst` twins are never read).
     public static func appleUTC(_ text: String) -> Instant? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { appleUTC(bytes: $0) }
+    }
+
+    /// ``appleUTC(_:)`` on UTF-8 bytes.
+    public static func appleUTC(bytes: UnsafeBufferPointer<UInt8>) -> Instant? {
         guard bytes.count > 20, let civil = civilPrefix(bytes), bytes[10] == UInt8(ascii: " "), bytes[19] == UInt8(ascii: " "),
             civil.isValid
         else { return nil }
-        switch String(decoding: bytes[20...], as: UTF8.self) {
-        case "Etc/GMT", "Etc/UTC", "GMT", "UTC", "Etc/GMT+0", "Etc/GMT-0", "Etc/Zulu", "Z": return civil.instant
-        default: return nil
-        }
+        let zone = UnsafeBufferPointer(rebasing: bytes[20...])
+        for name in utcZoneNames where zone.elementsEqual(name.utf8) { return civil.instant }
+        return nil
     }
 
+    /// The zone names `appleUTC` accepts.
+    private static let utcZoneNames = ["Etc/GMT", "Etc/UTC", "GMT", "UTC", "Etc/GMT+0", "Etc/GMT-0", "Etc/Zulu", "Z"]
+
     /// `yyyy-MM-dd?HH:mm:ss` at the start of `bytes`, separator unchecked.
-    private static func civilPrefix(_ bytes: [UInt8]) -> CivilTime? {
+    private static func civilPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> CivilTime? {
         guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
             let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
@@ -63,7 +75,7 @@ public enum DateText {
         return CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
-    private static func number(_ bytes: [UInt8], _ offset: Int, _ length: Int) -> Int? {
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int, _ length: Int) -> Int? {
         var value = 0
         for index in offset..<offset + length {
             guard let digit = digit(bytes[index]) else { return nil }

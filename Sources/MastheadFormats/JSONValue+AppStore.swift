@@ -120,7 +120,7 @@ func appStoreDate(
     }
     guard let text, !text.isAbsent else { return nil }
     if let value = text.milliseconds { return Instant(milliseconds: value) }
-    if let string = text.string, let instant = DateText.appleUTC(string) ?? DateText.rfc3339(string) { return instant }
+    if let instant = text.withStringBytes({ DateText.appleUTC(bytes: $0) ?? DateText.rfc3339(bytes: $0) }) ?? nil { return instant }
     throw FormatError.invalidValue(
         path: location.path(key), line: text.line, value: text.rendered,
         expected: "a date (milliseconds, \"yyyy-MM-dd HH:mm:ss Etc/GMT\" or RFC 3339)")

@@ -39,12 +39,27 @@ public struct JSONDocument: Sendable {
 }
 
 /// The bytes and tape one document's values share.
+///
+/// The bytes are copied into a buffer the storage owns, so that values read them through a
+/// plain pointer for as long as the storage lives, instead of through an array's closure.
 final class JSONStorage: Sendable {
-    let bytes: [UInt8]
     let tape: [JSONToken]
+    private nonisolated(unsafe) let buffer: UnsafeMutableBufferPointer<UInt8>
+
+    /// The document's bytes, as an array.
+    var bytes: [UInt8] { Array(buffer) }
 
     init(bytes: [UInt8], tape: [JSONToken]) {
-        self.bytes = bytes
         self.tape = tape
+        buffer = .allocate(capacity: bytes.count)
+        _ = buffer.initialize(from: bytes)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Calls `body` with the document's bytes.
+    @inline(__always)
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(buffer))
     }
 }

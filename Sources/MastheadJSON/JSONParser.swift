@@ -195,9 +195,10 @@ struct JSONParser: ~Copyable {
         let start = position
         var hasEscapes = false
         while true {
-            // Fast path, eight bytes at a time: skip blocks with no quote, backslash, control
-            // byte or non-ASCII byte (SWAR: "has byte less than n" and "has zero byte" tests).
-            while position + 8 <= count {
+            // Eight bytes at a time: a block with no quote, backslash, control byte or non-ASCII
+            // byte is skipped whole (SWAR "has byte less than n" and "has zero byte" tests);
+            // otherwise the lowest flagged byte, which the tests mark exactly, is the next to look at.
+            if position + 8 <= count {
                 let block = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
                 let ones: UInt64 = 0x0101_0101_0101_0101
                 let highs: UInt64 = 0x8080_8080_8080_8080
@@ -206,19 +207,21 @@ struct JSONParser: ~Copyable {
                 let control = (block &- ones &* 0x20) & ~block & highs
                 let hasQuote = (quote &- ones) & ~quote & highs
                 let hasBackslash = (backslash &- ones) & ~backslash & highs
-                if (control | hasQuote | hasBackslash | (block & highs)) != 0 { break }
-                position += 8
-            }
-            // Then byte by byte: printable ASCII other than the quote and the backslash.
-            while position < count {
-                let byte = base[position]
-                if byte &- 0x20 < 0x60 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-                    position += 1
-                } else {
-                    break
+                let flagged = control | hasQuote | hasBackslash | (block & highs)
+                if flagged == 0 {
+                    position += 8
+                    continue
                 }
+                position += flagged.trailingZeroBitCount >> 3
+            } else {
+                // The last few bytes, one at a time: printable ASCII other than the quote and the backslash.
+                while position < count {
+                    let byte = base[position]
+                    guard byte &- 0x20 < 0x60 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") else { break }
+                    position += 1
+                }
+                guard position < count else { throw error("unterminated string", at: start - 1) }
             }
-            guard position < count else { throw error("unterminated string", at: start - 1) }
             let byte = base[position]
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {

@@ -23,7 +23,7 @@ public struct JSONValue: Sendable {
     public var line: Int {
         let start = Int(token.kind == .string ? token.start - 1 : token.start)
         var line = 1
-        storage.bytes.withUnsafeBufferPointer { bytes in
+        storage.withBytes { bytes in
             for offset in 0..<start where bytes[offset] == 0x0A { line += 1 }
         }
         return line
@@ -35,7 +35,7 @@ public struct JSONValue: Sendable {
     public var string: String? {
         let token = token
         guard token.kind == .string else { return nil }
-        return storage.bytes.withUnsafeBufferPointer { bytes in
+        return storage.withBytes { bytes in
             let text = UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)])
             return token.hasEscapes ? JSONValue.unescape(text) : String(decoding: text, as: UTF8.self)
         }
@@ -54,14 +54,14 @@ public struct JSONValue: Sendable {
     public var numberText: String? {
         let token = token
         guard token.kind == .number else { return nil }
-        return String(decoding: storage.bytes[Int(token.start)..<Int(token.end)], as: UTF8.self)
+        return storage.withBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[Int(token.start)..<Int(token.end)]), as: UTF8.self) }
     }
 
     /// An integer number that fits in `Int64`, written without fraction or exponent; else `nil`.
     public var int64: Int64? {
         let token = token
         guard token.kind == .number else { return nil }
-        return storage.bytes.withUnsafeBufferPointer { bytes in
+        return storage.withBytes { bytes in
             JSONValue.parseInt64(UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)]))
         }
     }
@@ -77,7 +77,21 @@ public struct JSONValue: Sendable {
     public func withRawBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         let token = token
         guard token.kind == .string || token.kind == .number else { return nil }
-        return try storage.bytes.withUnsafeBufferPointer { bytes in
+        return try storage.withBytes { bytes in
+            try body(UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)]))
+        }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of a string value, unescaped (copied only when the value
+    /// has escapes); nil for any other kind.
+    public func withStringBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        let token = token
+        guard token.kind == .string else { return nil }
+        if token.hasEscapes {
+            var text = string ?? ""
+            return try text.withUTF8(body)
+        }
+        return try storage.withBytes { bytes in
             try body(UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)]))
         }
     }
@@ -87,7 +101,7 @@ public struct JSONValue: Sendable {
         let token = token
         guard token.kind == .string else { return false }
         if token.hasEscapes { return string == text.description }
-        return storage.bytes.withUnsafeBufferPointer { bytes in
+        return storage.withBytes { bytes in
             JSONValue.equal(UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)]), text)
         }
     }
@@ -139,8 +153,18 @@ public struct JSONValue: Sendable {
     static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
         let length = text.utf8CodeUnitCount
         guard bytes.count == length else { return false }
-        let other = text.utf8Start
-        for offset in 0..<length where bytes[offset] != other[offset] { return false }
+        guard length > 0, let base = bytes.baseAddress else { return true }
+        let left = UnsafeRawPointer(base)
+        let right = UnsafeRawPointer(text.utf8Start)
+        var offset = 0
+        while offset + 8 <= length {
+            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+            offset += 8
+        }
+        while offset < length {
+            if left.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) { return false }
+            offset += 1
+        }
         return true
     }
 
@@ -251,7 +275,7 @@ public struct JSONKey: Sendable {
 
     /// The decoded key.
     public var string: String {
-        storage.bytes.withUnsafeBufferPointer { bytes in
+        storage.withBytes { bytes in
             let text = UnsafeBufferPointer(rebasing: bytes[start..<start + length])
             return hasEscapes ? JSONValue.unescape(text) : String(decoding: text, as: UTF8.self)
         }
@@ -264,7 +288,7 @@ public struct JSONKey: Sendable {
     public static func == (key: JSONKey, name: StaticString) -> Bool {
         if key.hasEscapes { return key.string == name.description }
         guard key.length == name.utf8CodeUnitCount else { return false }
-        return key.storage.bytes.withUnsafeBufferPointer { bytes in
+        return key.storage.withBytes { bytes in
             JSONValue.equal(UnsafeBufferPointer(rebasing: bytes[key.start..<key.start + key.length]), name)
         }
     }

@@ -1,4 +1,4 @@
-import Masthead
+@testable import Masthead
 import Testing
 
 /// Properties over seeded random histories: each seed is a reproducible case.
@@ -22,6 +22,34 @@ struct PropertyTests {
         #expect(other.readable == reference.readable)
         #expect(other.status == reference.status)
         #expect(other.periods == reference.periods)
+    }
+
+    /// Large histories (copies found by hashing) merge exactly like small ones (copies found by
+    /// comparing ids): several seeds' transactions together, with copies, in any order.
+    @Test(arguments: Array(1...30))
+    func merge_largeHistory_equalsSmallMerges(seed: UInt64) {
+        var random = HistoryGenerator(seed: seed)
+        var all: [Transaction] = []
+        for part in 0..<12 {
+            let (transactions, _) = random.history()
+            all += transactions.map { transaction in
+                var renamed = transaction
+                renamed.transactionId = "\(part)-\(transaction.transactionId)"
+                return renamed
+            }
+        }
+        let copies = all.filter { _ in random.chance(40) }.map { copy in
+            var changed = copy
+            if random.chance(50) { changed.cancellation = copy.purchase.adding(milliseconds: HistoryGenerator.hour) }
+            return changed
+        }
+        let whole = PurchaseHistory(transactions: random.shuffled(all + copies))
+        #expect(whole.transactions.count == all.count)
+        #expect(whole.transactions.count > PurchaseHistory.linearMergeLimit)
+        // One transaction at a time: every merge but the last few compares ids.
+        var piecewise = PurchaseHistory()
+        for transaction in random.shuffled(all + copies) { piecewise.merge(transactions: [transaction], renewals: []) }
+        #expect(piecewise == whole)
     }
 
     @Test(arguments: seeds)
