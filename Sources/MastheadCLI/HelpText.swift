@@ -16,8 +16,8 @@ enum HelpText {
           refresh   Re-verify with Apple the subscriptions about to expire, once.
 
         Run 'masthead <command> --help' for a command's options.
-        Exit status: 0 success, 1 invalid input data, 64 usage error, 66 unreadable input, 73 unwritable output,
-        78 invalid service configuration.
+        Exit status: 0 success, 1 invalid input data, 2 discrepancies found (audit --fail-on-discrepancy),
+        64 usage error, 66 unreadable input, 73 unwritable output, 78 invalid service configuration.
 
         """
 
@@ -99,19 +99,23 @@ enum HelpText {
         """
 
     static let generate = """
-        Usage: masthead generate --catalog DIR --users N [--seed S] [--output FILE]
+        Usage: masthead generate --catalog DIR --users N [--seed S] [--output FILE] [--grants FILE --grants-at INSTANT]
 
         Writes N synthetic users as audit input lines, {"user_id": "user-0", "receipt": {...}}, from
         the catalog's products: renewals that overlap slightly, lapses of hours and months, refunds,
         upgrades, trials, billing retry and grace periods, non-renewing passes, single issues,
         sandbox receipts, and the date and flag shapes real receipts use. The same seed gives the
-        same bytes.
+        same bytes. With --grants, also writes what a content system would have served them by
+        --grants-at, as CSV user_id,publication,issue_id: every readable issue but about 2 % left
+        out, and for about 3 % of users one issue they may not read (for audit --grants demos).
 
         Options:
           --catalog DIR          Catalog folder holding catalog.json (or the JSON file itself).
           --users N              How many users.
           --seed S               The random seed (default 1).
           --output FILE          Write here instead of standard output.
+          --grants FILE          Also write grants for the users here.
+          --grants-at INSTANT    The instant the grants describe, RFC 3339 (default: now).
           -h, --help             Show this help.
 
         """

@@ -48,7 +48,7 @@ public enum MastheadTool {
                     try out.write(HelpText.generate)
                     return 0
                 }
-                return try GenerateCommand(rest).run(output: out)
+                return try GenerateCommand(rest, now: now).run(output: out)
             case "serve":
                 if rest.contains("--help") || rest.contains("-h") {
                     try out.write(HelpText.serve)

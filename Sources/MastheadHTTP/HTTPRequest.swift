@@ -19,12 +19,14 @@ public struct HTTPRequest: Sendable {
     ) {
         self.method = method
         self.target = target
-        let utf8 = Array(target.utf8)
-        let mark = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.count
-        pathSegments = utf8[..<mark].split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map {
-            HTTPRequest.percentDecode($0, plusIsSpace: false)
+        var text = target
+        (pathSegments, query) = text.withUTF8 { utf8 in
+            let mark = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.count
+            let segments = utf8[..<mark].split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map {
+                HTTPRequest.percentDecode($0, plusIsSpace: false)
+            }
+            return (segments, mark < utf8.count ? HTTPRequest.parseQuery(utf8[(mark + 1)...]) : [:])
         }
-        query = mark < utf8.count ? HTTPRequest.parseQuery(utf8[(mark + 1)...]) : [:]
         self.headers = headers.map { (name: $0.name.lowercased(), value: $0.value) }
         self.body = body
         self.keepAlive = keepAlive
@@ -36,7 +38,7 @@ public struct HTTPRequest: Sendable {
         return headers.first { $0.name == lowered }?.value
     }
 
-    static func parseQuery(_ bytes: ArraySlice<UInt8>) -> [String: String] {
+    static func parseQuery(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> [String: String] {
         var result: [String: String] = [:]
         for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
@@ -49,7 +51,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// Decodes `%XX` escapes (and `+` in queries); a malformed escape is kept as written.
-    static func percentDecode(_ utf8: ArraySlice<UInt8>, plusIsSpace: Bool) -> String {
+    static func percentDecode(_ utf8: Slice<UnsafeBufferPointer<UInt8>>, plusIsSpace: Bool) -> String {
         guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(decoding: utf8, as: UTF8.self)
         }

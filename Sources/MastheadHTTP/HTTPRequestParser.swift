@@ -39,19 +39,26 @@ struct HTTPRequestParser {
         }
         guard let requestLine = lines.first else { return .failure(bad("empty request")) }
         if requestLine.count > configuration.maxRequestLineBytes { return .failure(uriTooLong()) }
-        let parts = bytes[requestLine].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(HTTPRequestParser.isTokenByte), !parts[1].isEmpty else {
+        // METHOD SP TARGET SP VERSION, split at the first two spaces.
+        let line = bytes[requestLine]
+        guard let firstSpace = line.firstIndex(of: UInt8(ascii: " ")),
+            let secondSpace = line[(firstSpace + 1)...].firstIndex(of: UInt8(ascii: " ")),
+            !line[(secondSpace + 1)...].contains(UInt8(ascii: " ")),
+            firstSpace > line.startIndex, secondSpace > firstSpace + 1,
+            line[..<firstSpace].allSatisfy(HTTPRequestParser.isTokenByte)
+        else {
             return .failure(bad("malformed request line"))
         }
-        let method = String(decoding: parts[0], as: UTF8.self)
-        let target = String(decoding: parts[1], as: UTF8.self)
-        let version = String(decoding: parts[2], as: UTF8.self)
-        guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
-            if version.hasPrefix("HTTP/") {
+        let version = line[(secondSpace + 1)...]
+        let isHTTP11 = version.elementsEqual("HTTP/1.1".utf8)
+        guard isHTTP11 || version.elementsEqual("HTTP/1.0".utf8) else {
+            if version.starts(with: "HTTP/".utf8) {
                 return .failure(HTTPResponse.error(505, code: "http_version_not_supported", message: "only HTTP/1.1 and HTTP/1.0 are served", closeConnection: true))
             }
             return .failure(bad("malformed request line"))
         }
+        let method = String(decoding: line[..<firstSpace], as: UTF8.self)
+        let target = String(decoding: line[(firstSpace + 1)..<secondSpace], as: UTF8.self)
         guard target.hasPrefix("/"), target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             return .failure(bad("the request target must be a path starting with '/'"))
         }
@@ -77,7 +84,11 @@ struct HTTPRequestParser {
             guard let colon = field.firstIndex(of: UInt8(ascii: ":")), colon > field.startIndex,
                 bytes[field.startIndex..<colon].allSatisfy(HTTPRequestParser.isTokenByte)
             else { return .failure(bad("malformed header field")) }
-            let name = String(decoding: bytes[field.startIndex..<colon].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+            let nameBytes = UnsafeBufferPointer(rebasing: bytes[field.startIndex..<colon])
+            let name = String(unsafeUninitializedCapacity: nameBytes.count) { lowered in
+                for (offset, byte) in nameBytes.enumerated() { lowered[offset] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+                return nameBytes.count
+            }
             let value = String(decoding: trim(bytes[(colon + 1)..<field.endIndex]), as: UTF8.self)
             switch name {
             case "content-length":
@@ -106,7 +117,7 @@ struct HTTPRequestParser {
         let total = headEnd.bodyStart + length
         guard bytes.count >= total else { return .incomplete(headSearched: hint) }
         let keepAlive: Bool =
-            version == "HTTP/1.1" ? !(connection?.contains("close") ?? false) : (connection?.contains("keep-alive") ?? false)
+            isHTTP11 ? !(connection?.contains("close") ?? false) : (connection?.contains("keep-alive") ?? false)
         var request = HTTPRequest(method: method, target: target, body: Array(bytes[headEnd.bodyStart..<total]), keepAlive: keepAlive)
         request.headers = headers
         return .request(request, consumed: total)

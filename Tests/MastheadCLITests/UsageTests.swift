@@ -19,8 +19,8 @@ struct UsageTests {
               refresh   Re-verify with Apple the subscriptions about to expire, once.
 
             Run 'masthead <command> --help' for a command's options.
-            Exit status: 0 success, 1 invalid input data, 64 usage error, 66 unreadable input, 73 unwritable output,
-            78 invalid service configuration.
+            Exit status: 0 success, 1 invalid input data, 2 discrepancies found (audit --fail-on-discrepancy),
+            64 usage error, 66 unreadable input, 73 unwritable output, 78 invalid service configuration.
 
             """)
         #expect(try Tool.run([]).output == outcome.output)
