@@ -95,34 +95,40 @@ public struct CivilTime: Hashable, Sendable {
             if millisecond != 0 { text += ".\(pad(millisecond, 3))" }
             return text + "Z"
         }
-        // Digits written straight into bytes: this runs for every instant in every answer.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        func digits(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
+        // Digits written straight into the string's storage: this runs for every instant in every answer.
+        let length = millisecond != 0 ? 24 : 20
+        return String(unsafeUninitializedCapacity: length) { bytes in
+            var position = 0
+            func put(_ byte: UInt8) {
+                bytes[position] = byte
+                position += 1
             }
+            func digits(_ value: Int, _ width: Int) {
+                var divisor = 1
+                for _ in 1..<width { divisor *= 10 }
+                while divisor > 0 {
+                    put(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                    divisor /= 10
+                }
+            }
+            digits(year, 4)
+            put(UInt8(ascii: "-"))
+            digits(month, 2)
+            put(UInt8(ascii: "-"))
+            digits(day, 2)
+            put(UInt8(ascii: "T"))
+            digits(hour, 2)
+            put(UInt8(ascii: ":"))
+            digits(minute, 2)
+            put(UInt8(ascii: ":"))
+            digits(second, 2)
+            if millisecond != 0 {
+                put(UInt8(ascii: "."))
+                digits(millisecond, 3)
+            }
+            put(UInt8(ascii: "Z"))
+            return position
         }
-        digits(year, 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(month, 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(day, 2)
-        bytes.append(UInt8(ascii: "T"))
-        digits(hour, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(minute, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(second, 2)
-        if millisecond != 0 {
-            bytes.append(UInt8(ascii: "."))
-            digits(millisecond, 3)
-        }
-        bytes.append(UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// An instant for people: `2020-02-20 12:00` UTC, or `never` for ``Instant/distantFuture``.

@@ -57,11 +57,12 @@ struct HTTPRequestParser {
             }
             return .failure(bad("malformed request line"))
         }
-        let method = String(decoding: line[..<firstSpace], as: UTF8.self)
-        let target = String(decoding: line[(firstSpace + 1)..<secondSpace], as: UTF8.self)
-        guard target.hasPrefix("/"), target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+        let targetBytes = line[(firstSpace + 1)..<secondSpace]
+        guard targetBytes.first == UInt8(ascii: "/"), targetBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             return .failure(bad("the request target must be a path starting with '/'"))
         }
+        let method = String(decoding: line[..<firstSpace], as: UTF8.self)
+        let target = String(decoding: targetBytes, as: UTF8.self)
         let headerLines = lines.dropFirst()
         if headerLines.count > configuration.maxHeaderCount {
             return .failure(headersTooLarge("more than \(configuration.maxHeaderCount) header fields"))

@@ -5,10 +5,16 @@ final class ServiceMetrics: Sendable {
     /// Latency bucket upper bounds, in seconds.
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
+    /// One route's counts, updated in place.
+    private struct Route {
+        var byStatus: [Int: Int] = [:]
+        /// Counts per latency bucket, +Inf last.
+        var buckets = [Int](repeating: 0, count: ServiceMetrics.buckets.count + 1)
+        var secondsSum = 0.0
+    }
+
     private struct State {
-        var requests: [String: Int] = [:]  // "route|status"
-        var latency: [String: [Int]] = [:]  // route → counts per bucket (+Inf last)
-        var latencySum: [String: Double] = [:]
+        var routes: [String: Route] = [:]
         var notifications: [String: Int] = [:]
         var storeErrors = 0
     }
@@ -16,13 +22,12 @@ final class ServiceMetrics: Sendable {
     private let state = Mutex(State())
 
     func record(route: String, status: Int, seconds: Double) {
+        let bucket = ServiceMetrics.buckets.firstIndex { seconds <= $0 } ?? ServiceMetrics.buckets.count
         state.withLock { state in
-            state.requests["\(route)|\(status)", default: 0] += 1
-            var counts = state.latency[route] ?? [Int](repeating: 0, count: ServiceMetrics.buckets.count + 1)
-            let index = ServiceMetrics.buckets.firstIndex { seconds <= $0 } ?? ServiceMetrics.buckets.count
-            counts[index] += 1
-            state.latency[route] = counts
-            state.latencySum[route, default: 0] += seconds
+            // Mutated in place through the dictionary: no copy of the route's counts per request.
+            state.routes[route, default: Route()].byStatus[status, default: 0] += 1
+            state.routes[route, default: Route()].buckets[bucket] += 1
+            state.routes[route, default: Route()].secondsSum += seconds
         }
     }
 
@@ -34,13 +39,14 @@ final class ServiceMetrics: Sendable {
     func rendered() -> String {
         state.withLock { state in
             var lines = ["# HELP masthead_requests_total HTTP requests by route and status.", "# TYPE masthead_requests_total counter"]
-            for key in state.requests.keys.sorted() {
-                let parts = key.split(separator: "|")
-                lines.append("masthead_requests_total{route=\"\(parts[0])\",status=\"\(parts[1])\"} \(state.requests[key]!)")
+            for route in state.routes.keys.sorted() {
+                for (status, count) in state.routes[route]!.byStatus.sorted(by: { $0.key < $1.key }) {
+                    lines.append("masthead_requests_total{route=\"\(route)\",status=\"\(status)\"} \(count)")
+                }
             }
             lines += ["# HELP masthead_request_duration_seconds Request latency by route.", "# TYPE masthead_request_duration_seconds histogram"]
-            for route in state.latency.keys.sorted() {
-                let counts = state.latency[route]!
+            for route in state.routes.keys.sorted() {
+                let counts = state.routes[route]!.buckets
                 var cumulative = 0
                 for (index, bound) in ServiceMetrics.buckets.enumerated() {
                     cumulative += counts[index]
@@ -48,7 +54,7 @@ final class ServiceMetrics: Sendable {
                 }
                 cumulative += counts[ServiceMetrics.buckets.count]
                 lines.append("masthead_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(cumulative)")
-                lines.append("masthead_request_duration_seconds_sum{route=\"\(route)\"} \(state.latencySum[route]!)")
+                lines.append("masthead_request_duration_seconds_sum{route=\"\(route)\"} \(state.routes[route]!.secondsSum)")
                 lines.append("masthead_request_duration_seconds_count{route=\"\(route)\"} \(cumulative)")
             }
             lines += ["# HELP masthead_notifications_total App Store notifications stored, by type.", "# TYPE masthead_notifications_total counter"]

@@ -61,5 +61,11 @@ struct GenerateCommandTests {
         #expect((20...100).contains(over), "\(over)")
         #expect(under > 0 && under * 20 < rows.count, "\(under) of \(rows.count)")
         #expect(Tool.summaryRow(audit.errors, "unknown grants") == ["users 0, publications 0, issues 0"])
+        // Decided on every core, written in input order: the same bytes every time.
+        let again = try Tool.run([
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", users.path, "--grants", grants.path, "--at", "2021-06-30T23:59:59Z",
+        ])
+        #expect(again.output == (try String(contentsOf: folder.appendingPathComponent("audit.jsonl"), encoding: .utf8)))
+        #expect(again.errors == audit.errors)
     }
 }
