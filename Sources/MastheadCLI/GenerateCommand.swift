@@ -12,8 +12,8 @@ struct GenerateCommand {
     let seed: UInt64
     let outputPath: String?
     let grantsPath: String?
-    /// The instant the generated grants describe.
-    let grantsAt: Instant
+    /// The instants the generated grants describe (what was served by each).
+    let grantsAt: [Instant]
 
     init(_ arguments: [String], now: Instant) throws(CLIError) {
         let parsed = try Arguments(arguments, options: ["catalog", "users", "seed", "output", "grants", "grants-at"], command: Self.name)
@@ -27,7 +27,9 @@ struct GenerateCommand {
         self.seed = seed
         outputPath = parsed.value("output")
         grantsPath = parsed.value("grants")
-        grantsAt = try CommonOptions.instant(parsed.value("grants-at"), now: now, command: Self.name)
+        var grantsAt: [Instant] = []
+        for text in parsed.all("grants-at") { grantsAt.append(try CommonOptions.instant(text, now: now, command: Self.name)) }
+        self.grantsAt = grantsAt.isEmpty ? [now] : grantsAt.sorted()
     }
 
     /// Of the issues a user may read, the share (in percent) the generated grants leave out.
@@ -39,7 +41,7 @@ struct GenerateCommand {
         let catalog = try CommonOptions.catalog(catalogPath)
         let destination = try outputPath.map { (path) throws(CLIError) in try OutputFile(path: path) } ?? output
         let grants = try grantsPath.map { (path) throws(CLIError) in try OutputFile(path: path) }
-        try grants?.write("user_id,publication,issue_id\n")
+        try grants?.write("user_id,publication,issue_id,granted_at\n")
         // Histories start in the year of the catalog's first issue, so they meet its issues.
         let first = catalog.publications.compactMap { $0.issues.first?.published }.min() ?? Instant(milliseconds: 1_577_836_800_000)
         let population = SyntheticPopulation(catalog: catalog, start: first)
@@ -52,7 +54,7 @@ struct GenerateCommand {
             let line = population.line(user: user, random: &random)
             try destination.write(line + [0x0A])
             if let grants {
-                let rows = try Self.grants(user: "user-\(user)", line: line, decoder: decoder, engine: engine, at: grantsAt, random: &mistakes)
+                let rows = try Self.grants(user: "user-\(user)", line: line, decoder: decoder, engine: engine, instants: grantsAt, random: &mistakes)
                 try grants.write(rows)
             }
         }
@@ -61,10 +63,11 @@ struct GenerateCommand {
         return 0
     }
 
-    /// What a content system served one user by `at`: the readable issues, less a few, plus now
-    /// and then one issue the user may not read.
+    /// What a content system served one user by the last of `instants`: every issue readable at
+    /// any of them (dated when it first became readable), less a few, plus now and then one issue
+    /// the user may not read.
     static func grants(
-        user: String, line: [UInt8], decoder: ReceiptDecoder, engine: EntitlementEngine, at: Instant, random: inout SeededGenerator
+        user: String, line: [UInt8], decoder: ReceiptDecoder, engine: EntitlementEngine, instants: [Instant], random: inout SeededGenerator
     ) throws(CLIError) -> String {
         let history: PurchaseHistory
         do {
@@ -74,17 +77,59 @@ struct GenerateCommand {
         } catch {
             return ""
         }
-        var rows = ""
-        for entitlement in engine.evaluate(history, at: at).publications {
-            let publication = entitlement.publication.id
-            for entry in entitlement.readable where entry.reasons != [.free] && !random.chance(missedPercent) {
-                rows += CSV.row([user, publication, entry.issue.id])
+        guard let last = instants.last else { return "" }
+        // Per publication, in catalog order: each issue readable at some instant, and since when.
+        var served: [(publication: String, issues: [(issue: Issue, since: Instant)])] = []
+        var deniedAtLast: [String: [Issue]] = [:]
+        for at in instants {
+            for entitlement in engine.evaluate(history, at: at).publications {
+                let publication = entitlement.publication.id
+                if !served.contains(where: { $0.publication == publication }) { served.append((publication, [])) }
+                let slot = served.firstIndex { $0.publication == publication }!
+                for entry in entitlement.readable where entry.reasons != [.free] {
+                    let since = readableSince(entry, entitlement, history)
+                    if let known = served[slot].issues.firstIndex(where: { $0.issue == entry.issue }) {
+                        served[slot].issues[known].since = min(served[slot].issues[known].since, since)
+                    } else {
+                        served[slot].issues.append((entry.issue, since))
+                    }
+                }
+                if at == last {
+                    deniedAtLast[publication] = entitlement.decisions.filter { !$0.access.isReadable && $0.issue.published <= at }.map(\.issue)
+                }
             }
-            if random.chance(extraPercent) {
-                let denied = entitlement.decisions.filter { !$0.access.isReadable && $0.issue.published <= at }
-                if !denied.isEmpty { rows += CSV.row([user, publication, denied[random.below(denied.count)].issue.id]) }
+        }
+        var rows = ""
+        for (publication, issues) in served {
+            for (issue, since) in issues.sorted(by: { ($0.issue.published, $0.issue.id) < ($1.issue.published, $1.issue.id) })
+            where !random.chance(missedPercent) {
+                rows += CSV.row([user, publication, issue.id, since.description])
+            }
+            if random.chance(extraPercent), let denied = deniedAtLast[publication], !denied.isEmpty {
+                // Served some day in the three months before the last instant, once published.
+                let issue = denied[random.below(denied.count)]
+                let servedAt = max(issue.published, last.adding(milliseconds: -Int64(random.below(90 * 24)) * 3_600_000))
+                rows += CSV.row([user, publication, issue.id, servedAt.description])
             }
         }
         return rows
+    }
+
+    /// When an issue first became readable, by the earliest of its reasons: its publication, the
+    /// start of the period that unlocked it, the first streaming period after its publication, or
+    /// the purchase of the issue itself.
+    static func readableSince(_ entry: ReadableIssue, _ entitlement: PublicationEntitlement, _ history: PurchaseHistory) -> Instant {
+        let published = entry.issue.published
+        return entry.reasons.map { reason -> Instant in
+            switch reason {
+            case .publishedDuringPeriod, .free: return published
+            case .unlockedAtPeriodStart(let period): return entitlement.periods[period].start
+            case .streaming:
+                let first = entitlement.periods.first { $0.access == .streaming && $0.end > published }
+                return max(published, first?.start ?? published)
+            case .singlePurchase(let transactionId):
+                return max(published, history.transactions.first { $0.transactionId == transactionId }?.purchase ?? published)
+            }
+        }.min() ?? published
     }
 }

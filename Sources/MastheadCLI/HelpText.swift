@@ -105,9 +105,10 @@ enum HelpText {
         the catalog's products: renewals that overlap slightly, lapses of hours and months, refunds,
         upgrades, trials, billing retry and grace periods, non-renewing passes, single issues,
         sandbox receipts, and the date and flag shapes real receipts use. The same seed gives the
-        same bytes. With --grants, also writes what a content system would have served them by
-        --grants-at, as CSV user_id,publication,issue_id: every readable issue but about 2 % left
-        out, and for about 3 % of users one issue they may not read (for audit --grants demos).
+        same bytes. With --grants, also writes what a content system would have served them, as CSV
+        user_id,publication,issue_id,granted_at: every issue readable at one of the --grants-at
+        instants (dated when it first became readable) but about 2 % left out, and for about 3 % of
+        users one issue they may not read at the last instant (for audit --grants demos).
 
         Options:
           --catalog DIR          Catalog folder holding catalog.json (or the JSON file itself).
@@ -115,7 +116,8 @@ enum HelpText {
           --seed S               The random seed (default 1).
           --output FILE          Write here instead of standard output.
           --grants FILE          Also write grants for the users here.
-          --grants-at INSTANT    The instant the grants describe, RFC 3339 (default: now).
+          --grants-at INSTANT    An instant the grants describe, RFC 3339 (default: now); repeat it
+                                 for the instants of an audit series.
           -h, --help             Show this help.
 
         """

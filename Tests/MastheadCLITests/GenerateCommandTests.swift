@@ -49,7 +49,7 @@ struct GenerateCommandTests {
         let plain = try Tool.run(["generate", "--catalog", "Catalog/the-monthly", "--users", "2000", "--seed", "5"])
         #expect(try String(contentsOf: users, encoding: .utf8) == plain.output)
         let rows = try String(contentsOf: grants, encoding: .utf8).split(separator: "\n")
-        #expect(rows.first == "user_id,publication,issue_id")
+        #expect(rows.first == "user_id,publication,issue_id,granted_at")
         let audit = try Tool.run([
             "audit", "--catalog", "Catalog/the-monthly", "--receipts", users.path, "--grants", grants.path, "--at", "2021-06-30T23:59:59Z",
             "--output", folder.appendingPathComponent("audit.jsonl").path,
