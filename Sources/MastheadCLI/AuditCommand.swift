@@ -198,8 +198,8 @@ struct AuditCommand {
         }
         return AuditReportPage.Content(
             inputs: inputs, totals: totals, instants: instants, states: summary.byInstant, products: products,
-            discrepancyTotals: grantsPath == nil ? nil : (summary.overGranted, summary.underGranted),
-            discrepancies: discrepancies.map {
+            discrepancies: grantsPath == nil ? nil : zip(summary.overGrantedByInstant, summary.underGrantedByInstant).map { ($0, $1) },
+            listed: discrepancies.map {
                 AuditReportPage.Discrepancy(userId: $0.userId, publication: $0.publication, at: $0.at, kind: $0.kind.rawValue, issue: $0.issue, reason: $0.reason)
             })
     }

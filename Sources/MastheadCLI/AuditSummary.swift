@@ -22,8 +22,9 @@ struct AuditSummary {
     var byProduct: [[String: ProductCount]]
     /// Whether grants were reconciled (their lines then always appear in the summary).
     var reconciled = false
-    var overGranted = 0
-    var underGranted = 0
+    /// Per as-of instant (in order): over- and under-granted issues found by reconciliation.
+    var overGrantedByInstant: [Int]
+    var underGrantedByInstant: [Int]
     var unknownGrantUsers = 0
     var unknownGrantPublications = 0
     var unknownGrantIssues = 0
@@ -32,7 +33,14 @@ struct AuditSummary {
         self.instants = instants
         byInstant = Array(repeating: [:], count: instants.count)
         byProduct = Array(repeating: [:], count: instants.count)
+        overGrantedByInstant = Array(repeating: 0, count: instants.count)
+        underGrantedByInstant = Array(repeating: 0, count: instants.count)
     }
+
+    /// Over-granted issues over every instant.
+    var overGranted: Int { overGrantedByInstant.reduce(0, +) }
+    /// Under-granted issues over every instant.
+    var underGranted: Int { underGrantedByInstant.reduce(0, +) }
 
     /// Discrepancies found by reconciliation.
     var discrepancies: Int { overGranted + underGranted }
@@ -86,8 +94,10 @@ struct AuditSummary {
                 total.byProduct[index][product, default: ProductCount()].entitled += count.entitled
             }
         }
-        total.overGranted += other.overGranted
-        total.underGranted += other.underGranted
+        for index in other.overGrantedByInstant.indices {
+            total.overGrantedByInstant[index] += other.overGrantedByInstant[index]
+            total.underGrantedByInstant[index] += other.underGrantedByInstant[index]
+        }
         total.unknownGrantUsers += other.unknownGrantUsers
         total.unknownGrantPublications += other.unknownGrantPublications
         total.unknownGrantIssues += other.unknownGrantIssues
@@ -124,8 +134,8 @@ struct AuditSummary {
         }
         if overGranted + underGranted + unknownGrantUsers + unknownGrantPublications + unknownGrantIssues > 0 || reconciled {
             text += "  discrepancies\n"
-            text += row("    overGranted", [String(overGranted)])
-            text += row("    underGranted", [String(underGranted)])
+            text += row("    overGranted", overGrantedByInstant.map(String.init))
+            text += row("    underGranted", underGrantedByInstant.map(String.init))
             text += row("    unknown grants", ["users \(unknownGrantUsers), publications \(unknownGrantPublications), issues \(unknownGrantIssues)"])
         }
         return text

@@ -240,8 +240,9 @@ struct Auditor {
             if case .notReadable(let denial)? = entitlement.access(toIssue: issue.id) { over.append((issue, denial)) }
         }
         let under = entitlement.readable.filter { !servedIssues.contains($0.issue.id) && $0.reasons != [.free] }
-        summary.overGranted += over.count
-        summary.underGranted += under.count
+        let instant = instants.firstIndex(of: entitlement.at) ?? 0
+        summary.overGrantedByInstant[instant] += over.count
+        summary.underGrantedByInstant[instant] += under.count
         if collectsDiscrepancies {
             let publication = entitlement.publication.id
             for (issue, denial) in over {

@@ -36,23 +36,23 @@ public struct AuditReportPage {
         public var states: [[SubscriptionState: Int]]
         /// Per product: per instant, how many lines are entitled and how many there are.
         public var products: [(product: String, counts: [(entitled: Int, lines: Int)])]
-        /// Over- and under-granted totals; nil when no grants were reconciled.
-        public var discrepancyTotals: (over: Int, under: Int)?
+        /// Per instant, the over- and under-granted issues; nil when no grants were reconciled.
+        public var discrepancies: [(over: Int, under: Int)]?
         /// The first discrepancies, in input order.
-        public var discrepancies: [Discrepancy]
+        public var listed: [Discrepancy]
 
         public init(
             inputs: [(label: String, value: String)], totals: [(label: String, value: String)], instants: [Instant],
             states: [[SubscriptionState: Int]], products: [(product: String, counts: [(entitled: Int, lines: Int)])],
-            discrepancyTotals: (over: Int, under: Int)?, discrepancies: [Discrepancy]
+            discrepancies: [(over: Int, under: Int)]?, listed: [Discrepancy]
         ) {
             self.inputs = inputs
             self.totals = totals
             self.instants = instants
             self.states = states
             self.products = products
-            self.discrepancyTotals = discrepancyTotals
             self.discrepancies = discrepancies
+            self.listed = listed
         }
     }
 
@@ -78,13 +78,18 @@ public struct AuditReportPage {
             rows: content.products.map { [$0.product] + $0.counts.map { "\($0.entitled) / \($0.lines)" } },
             header: ["product"] + content.instants.map(\.description), into: &page, tableClass: "counts")
         page.element("h2", [], content: "Discrepancies")
-        if let totals = content.discrepancyTotals {
-            page.element("p", [], content: "\(totals.over) over-granted (served but not entitled: revenue leak) and \(totals.under) under-granted (entitled but never served: a reader who paid and cannot read), counted over every as-of instant.")
-            if content.discrepancies.count < totals.over + totals.under {
-                page.element("p", [("class", "note")], content: "The first \(content.discrepancies.count) are listed; the audit output holds them all.")
+        if let counts = content.discrepancies {
+            let over = counts.map(\.over).reduce(0, +)
+            let under = counts.map(\.under).reduce(0, +)
+            page.element("p", [], content: "Over-granted: served but not entitled as of the instant (a revenue leak). Under-granted: entitled but never served by then (a reader who paid and cannot read).")
+            Self.table(
+                rows: [["over-granted"] + counts.map { String($0.over) }, ["under-granted"] + counts.map { String($0.under) }],
+                header: ["discrepancies"] + content.instants.map(\.description), into: &page, tableClass: "counts")
+            if content.listed.count < over + under {
+                page.element("p", [("class", "note")], content: "The first \(content.listed.count) of \(over + under) are listed; the audit output holds them all.")
             }
             Self.table(
-                rows: content.discrepancies.map { [$0.userId, $0.publication, $0.at.description, $0.kind, $0.issue, $0.reason] },
+                rows: content.listed.map { [$0.userId, $0.publication, $0.at.description, $0.kind, $0.issue, $0.reason] },
                 header: ["user", "publication", "as of", "kind", "issue", "reason"], into: &page, tableClass: "discrepancies",
                 rowClass: { $0[3] })
         } else {
