@@ -74,16 +74,22 @@ public enum EntitlementJSON {
 
     /// The download check's answer: `{"readable": true, "reason": {…}, "reasons": […]}`, or
     /// `{"readable": false, "reason": {…}}`, with the user, publication, issue and as-of instant.
+    /// - Returns: where the as-of instant's text lies in `writer.bytes` (between its quotes).
+    @discardableResult
     public static func writeCheck(
         _ issue: Issue, _ access: IssueAccess, _ entitlement: PublicationEntitlement, userId: String, into writer: inout JSONWriter
-    ) {
+    ) -> Range<Int> {
         writer.beginObject()
         writer.field("user_id", userId)
         writer.field("publication", entitlement.publication.id)
         writer.field("issue", issue.id)
-        writer.field("at", entitlement.at.description)
+        writer.key("at")
+        let atStart = writer.bytes.count + 1
+        writer.string(entitlement.at.description)
+        let atRange = atStart..<writer.bytes.count - 1
         writeDecision(access, entitlement, mainReason: true, into: &writer)
         writer.endObject()
+        return atRange
     }
 
     /// `"readable"` with `"reasons"` (and the first as `"reason"` when `mainReason`), or the denial as `"reason"`.

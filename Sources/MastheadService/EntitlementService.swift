@@ -25,8 +25,27 @@ public final class EntitlementService: Sendable {
         var history: PurchaseHistory
         /// Per publication and environment: the last answer, reused while the as-of instant stays in its stable range.
         var answers: [String: PublicationEntitlement] = [:]
+        /// Per publication, environment and issue: the download check's answer body, reused while
+        /// the as-of instant stays in the stable range of the answer it was written from.
+        var checks: [String: CachedCheck] = [:]
+    }
+    /// A download check's body split around its `at` value, the only part that changes within `stable`.
+    private struct CachedCheck {
+        var stable: Range<Instant>
+        var head: [UInt8]
+        var tail: [UInt8]
+
+        func body(at: Instant) -> [UInt8] {
+            var body = head
+            body.reserveCapacity(head.count + 24 + tail.count)
+            body.append(contentsOf: at.description.utf8)
+            body.append(contentsOf: tail)
+            return body
+        }
     }
     private static let maxCachedUsers = 200_000
+    /// Check bodies kept per user (the issues a reader downloads); the set is emptied when full.
+    private static let maxCachedChecksPerUser = 64
 
     /// Opens the database (applying migrations) and merges the issues published through the API into `catalog`.
     public init(configuration: ServiceConfiguration, catalog: Catalog, clock: @escaping @Sendable () -> Instant) throws {
@@ -86,6 +105,31 @@ public final class EntitlementService: Sendable {
             state.users[userId]?.answers[key] = answer
         }
         return answer
+    }
+
+    /// The download check's answer body for one issue: `write` renders it from the user's
+    /// entitlement to the publication and says where the `at` value lies in it. A body written
+    /// earlier is reused, with the new instant put in, while the instant stays inside the stable
+    /// range of the answer it came from (every other byte is then the same); any write for the
+    /// user, or a catalog change, drops it. Nil when the catalog has no such publication, or
+    /// `write` finds no such issue.
+    func checkBody(
+        forUser userId: String, publicationId: String, issueId: String, at: Instant, environment: Environment,
+        write: (PublicationEntitlement) -> (body: [UInt8], at: Range<Int>)?
+    ) throws -> [UInt8]? {
+        let key = publicationId + "|" + environment.rawValue + "|" + issueId
+        let (cached, epoch) = cache.withLock { state in (state.users[userId]?.checks[key], state.epoch) }
+        if let cached, cached.stable.contains(at) { return cached.body(at: at) }
+        guard let entitlement = try entitlement(forUser: userId, publicationId: publicationId, at: at, environment: environment),
+            let written = write(entitlement)
+        else { return nil }
+        let check = CachedCheck(stable: entitlement.stable, head: Array(written.body[..<written.at.lowerBound]), tail: Array(written.body[written.at.upperBound...]))
+        cache.withLock { state in
+            guard state.epoch == epoch, let user = state.users[userId] else { return }
+            if user.checks.count >= EntitlementService.maxCachedChecksPerUser { state.users[userId]?.checks.removeAll() }
+            state.users[userId]?.checks[key] = check
+        }
+        return written.body
     }
 
     private func invalidate(_ users: [String]) {
@@ -170,7 +214,10 @@ public final class EntitlementService: Sendable {
                 // Cached answers were computed against the previous catalog.
                 cache.withLock { state in
                     state.epoch += 1
-                    for user in state.users.keys { state.users[user]?.answers.removeAll() }
+                    for user in state.users.keys {
+                        state.users[user]?.answers.removeAll()
+                        state.users[user]?.checks.removeAll()
+                    }
                 }
             } else {
                 metrics.recordStoreError()

@@ -182,21 +182,24 @@ public struct ServiceRouter: Sendable {
         case .success(let value): query = value
         case .failure(let error): return error.response
         }
-        let entitlement: PublicationEntitlement
+        let body: [UInt8]?
         do {
-            guard let answer = try service.entitlement(forUser: userId, publicationId: publicationId, at: query.at, environment: query.environment) else {
-                return .error(404, code: "unknown_publication", message: "the catalog has no publication \(publicationId)")
+            body = try service.checkBody(forUser: userId, publicationId: publicationId, issueId: issueId, at: query.at, environment: query.environment) { entitlement in
+                guard let index = entitlement.publication.index(ofIssue: issueId), let access = entitlement.access(toIssue: issueId) else { return nil }
+                var writer = JSONWriter(capacity: 512)
+                let at = EntitlementJSON.writeCheck(entitlement.publication.issues[index], access, entitlement, userId: userId, into: &writer)
+                return (writer.bytes, at)
             }
-            entitlement = answer
         } catch {
             return .error(503, code: "store_unavailable", message: "\(error)")
         }
-        guard let index = entitlement.publication.index(ofIssue: issueId), let access = entitlement.access(toIssue: issueId) else {
+        guard let body else {
+            guard service.catalog.publication(publicationId) != nil else {
+                return .error(404, code: "unknown_publication", message: "the catalog has no publication \(publicationId)")
+            }
             return .error(404, code: "unknown_issue", message: "publication \(publicationId) has no issue \(issueId)")
         }
-        var writer = JSONWriter(capacity: 512)
-        EntitlementJSON.writeCheck(entitlement.publication.issues[index], access, entitlement, userId: userId, into: &writer)
-        return .json(200, writer.bytes)
+        return .json(200, body)
     }
 
     private func listIssues(publicationId: String) -> HTTPResponse {

@@ -55,6 +55,36 @@ struct ServiceRouterTests {
         #expect(Self.readable(harness, "nobody", "2020-02", at: "2020-07-02T00:00:00Z") == false)
     }
 
+    /// The download check reuses a body while the instant stays in its answer's stable range;
+    /// at every instant, in any order, the body equals one written afresh from the engine.
+    @Test(arguments: ["table-6-1", "table-6-2", "refund", "upgrade", "grace", "stacked-passes", "single-issue"])
+    func downloadCheck_reusedBodies_equalFreshAnswers(receipt: String) throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        let bytes = try ServiceHarness.example(receipt)
+        #expect(harness.call("POST", "/v1/users/u/receipts", body: bytes).status == 200)
+        let catalog = harness.service.catalog
+        let history = try ReceiptDecoder(catalog: catalog).decode(bytes).history
+        let engine = EntitlementEngine(catalog: catalog)
+        let publication = try #require(catalog.publication("the-monthly"))
+        let start = DateText.rfc3339("2020-01-15T00:00:00Z")!
+        var instants = (0..<440).map { start.adding(milliseconds: Int64($0) * 13 * 3_600_000) }
+        // Boundaries too: each issue's publish instant, a millisecond either side.
+        for issue in publication.issues { instants += [-1, 0, 1].map { issue.published.adding(milliseconds: $0) } }
+        var random = SeededGenerator(seed: 11)
+        instants.shuffle(using: &random)
+        for at in instants {
+            let fresh = engine.evaluate(history, publication: publication, at: at)
+            for issue in ["2020-02", "2020-05", "2020-06", "2020-12"] {
+                let answer = harness.call("GET", "/v1/users/u/issues/the-monthly/\(issue)?at=\(at)")
+                var writer = JSONWriter()
+                let index = try #require(publication.index(ofIssue: issue))
+                EntitlementJSON.writeCheck(publication.issues[index], try #require(fresh.access(toIssue: issue)), fresh, userId: "u", into: &writer)
+                #expect(answer.body == writer.text, "\(issue) at \(at)")
+            }
+        }
+    }
+
     @Test func badReceipts_areRefused_withNothingStored() throws {
         let harness = try ServiceHarness()
         defer { harness.close() }
