@@ -27,7 +27,13 @@ public final class EntitlementService: Sendable {
         var answers: [String: PublicationEntitlement] = [:]
         /// Per publication, environment and issue: the download check's answer body, reused while
         /// the as-of instant stays in the stable range of the answer it was written from.
-        var checks: [String: CachedCheck] = [:]
+        var checks: [CheckKey: CachedCheck] = [:]
+    }
+    /// Which check a cached body answers (no string is built to look one up).
+    private struct CheckKey: Hashable {
+        var publicationId: String
+        var environment: Environment
+        var issueId: String
     }
     /// A download check's body split around its `at` value, the only part that changes within `stable`.
     private struct CachedCheck {
@@ -117,7 +123,7 @@ public final class EntitlementService: Sendable {
         forUser userId: String, publicationId: String, issueId: String, at: Instant, environment: Environment,
         write: (PublicationEntitlement) -> (body: [UInt8], at: Range<Int>)?
     ) throws -> [UInt8]? {
-        let key = publicationId + "|" + environment.rawValue + "|" + issueId
+        let key = CheckKey(publicationId: publicationId, environment: environment, issueId: issueId)
         let (cached, epoch) = cache.withLock { state in (state.users[userId]?.checks[key], state.epoch) }
         if let cached, cached.stable.contains(at) { return cached.body(at: at) }
         guard let entitlement = try entitlement(forUser: userId, publicationId: publicationId, at: at, environment: environment),
