@@ -33,9 +33,6 @@ public struct JSONDocument: Sendable {
 
     /// The top-level value.
     public var root: JSONValue { JSONValue(storage: storage, index: 0) }
-
-    /// The document's bytes.
-    public var bytes: [UInt8] { storage.bytes }
 }
 
 /// The bytes and tape one document's values share.
@@ -45,9 +42,6 @@ public struct JSONDocument: Sendable {
 final class JSONStorage: Sendable {
     let tape: [JSONToken]
     private nonisolated(unsafe) let buffer: UnsafeMutableBufferPointer<UInt8>
-
-    /// The document's bytes, as an array.
-    var bytes: [UInt8] { Array(buffer) }
 
     init(bytes: [UInt8], tape: [JSONToken]) {
         self.tape = tape
