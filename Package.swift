@@ -51,7 +51,7 @@ let package = Package(
             swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
         .executableTarget(
-            name: "MastheadBench", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"],
+            name: "MastheadBench", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage"],
             swiftSettings: settings),
         .testTarget(name: "MastheadTests", dependencies: ["Masthead"], swiftSettings: settings),
         .testTarget(name: "MastheadJSONTests", dependencies: ["MastheadJSON"], swiftSettings: settings),

@@ -2,6 +2,7 @@
 //
 //   masthead-bench audit [--users N] [--seed S] [--work DIR]   audit vs. Python's json module
 //   masthead-bench service [--seconds N] [--loops N] [--work DIR]  the service under wrk
+//   masthead-bench database [--users N] [--seed S] [--work DIR]  audit --database vs. --receipts
 //
 // Build first with `swift build -c release`.
 import Foundation
@@ -80,5 +81,6 @@ mkdir(options.work, 0o755)
 switch mode {
 case "audit": try runAuditBenchmark(options, masthead: masthead)
 case "service": try runServiceBenchmark(options, masthead: masthead)
-default: fail("unknown mode \(mode); use audit or service")
+case "database": try runDatabaseBenchmark(options, masthead: masthead)
+default: fail("unknown mode \(mode); use audit, database or service")
 }
