@@ -30,6 +30,7 @@ struct HTTPRequestParser {
             return .incomplete(headSearched: max(0, bytes.count - 2))
         }
         var lines: [Range<Int>] = []
+        lines.reserveCapacity(16)
         var start = 0
         // `contentEnd` is the newline ending the last header line (or the request line).
         for index in 0...headEnd.contentEnd where bytes[index] == 0x0A {

@@ -41,22 +41,27 @@ public struct HTTPResponse: Sendable {
     func serialized(keepAlive: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(128 + body.count)
-        bytes.append(contentsOf: "HTTP/1.1 ".utf8)
+        HTTPResponse.append("HTTP/1.1 ", to: &bytes)
         HTTPResponse.appendNumber(status, to: &bytes)
         bytes.append(UInt8(ascii: " "))
         bytes.append(contentsOf: HTTPResponse.reason(status).utf8)
-        bytes.append(contentsOf: "\r\n".utf8)
+        HTTPResponse.append("\r\n", to: &bytes)
         for header in headers {
             bytes.append(contentsOf: header.name.utf8)
-            bytes.append(contentsOf: ": ".utf8)
+            HTTPResponse.append(": ", to: &bytes)
             bytes.append(contentsOf: header.value.utf8)
-            bytes.append(contentsOf: "\r\n".utf8)
+            HTTPResponse.append("\r\n", to: &bytes)
         }
-        bytes.append(contentsOf: "Content-Length: ".utf8)
+        HTTPResponse.append("Content-Length: ", to: &bytes)
         HTTPResponse.appendNumber(body.count, to: &bytes)
-        bytes.append(contentsOf: keepAlive ? "\r\n\r\n".utf8 : "\r\nConnection: close\r\n\r\n".utf8)
+        HTTPResponse.append(keepAlive ? "\r\n\r\n" : "\r\nConnection: close\r\n\r\n", to: &bytes)
         bytes.append(contentsOf: body)
         return bytes
+    }
+
+    /// Appends a literal's bytes (a plain copy, no string machinery).
+    private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     private static func appendNumber(_ value: Int, to bytes: inout [UInt8]) {
