@@ -2,6 +2,9 @@ import MastheadService
 
 /// The `--help` texts, checked by golden tests.
 enum HelpText {
+    /// Each command's help, by command name.
+    static let command = ["check": check, "audit": audit, "timeline": timeline, "generate": generate, "serve": serve, "refresh": refresh]
+
     static let root = """
         masthead: decide which magazine issues App Store subscribers may read, and why.
 

@@ -21,46 +21,21 @@ public enum MastheadTool {
                 return 0
             }
             let rest = Array(arguments.dropFirst())
-            switch name {
-            case "--help", "-h", "help":
+            if name == "--help" || name == "-h" || name == "help" {
                 try out.write(HelpText.root)
                 return 0
-            case "check":
-                if rest.contains("--help") || rest.contains("-h") {
-                    try out.write(HelpText.check)
-                    return 0
-                }
-                return try CheckCommand(rest, now: now).run(output: out)
-            case "audit":
-                if rest.contains("--help") || rest.contains("-h") {
-                    try out.write(HelpText.audit)
-                    return 0
-                }
-                return try AuditCommand(rest, now: now).run(output: out, errors: err)
-            case "timeline":
-                if rest.contains("--help") || rest.contains("-h") {
-                    try out.write(HelpText.timeline)
-                    return 0
-                }
-                return try TimelineCommand(rest, now: now).run(output: out)
-            case "generate":
-                if rest.contains("--help") || rest.contains("-h") {
-                    try out.write(HelpText.generate)
-                    return 0
-                }
-                return try GenerateCommand(rest, now: now).run(output: out)
-            case "serve":
-                if rest.contains("--help") || rest.contains("-h") {
-                    try out.write(HelpText.serve)
-                    return 0
-                }
-                return try ServeCommand(rest).run(output: out, errors: err)
-            case "refresh":
-                if rest.contains("--help") || rest.contains("-h") {
-                    try out.write(HelpText.refresh)
-                    return 0
-                }
-                return try RefreshCommand(rest).run(output: out)
+            }
+            if rest.contains("--help") || rest.contains("-h"), let help = HelpText.command[name] {
+                try out.write(help)
+                return 0
+            }
+            switch name {
+            case "check": return try CheckCommand(rest, now: now).run(output: out)
+            case "audit": return try AuditCommand(rest, now: now).run(output: out, errors: err)
+            case "timeline": return try TimelineCommand(rest, now: now).run(output: out)
+            case "generate": return try GenerateCommand(rest, now: now).run(output: out)
+            case "serve": return try ServeCommand(rest).run(output: out, errors: err)
+            case "refresh": return try RefreshCommand(rest).run(output: out)
             default:
                 throw CLIError.usage("unknown command '\(name)' (see 'masthead --help')")
             }
