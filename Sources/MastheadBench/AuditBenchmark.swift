@@ -37,13 +37,18 @@ func runAuditBenchmark(_ options: Options, masthead: String) throws {
     let megabytes = Double(bytes) / 1_000_000
     print("generated \(options.users) users, \(String(format: "%.1f", megabytes)) MB in \(String(format: "%.1f", seconds() - generationStart)) s: \(input)")
 
-    let audit = measure(
-        [masthead, "audit", "--catalog", options.catalog, "--receipts", input, "--at", "2021-06-30T00:00:00Z"],
-        stdoutPath: options.work + "/audit.jsonl")
-    let python = measure(
-        ["python3", "-c", "import json,sys; [json.loads(l) for l in open(sys.argv[1])]", input], stdoutPath: "/dev/null")
+    // Interleaved, so that each pair sees the machine in about the same state.
+    var pairs: [(audit: Measurement, python: Measurement)] = []
+    for _ in 0..<max(1, options.runs) {
+        let audit = measure(
+            [masthead, "audit", "--catalog", options.catalog, "--receipts", input, "--at", "2021-06-30T00:00:00Z"],
+            stdoutPath: options.work + "/audit.jsonl")
+        let python = measure(
+            ["python3", "-c", "import json,sys; [json.loads(l) for l in open(sys.argv[1])]", input], stdoutPath: "/dev/null")
+        pairs.append((audit, python))
+    }
 
-    func row(_ name: String, _ result: (wall: Double, cpu: Double, peakMiB: Double, status: Int32)) -> String {
+    func row(_ name: String, _ result: Measurement) -> String {
         let usersPerSecond = Double(options.users) / result.wall
         return "| \(name) | \(String(format: "%.2f", result.wall)) | \(String(format: "%.2f", result.cpu)) | "
             + "\(String(format: "%.0f", usersPerSecond)) | \(String(format: "%.0f", megabytes / result.wall)) | "
@@ -52,8 +57,12 @@ func runAuditBenchmark(_ options: Options, masthead: String) throws {
     print("")
     print("| run | wall s | cpu s | users/s | MB/s | peak MiB | exit |")
     print("|---|---|---|---|---|---|---|")
-    print(row("masthead audit (decide + write)", audit))
-    print(row("python3 json.loads per line (parse only)", python))
+    for (audit, python) in pairs {
+        print(row("masthead audit (decide + write)", audit))
+        print(row("python3 json.loads per line (parse only)", python))
+    }
     print("")
-    print(String(format: "masthead audit is %.1fx the speed of the Python parse", python.wall / audit.wall))
+    let ratios = pairs.map { $0.python.wall / $0.audit.wall }
+    print("masthead audit is " + ratios.map { String(format: "%.1fx", $0) }.joined(separator: ", ") + " the speed of the Python parse"
+        + (pairs.count > 1 ? String(format: " (best of each: %.1fx)", pairs.map(\.python.wall).min()! / pairs.map(\.audit.wall).min()!) : ""))
 }

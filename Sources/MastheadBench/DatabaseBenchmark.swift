@@ -42,7 +42,7 @@ func runDatabaseBenchmark(_ options: Options, masthead: String) throws {
     let at = "2021-06-30T00:00:00Z"
     let fromDatabase = measure([masthead, "audit", "--catalog", options.catalog, "--database", database, "--at", at], stdoutPath: options.work + "/database-audit.jsonl")
     let fromReceipts = measure([masthead, "audit", "--catalog", options.catalog, "--receipts", receipts, "--at", at], stdoutPath: options.work + "/receipts-audit.jsonl")
-    func row(_ name: String, _ result: (wall: Double, cpu: Double, peakMiB: Double, status: Int32)) -> String {
+    func row(_ name: String, _ result: Measurement) -> String {
         "| \(name) | \(String(format: "%.2f", result.wall)) | \(String(format: "%.2f", result.cpu)) | "
             + "\(String(format: "%.0f", Double(options.users) / result.wall)) | \(String(format: "%.0f", result.peakMiB)) | \(result.status) |"
     }

@@ -1,6 +1,6 @@
 // masthead-bench: measures the release build, reproducing the figures in README.md.
 //
-//   masthead-bench audit [--users N] [--seed S] [--work DIR]   audit vs. Python's json module
+//   masthead-bench audit [--users N] [--seed S] [--work DIR] [--runs N]  audit vs. Python's json module
 //   masthead-bench service [--seconds N] [--loops N] [--work DIR]  the service under wrk
 //   masthead-bench database [--users N] [--seed S] [--work DIR]  audit --database vs. --receipts
 //
@@ -16,6 +16,8 @@ struct Options {
     var seconds = 10
     /// Event loops of the benchmarked server (service mode).
     var loops = 2
+    /// Pairs of audit and Python runs (audit mode).
+    var runs = 1
 
     init(_ arguments: [String]) {
         var index = 0
@@ -28,7 +30,8 @@ struct Options {
             case "--catalog": catalog = value
             case "--seconds": seconds = Int(value) ?? seconds
             case "--loops": loops = Int(value) ?? loops
-            default: fail("unknown option \(arguments[index]); options: --users N --seed S --work DIR --catalog DIR --seconds N --loops N")
+            case "--runs": runs = Int(value) ?? runs
+            default: fail("unknown option \(arguments[index]); options: --users N --seed S --work DIR --catalog DIR --seconds N --loops N --runs N")
             }
             index += 2
         }
@@ -46,8 +49,11 @@ func seconds() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
-/// Runs a program to completion; returns wall seconds, CPU seconds and peak resident memory (MiB).
-func measure(_ arguments: [String], stdoutPath: String) -> (wall: Double, cpu: Double, peakMiB: Double, status: Int32) {
+/// One program run's wall seconds, CPU seconds, peak resident memory (MiB) and exit status.
+typealias Measurement = (wall: Double, cpu: Double, peakMiB: Double, status: Int32)
+
+/// Runs a program to completion and measures it.
+func measure(_ arguments: [String], stdoutPath: String) -> Measurement {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
