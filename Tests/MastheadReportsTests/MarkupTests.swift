@@ -45,4 +45,17 @@ struct MarkupTests {
         #expect(StatusChart.niceStep(12_500) == 20_000)
         #expect(StatusChart.niceStep(50_000) == 50_000)
     }
+
+    /// Input text (user ids, reasons) is escaped: a hostile user id cannot add markup to the report.
+    @Test func report_escapesInputText() {
+        let at = Instant(milliseconds: 1_593_648_000_000)
+        let page = AuditReportPage(AuditReportPage.Content(
+            inputs: [("receipts", "a&b.jsonl")], totals: [("users", "1")], instants: [at], states: [[.active: 1]],
+            products: [("<b>prod</b>", [(1, 1)])], discrepancies: [(1, 0)],
+            listed: [AuditReportPage.Discrepancy(userId: "<script>alert(1)</script>", publication: "p", at: at, kind: "overGranted", issue: "i\"", reason: "r")]))
+        #expect(!page.html.contains("<script"))
+        #expect(!page.html.contains("<b>prod"))
+        #expect(page.html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(page.html.contains("a&amp;b.jsonl"))
+    }
 }
