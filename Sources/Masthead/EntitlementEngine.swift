@@ -17,22 +17,26 @@ public struct EntitlementEngine: Sendable {
     ///   - environment: production answers use production transactions only (R14).
     public func evaluate(_ history: PurchaseHistory, at: Instant, environment: Environment = .production) -> UserEntitlements {
         var unknown: [String] = []
-        var byPublication: [String: [(transaction: Transaction, product: Product)]] = [:]
-        var order: [String] = []
+        // Per publication met, its transactions: a user has few publications, so a list searched
+        // in order beats a dictionary.
+        var byPublication: [(publicationId: String, transactions: [(transaction: Transaction, product: Product)])] = []
         for transaction in history.transactions where transaction.environment == environment {
             guard let product = catalog.product(transaction.productId) else {
                 unknown.append(transaction.productId)
                 continue
             }
             for publicationId in product.publications {
-                if byPublication[publicationId] == nil { order.append(publicationId) }
-                byPublication[publicationId, default: []].append((transaction, product))
+                if let index = byPublication.firstIndex(where: { $0.publicationId == publicationId }) {
+                    byPublication[index].transactions.append((transaction, product))
+                } else {
+                    byPublication.append((publicationId, [(transaction, product)]))
+                }
             }
         }
-        let publications = catalog.publications.filter { byPublication[$0.id] != nil }.map { publication in
-            PublicationEntitlement(
-                publication: publication, transactions: byPublication[publication.id] ?? [], history: history,
-                catalog: catalog, at: at, environment: environment)
+        let publications = catalog.publications.compactMap { publication -> PublicationEntitlement? in
+            guard let entry = byPublication.first(where: { $0.publicationId == publication.id }) else { return nil }
+            return PublicationEntitlement(
+                publication: publication, transactions: entry.transactions, history: history, catalog: catalog, at: at, environment: environment)
         }
         return UserEntitlements(
             at: at, environment: environment, publications: publications,
