@@ -78,9 +78,9 @@ struct AuditCommand {
         })
         var listed: [AuditDiscrepancy] = []
         var written = 0
-        let showsProgress = errors.isTerminal
-        var progress = AuditProgress(unit: .bytes, total: nil)
-        var progressDone = { written }
+        // Shown only on a terminal; `consumed` is how much input has been read, in the progress unit.
+        var progress: AuditProgress?
+        var consumed = 0
         func write(_ batch: [AuditRecord], _ outcomes: [Auditor.Outcome]) throws(CLIError) {
             for (record, outcome) in zip(batch, outcomes) {
                 switch outcome {
@@ -92,14 +92,12 @@ struct AuditCommand {
                 }
             }
             written += batch.count
-            if showsProgress && !batch.isEmpty { try progress.update(users: written, done: progressDone(), on: errors) }
+            if !batch.isEmpty { try progress?.update(users: written, done: consumed, on: errors) }
         }
         switch source {
         case .receipts(let path):
             let reader = try LineReader(path: path)
-            progress = AuditProgress(unit: .bytes, total: Files.size(path))
-            var consumed = 0
-            progressDone = { consumed }
+            if errors.isTerminal { progress = AuditProgress(unit: .bytes, total: Files.size(path)) }
             func read() throws(CLIError) -> [AuditRecord] {
                 var batch: [AuditRecord] = []
                 batch.reserveCapacity(AuditPipeline.batchSize)
@@ -122,12 +120,13 @@ struct AuditCommand {
                 // One read transaction: the audit sees one snapshot while the service goes on writing.
                 try store.database.execute("BEGIN")
                 defer { try? store.database.execute("COMMIT") }
-                progress = AuditProgress(unit: .users, total: try store.userCount())
+                if errors.isTerminal { progress = AuditProgress(unit: .users, total: try store.userCount()) }
                 var after: String?
                 func read() throws(CLIError) -> [AuditRecord] {
                     do {
                         let users = try store.userIds(after: after, limit: AuditPipeline.batchSize)
                         after = users.last ?? after
+                        consumed += users.count
                         return try users.map { .user(id: $0, history: try store.history(forUser: $0)) }
                     } catch {
                         throw CLIError.cannotRead(path: path, reason: "\(error)")
@@ -140,7 +139,7 @@ struct AuditCommand {
                 throw CLIError.cannotRead(path: path, reason: "\(error)")
             }
         }
-        if showsProgress { try progress.finish(on: errors) }
+        try progress?.finish(on: errors)
         let auditors = pipeline.auditors
         try destination.finish()
         var summary = auditors.map(\.summary).reduce(AuditSummary(instants: instants)) { $0.adding($1) }
