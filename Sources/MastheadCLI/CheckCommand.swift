@@ -5,22 +5,12 @@ import MastheadJSON
 /// `masthead check`: one user's entitlements from one or more receipt files.
 struct CheckCommand {
     static let name = "check"
-    let catalogPath: String
-    let receiptPaths: [String]
-    let at: Instant
-    let publicationId: String?
-    let environment: Environment
+    let reader: ReaderOptions
     let json: Bool
 
     init(_ arguments: [String], now: Instant) throws(CLIError) {
-        let parsed = try Arguments(
-            arguments, options: ["catalog", "receipt", "at", "publication", "environment", "format"], command: Self.name)
-        catalogPath = try parsed.required("catalog", command: Self.name)
-        receiptPaths = parsed.all("receipt")
-        guard !receiptPaths.isEmpty else { throw CLIError.usage("check: missing --receipt (see 'masthead check --help')") }
-        at = try CommonOptions.instant(parsed.value("at"), now: now, command: Self.name)
-        publicationId = parsed.value("publication")
-        environment = try CommonOptions.environment(parsed.value("environment"), command: Self.name)
+        let parsed = try Arguments(arguments, options: ReaderOptions.names.union(["format"]), command: Self.name)
+        reader = try ReaderOptions(parsed, now: now, command: Self.name)
         switch parsed.value("format") ?? "text" {
         case "text": json = false
         case "json": json = true
@@ -29,8 +19,7 @@ struct CheckCommand {
     }
 
     func run(output: OutputFile) throws(CLIError) -> Int32 {
-        let entitlements = try Self.entitlements(
-            catalogPath: catalogPath, receiptPaths: receiptPaths, at: at, publicationId: publicationId, environment: environment, command: Self.name)
+        let entitlements = try reader.entitlements()
         if json {
             var writer = JSONWriter()
             EntitlementJSON.write(entitlements, userId: nil, into: &writer)
@@ -40,12 +29,32 @@ struct CheckCommand {
         }
         return 0
     }
+}
 
-    /// One reader's entitlements from receipt files (merged), every publication they have a
-    /// transaction for, or only `publicationId` (even without one).
-    static func entitlements(
-        catalogPath: String, receiptPaths: [String], at: Instant, publicationId: String?, environment: Environment, command: String
-    ) throws(CLIError) -> UserEntitlements {
+/// The options of the commands about one reader (`check`, `timeline`): catalog, receipts, as-of
+/// instant, publication and environment.
+struct ReaderOptions {
+    static let names: Set<String> = ["catalog", "receipt", "at", "publication", "environment"]
+    let command: String
+    let catalogPath: String
+    let receiptPaths: [String]
+    let at: Instant
+    let publicationId: String?
+    let environment: Environment
+
+    init(_ parsed: Arguments, now: Instant, command: String) throws(CLIError) {
+        self.command = command
+        catalogPath = try parsed.required("catalog", command: command)
+        receiptPaths = parsed.all("receipt")
+        guard !receiptPaths.isEmpty else { throw CLIError.usage("\(command): missing --receipt (see 'masthead \(command) --help')") }
+        at = try CommonOptions.instant(parsed.value("at"), now: now, command: command)
+        publicationId = parsed.value("publication")
+        environment = try CommonOptions.environment(parsed.value("environment"), command: command)
+    }
+
+    /// The reader's entitlements from the receipt files (merged): every publication they have a
+    /// transaction for, or only `--publication` (even without one).
+    func entitlements() throws(CLIError) -> UserEntitlements {
         let catalog = try CommonOptions.catalog(catalogPath)
         var history = PurchaseHistory()
         let decoder = ReceiptDecoder(catalog: catalog)
