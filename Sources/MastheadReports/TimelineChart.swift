@@ -107,6 +107,12 @@ struct TimeScale {
     }
 
     func contains(_ instant: Instant) -> Bool { lower <= instant && instant <= upper }
+
+    /// Where a bar for `[start, end)` begins and how wide it is (at least 1.5 pixels, to stay visible).
+    func bar(_ start: Instant, _ end: Instant) -> (x: Double, width: Double) {
+        let x = x(start)
+        return (x, max(1.5, self.x(end) - x))
+    }
 }
 
 extension TimeScale {
@@ -216,13 +222,12 @@ struct Panel {
         let lanes = Self.lanes(intervals.map { ($0.start, $0.end) }, scale: scale)
         for (interval, lane) in zip(intervals, lanes) {
             let barTop = y + 4 + Double(lane) * TimelineChart.laneHeight
-            let x = scale.x(interval.start)
-            let width = max(1.5, scale.x(interval.end) - x)
+            let (x, width) = scale.bar(interval.start, interval.end)
             let title = "\(interval.kind.rawValue) \(interval.productId), transaction \(interval.transactionId): "
                 + "\(CivilTime.readable(interval.start)) → \(CivilTime.readable(interval.end))"
             markup.open("g", [
                 ("class", "interval \(interval.kind.rawValue)"), ("data-transaction", interval.transactionId), ("data-product", interval.productId),
-                ("data-start", interval.start.description), ("data-end", interval.end == .distantFuture ? "never" : interval.end.description),
+                ("data-start", interval.start.description), ("data-end", Panel.endText(interval.end)),
             ])
             markup.element("rect", [("x", x), ("y", barTop), ("width", width), ("height", TimelineChart.barHeight), ("fill", Style.fill(interval.kind)),
                                     ("stroke", "#ffffff"), ("stroke-width", 1.0)], title: title)
@@ -237,8 +242,7 @@ struct Panel {
             let refundLanes = Self.lanes(entitlement.refunded.map { ($0.start, $0.end) }, scale: scale)
             for (refund, lane) in zip(entitlement.refunded, refundLanes) {
                 let barTop = y + 4 + Double(lane) * TimelineChart.laneHeight
-                let x = scale.x(refund.start)
-                let width = max(1.5, scale.x(refund.end) - x)
+                let (x, width) = scale.bar(refund.start, refund.end)
                 let title = "refunded \(refund.productId), transaction \(refund.transactionId): \(CivilTime.readable(refund.start)) → "
                     + "\(CivilTime.readable(refund.end)), refunded \(CivilTime.readable(refund.refundedAt))"
                 markup.open("g", [
@@ -259,11 +263,10 @@ struct Panel {
         rowLabel("Periods", y: top + 16, into: &markup)
         let barTop = top + 4
         for (index, period) in entitlement.periods.enumerated() {
-            let x = scale.x(period.start)
-            let width = max(1.5, scale.x(period.end) - x)
+            let (x, width) = scale.bar(period.start, period.end)
             markup.open("g", [
                 ("class", "period \(period.access.rawValue)"), ("data-index", index), ("data-start", period.start.description),
-                ("data-end", period.end == .distantFuture ? "never" : period.end.description),
+                ("data-end", Panel.endText(period.end)),
             ])
             markup.element("rect", [("x", x), ("y", barTop), ("width", width), ("height", TimelineChart.barHeight), ("fill", Style.fill(period.access))],
                            title: "period #\(index), \(period.access.rawValue): \(CivilTime.readable(period.start)) → \(CivilTime.readable(period.end))")
@@ -273,9 +276,7 @@ struct Panel {
             markup.close("g")
         }
         for lapse in entitlement.lapses {
-            let x = scale.x(lapse.start)
-            let end = lapse.end ?? scale.upper
-            let width = max(1.5, scale.x(end) - x)
+            let (x, width) = scale.bar(lapse.start, lapse.end ?? scale.upper)
             markup.open("g", [("class", "lapse"), ("data-access", lapse.access.rawValue), ("data-start", lapse.start.description), ("data-end", lapse.end?.description ?? "open")])
             markup.element("rect", [("x", x), ("y", barTop), ("width", width), ("height", TimelineChart.barHeight), ("fill", Style.lapseFill),
                                     ("stroke", "#d9534f"), ("stroke-width", 1.0)],
@@ -340,6 +341,9 @@ struct Panel {
             return laneEnds.count - 1
         }
     }
+
+    /// An end instant for a `data-end` attribute: RFC 3339, or `never` for an open end.
+    static func endText(_ end: Instant) -> String { end == .distantFuture ? "never" : end.description }
 
     /// `text`, cut with an ellipsis to fit a bar `width` pixels wide.
     static func fitted(_ text: String, width: Double) -> String {
