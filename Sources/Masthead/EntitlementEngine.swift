@@ -17,26 +17,35 @@ public struct EntitlementEngine: Sendable {
     ///   - environment: production answers use production transactions only (R14).
     public func evaluate(_ history: PurchaseHistory, at: Instant, environment: Environment = .production) -> UserEntitlements {
         var unknown: [String] = []
-        // Per publication met, its transactions: a user has few publications, so a list searched
+        // Per publication met, its purchases: a user has few publications, so a list searched
         // in order beats a dictionary.
-        var byPublication: [(publicationId: String, transactions: [(transaction: Transaction, product: Product)])] = []
+        var byPublication: [(publicationId: String, purchases: [ProductPurchase])] = []
+        // A user buys few distinct products: each is looked up in the catalog once.
+        var products: [(productId: String, product: Product?)] = []
         for transaction in history.transactions where transaction.environment == environment {
-            guard let product = catalog.product(transaction.productId) else {
+            let product: Product?
+            if let index = products.firstIndex(where: { $0.productId == transaction.productId }) {
+                product = products[index].product
+            } else {
+                product = catalog.product(transaction.productId)
+                products.append((transaction.productId, product))
+            }
+            guard let product else {
                 unknown.append(transaction.productId)
                 continue
             }
             for publicationId in product.publications {
                 if let index = byPublication.firstIndex(where: { $0.publicationId == publicationId }) {
-                    byPublication[index].transactions.append((transaction, product))
+                    byPublication[index].purchases.append(ProductPurchase(transaction: transaction, product: product))
                 } else {
-                    byPublication.append((publicationId, [(transaction, product)]))
+                    byPublication.append((publicationId, [ProductPurchase(transaction: transaction, product: product)]))
                 }
             }
         }
         let publications = catalog.publications.compactMap { publication -> PublicationEntitlement? in
             guard let entry = byPublication.first(where: { $0.publicationId == publication.id }) else { return nil }
             return PublicationEntitlement(
-                publication: publication, transactions: entry.transactions, history: history, catalog: catalog, at: at, environment: environment)
+                publication: publication, transactions: entry.purchases, history: history, catalog: catalog, at: at, environment: environment)
         }
         return UserEntitlements(
             at: at, environment: environment, publications: publications,
@@ -48,10 +57,10 @@ public struct EntitlementEngine: Sendable {
     public func evaluate(
         _ history: PurchaseHistory, publication: Publication, at: Instant, environment: Environment = .production
     ) -> PublicationEntitlement {
-        var transactions: [(transaction: Transaction, product: Product)] = []
+        var transactions: [ProductPurchase] = []
         for transaction in history.transactions where transaction.environment == environment {
             if let product = catalog.product(transaction.productId), product.publications.contains(publication.id) {
-                transactions.append((transaction, product))
+                transactions.append(ProductPurchase(transaction: transaction, product: product))
             }
         }
         return PublicationEntitlement(

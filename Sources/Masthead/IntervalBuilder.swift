@@ -18,9 +18,11 @@ struct IntervalBuilder {
 
     /// Adds transactions (with their products) ordered by purchase instant; ones purchased after
     /// the instant are left out (R10).
-    mutating func add(_ transactions: [(transaction: Transaction, product: Product)]) {
-        var nonRenewing: [(transaction: Transaction, duration: CalendarDuration, product: Product)] = []
-        for (transaction, product) in transactions where transaction.purchase <= at {
+    mutating func add(_ transactions: [ProductPurchase]) {
+        var nonRenewing: [ProductPurchase] = []
+        for purchase in transactions where purchase.transaction.purchase <= at {
+            let transaction = purchase.transaction
+            let product = purchase.product
             let cancelled = transaction.cancellation(asOf: at)
             switch product.type {
             case .autoRenewable:
@@ -30,7 +32,7 @@ struct IntervalBuilder {
                 if let cancelled {
                     refund(transaction, at: cancelled, start: transaction.purchase, end: duration.added(to: transaction.purchase))
                 } else {
-                    nonRenewing.append((transaction, duration, product))
+                    nonRenewing.append(purchase)
                 }
             case .free:
                 if let cancelled {
@@ -65,15 +67,17 @@ struct IntervalBuilder {
         intervals.append(interval(transaction, product: product, end: end, kind: kind))
     }
 
-    /// R6: each purchase starts at the later of its purchase and the end of the previous one.
-    private mutating func stack(_ purchases: [(transaction: Transaction, duration: CalendarDuration, product: Product)]) {
+    /// R6: each purchase (of a product with a duration) starts at the later of its purchase and
+    /// the end of the previous one.
+    private mutating func stack(_ purchases: [ProductPurchase]) {
         var cursor = Instant(milliseconds: .min)
         let ordered = purchases.sorted {
             ($0.transaction.purchase, $0.transaction.transactionId) < ($1.transaction.purchase, $1.transaction.transactionId)
         }
         for purchase in ordered {
+            guard let duration = purchase.product.duration else { continue }
             let start = max(purchase.transaction.purchase, cursor)
-            let end = purchase.duration.added(to: start)
+            let end = duration.added(to: start)
             var stacked = interval(purchase.transaction, product: purchase.product, end: end, kind: .nonRenewing)
             stacked.start = start
             intervals.append(stacked)

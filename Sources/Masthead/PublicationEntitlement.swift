@@ -18,7 +18,7 @@ public struct PublicationEntitlement: Sendable {
     let singlePurchases: [String: String]
 
     init(
-        publication: Publication, transactions: [(transaction: Transaction, product: Product)], history: PurchaseHistory, catalog: Catalog, at: Instant,
+        publication: Publication, transactions: [ProductPurchase], history: PurchaseHistory, catalog: Catalog, at: Instant,
         environment: Environment
     ) {
         self.publication = publication
@@ -56,7 +56,7 @@ public struct PublicationEntitlement: Sendable {
     /// cancellations, expiries (and 60 days after, R15), grace ends, interval and period bounds
     /// (stacked passes included), refunds' bounds, publish instants.
     private static func stableRange(
-        at: Instant, publication: Publication, transactions: [(transaction: Transaction, product: Product)],
+        at: Instant, publication: Publication, transactions: [ProductPurchase],
         history: PurchaseHistory, environment: Environment, builder: IntervalBuilder
     ) -> Range<Instant> {
         var lower = Instant(milliseconds: .min)
@@ -64,7 +64,8 @@ public struct PublicationEntitlement: Sendable {
         func consider(_ event: Instant) {
             if event <= at { lower = max(lower, event) } else { upper = min(upper, event) }
         }
-        for (transaction, _) in transactions {
+        for purchase in transactions {
+            let transaction = purchase.transaction
             consider(transaction.purchase)
             if let cancellation = transaction.cancellation { consider(cancellation) }
             if let expires = transaction.expires {

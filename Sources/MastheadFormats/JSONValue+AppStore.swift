@@ -3,24 +3,49 @@ public import MastheadJSON
 
 /// Where an object sits in a payload, turned into a JSON path only when an error is reported.
 struct PayloadLocation {
-    /// The path of the containing array or object, e.g. `$.receipt.in_app`.
-    var parent: String
+    /// The path of the verifyReceipt response (or notification) object, e.g. `$.receipt`.
+    let top: String
+    /// Up to two member names leading from there to the containing array or object.
+    private var first: StaticString?
+    private var second: StaticString?
     /// The element index when the object is an array element.
-    var index: Int?
+    private(set) var index: Int?
 
-    func path(_ key: String) -> String {
-        let base = index.map { JSONPath.element(parent, $0) } ?? parent
-        return JSONPath.member(base, key)
+    init(top: String) { self.top = top }
+
+    /// The location of member `name` of this object.
+    func member(_ name: StaticString) -> PayloadLocation {
+        var location = self
+        if first == nil { location.first = name } else { location.second = name }
+        return location
     }
+
+    /// The location of element `index` of this array.
+    func element(_ index: Int) -> PayloadLocation {
+        var location = self
+        location.index = index
+        return location
+    }
+
+    /// The path of the object (or array) itself.
+    var objectPath: String {
+        var path = top
+        if let first { path = JSONPath.member(path, first.description) }
+        if let second { path = JSONPath.member(path, second.description) }
+        return index.map { JSONPath.element(path, $0) } ?? path
+    }
+
+    /// The path of the object's member `key`.
+    func path(_ key: String) -> String { JSONPath.member(objectPath, key) }
 }
 
 /// Reading App Store field shapes (R2.1, R2.2, R2.5) from JSON values.
-extension JSONValue {
+extension UnsafeJSONValue {
     /// Null, an empty string and an empty object count as absent (R2.5).
     var isAbsent: Bool {
         switch kind {
         case .null: return true
-        case .string: return withRawBytes { $0.isEmpty } ?? false
+        case .string: return rawBytes?.isEmpty ?? false
         case .object: return count == 0
         default: return false
         }
@@ -70,19 +95,30 @@ extension JSONValue {
         switch kind {
         case .number: return int64
         case .string:
-            return withRawBytes { bytes -> Int64? in
-                guard !bytes.isEmpty, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
-                return JSONValue.digitsValue(bytes)
-            } ?? nil
+            guard let bytes = rawBytes else { return nil }
+            return UnsafeJSONValue.digitsValue(bytes)
         default: return nil
         }
     }
 
+    /// The value of a non-empty run of ASCII digits; nil for anything else or on overflow.
     static func digitsValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard !bytes.isEmpty else { return nil }
         var value: Int64 = 0
+        if bytes.count <= 18 {
+            // Eighteen digits cannot overflow.
+            for byte in bytes {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int64(digit)
+            }
+            return value
+        }
         for byte in bytes {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            let (sum, overflow2) = times.addingReportingOverflow(Int64(digit))
             if overflow1 || overflow2 { return nil }
             value = sum
         }
@@ -105,10 +141,22 @@ extension JSONValue {
     }
 }
 
+/// The same readings on owning values, for decoders outside the hot path.
+extension JSONValue {
+    /// Null, an empty string and an empty object count as absent (R2.5).
+    var isAbsent: Bool { withUnsafeValue { $0.isAbsent } }
+
+    /// Free text given as a string or a number; nil when absent.
+    var looseText: String? { withUnsafeValue { $0.looseText } }
+
+    /// The value as it appears in the payload, for error messages (strings quoted, long ones cut).
+    public var rendered: String { withUnsafeValue { $0.rendered } }
+}
+
 /// Reads a date field `X_date` the way R2.1 says: `X_date_ms` when present (string or number);
 /// else `X_date` as all-digit milliseconds, Apple's `yyyy-MM-dd HH:mm:ss Etc/GMT`, or RFC 3339.
 func appStoreDate(
-    milliseconds: JSONValue?, text: JSONValue?, location: PayloadLocation, key: String
+    milliseconds: UnsafeJSONValue?, text: UnsafeJSONValue?, location: PayloadLocation, key: String
 ) throws(FormatError) -> Instant? {
     if let milliseconds, !milliseconds.isAbsent {
         guard let value = milliseconds.milliseconds else {

@@ -66,7 +66,9 @@ public struct NotificationDecoder: Sendable {
         }
         let environment = top.environment
         if ["auto_renew_status", "auto_renew_product_id", "expiration_intent", "is_in_billing_retry_period"].contains(where: { root[$0] != nil }) {
-            var renewal = try receipts.readRenewal(root, PayloadLocation(parent: "$"), environment)
+            var renewal = try root.withUnsafeValue { (node) throws(FormatError) in
+                try receipts.readRenewal(node, PayloadLocation(top: "$"), environment)
+            }
             let latest = top.history.transactions.max { ($0.purchase, $0.transactionId) < ($1.purchase, $1.transactionId) }
             renewal.originalTransactionId = renewal.originalTransactionId ?? latest?.originalTransactionId
             renewal.productId = renewal.productId ?? latest?.productId

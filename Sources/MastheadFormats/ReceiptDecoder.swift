@@ -37,16 +37,21 @@ public struct ReceiptDecoder: Sendable {
     /// Reads a verifyReceipt response from an already parsed value found at `path`.
     /// - Parameter requireStatus: when false (receipts inside notifications), a missing status counts as 0.
     public func decode(_ value: JSONValue, path: String, requireStatus: Bool = true) throws(FormatError) -> Receipt {
-        let top = PayloadLocation(parent: path)
+        try value.withUnsafeValue { (node) throws(FormatError) -> Receipt in try decode(node, path: path, requireStatus: requireStatus) }
+    }
+
+    /// Reads a verifyReceipt response through an unowned view of its value (no reference counting).
+    func decode(_ value: UnsafeJSONValue, path: String, requireStatus: Bool) throws(FormatError) -> Receipt {
+        let top = PayloadLocation(top: path)
         guard value.kind == .object else {
             throw FormatError.invalidValue(path: path, line: value.line, value: value.rendered, expected: "a verifyReceipt response object")
         }
-        var status: JSONValue?
-        var environmentValue: JSONValue?
-        var receipt: JSONValue?
-        var latest: JSONValue?
-        var latestExpired: JSONValue?
-        var pending: JSONValue?
+        var status: UnsafeJSONValue?
+        var environmentValue: UnsafeJSONValue?
+        var receipt: UnsafeJSONValue?
+        var latest: UnsafeJSONValue?
+        var latestExpired: UnsafeJSONValue?
+        var pending: UnsafeJSONValue?
         var topLevelRenewal = false
         for (key, member) in value.members {
             if key == "status" {
@@ -74,32 +79,32 @@ public struct ReceiptDecoder: Sendable {
         let environment = try readEnvironment(environmentValue, top)
         var transactions: [Transaction] = []
         if let latest, !latest.isAbsent {
-            try readTransactions(latest, parent: top.path("latest_receipt_info"), environment, into: &transactions)
+            try readTransactions(latest, top.member("latest_receipt_info"), environment, into: &transactions)
         }
         if let receipt, !receipt.isAbsent {
             guard receipt.kind == .object else {
                 throw FormatError.invalidValue(path: top.path("receipt"), line: receipt.line, value: receipt.rendered, expected: "an object")
             }
-            let receiptPath = top.path("receipt")
+            let receiptLocation = top.member("receipt")
             if let inApp = receipt.member("in_app"), !inApp.isAbsent {
-                try readTransactions(inApp, parent: JSONPath.member(receiptPath, "in_app"), environment, into: &transactions)
+                try readTransactions(inApp, receiptLocation.member("in_app"), environment, into: &transactions)
             }
             if receipt.member("transaction_id") != nil {
-                transactions.append(try readTransaction(receipt, PayloadLocation(parent: receiptPath), environment))
+                transactions.append(try readTransaction(receipt, receiptLocation, environment))
             }
         }
         if let latestExpired, !latestExpired.isAbsent {
-            try readTransactions(latestExpired, parent: top.path("latest_expired_receipt_info"), environment, into: &transactions)
+            try readTransactions(latestExpired, top.member("latest_expired_receipt_info"), environment, into: &transactions)
         }
         var renewals: [RenewalInfo] = []
         if let pending, !pending.isAbsent {
-            let parent = top.path("pending_renewal_info")
+            let pendingLocation = top.member("pending_renewal_info")
             if pending.kind == .array {
                 for (index, entry) in pending.elements.enumerated() {
-                    renewals.append(try readRenewal(entry, PayloadLocation(parent: parent, index: index), environment))
+                    renewals.append(try readRenewal(entry, pendingLocation.element(index), environment))
                 }
             } else {
-                renewals.append(try readRenewal(pending, PayloadLocation(parent: parent), environment))
+                renewals.append(try readRenewal(pending, pendingLocation, environment))
             }
         }
         if topLevelRenewal, let latestTransaction = transactions.max(by: { ($0.purchase, $0.transactionId) < ($1.purchase, $1.transactionId) }) {
@@ -112,13 +117,13 @@ public struct ReceiptDecoder: Sendable {
             status: statusCode, environment: environment, history: PurchaseHistory(transactions: transactions, renewals: renewals))
     }
 
-    private func readStatus(_ value: JSONValue?, _ top: PayloadLocation) throws(FormatError) -> Int {
+    private func readStatus(_ value: UnsafeJSONValue?, _ top: PayloadLocation) throws(FormatError) -> Int {
         guard let value, !value.isAbsent else { throw FormatError.missingField(path: top.path("status"), line: 1) }
         if let number = value.int64 ?? value.milliseconds, let status = Int(exactly: number) { return status }
         throw FormatError.invalidValue(path: top.path("status"), line: value.line, value: value.rendered, expected: "a numeric status code")
     }
 
-    private func readEnvironment(_ value: JSONValue?, _ top: PayloadLocation) throws(FormatError) -> Environment {
+    private func readEnvironment(_ value: UnsafeJSONValue?, _ top: PayloadLocation) throws(FormatError) -> Environment {
         guard let value, !value.isAbsent else { return .production }
         switch value.string?.lowercased() {
         case "production", "prod": return .production
@@ -130,38 +135,37 @@ public struct ReceiptDecoder: Sendable {
     }
 
     private func readTransactions(
-        _ value: JSONValue, parent: String, _ environment: Environment, into transactions: inout [Transaction]
+        _ value: UnsafeJSONValue, _ location: PayloadLocation, _ environment: Environment, into transactions: inout [Transaction]
     ) throws(FormatError) {
         switch value.kind {
         case .array:
             for (index, element) in value.elements.enumerated() {
-                transactions.append(try readTransaction(element, PayloadLocation(parent: parent, index: index), environment))
+                transactions.append(try readTransaction(element, location.element(index), environment))
             }
         case .object:
-            transactions.append(try readTransaction(value, PayloadLocation(parent: parent), environment))
+            transactions.append(try readTransaction(value, location, environment))
         default:
-            throw FormatError.invalidValue(path: parent, line: value.line, value: value.rendered, expected: "an array or object of transactions")
+            throw FormatError.invalidValue(path: location.objectPath, line: value.line, value: value.rendered, expected: "an array or object of transactions")
         }
     }
 
     /// Reads one transaction, visiting its members once.
-    func readTransaction(_ object: JSONValue, _ location: PayloadLocation, _ environment: Environment) throws(FormatError) -> Transaction {
+    func readTransaction(_ object: UnsafeJSONValue, _ location: PayloadLocation, _ environment: Environment) throws(FormatError) -> Transaction {
         guard object.kind == .object else {
-            let path = location.index.map { JSONPath.element(location.parent, $0) } ?? location.parent
-            throw FormatError.invalidValue(path: path, line: object.line, value: object.rendered, expected: "a transaction object")
+            throw FormatError.invalidValue(path: location.objectPath, line: object.line, value: object.rendered, expected: "a transaction object")
         }
-        var transactionId: JSONValue?
-        var originalId: JSONValue?
-        var productId: JSONValue?
-        var purchase: JSONValue?
-        var purchaseMs: JSONValue?
-        var expires: JSONValue?
-        var expiresMs: JSONValue?
-        var cancellation: JSONValue?
-        var cancellationMs: JSONValue?
-        var upgraded: JSONValue?
-        var trial: JSONValue?
-        var intro: JSONValue?
+        var transactionId: UnsafeJSONValue?
+        var originalId: UnsafeJSONValue?
+        var productId: UnsafeJSONValue?
+        var purchase: UnsafeJSONValue?
+        var purchaseMs: UnsafeJSONValue?
+        var expires: UnsafeJSONValue?
+        var expiresMs: UnsafeJSONValue?
+        var cancellation: UnsafeJSONValue?
+        var cancellationMs: UnsafeJSONValue?
+        var upgraded: UnsafeJSONValue?
+        var trial: UnsafeJSONValue?
+        var intro: UnsafeJSONValue?
         // Names are told apart by length first: one integer comparison rejects most keys.
         for (key, value) in object.members {
             switch key.utf8Count {
@@ -211,13 +215,13 @@ public struct ReceiptDecoder: Sendable {
     }
 
     /// Reads one `pending_renewal_info` entry (or the top-level renewal fields of an iOS 6 response).
-    func readRenewal(_ object: JSONValue, _ location: PayloadLocation, _ environment: Environment) throws(FormatError) -> RenewalInfo {
+    func readRenewal(_ object: UnsafeJSONValue, _ location: PayloadLocation, _ environment: Environment) throws(FormatError) -> RenewalInfo {
         guard object.kind == .object else {
-            throw FormatError.invalidValue(path: location.parent, line: object.line, value: object.rendered, expected: "a renewal info object")
+            throw FormatError.invalidValue(path: location.objectPath, line: object.line, value: object.rendered, expected: "a renewal info object")
         }
         var info = RenewalInfo(environment: environment)
-        var grace: JSONValue?
-        var graceMs: JSONValue?
+        var grace: UnsafeJSONValue?
+        var graceMs: UnsafeJSONValue?
         for (key, value) in object.members {
             if key == "original_transaction_id" {
                 info.originalTransactionId = try value.identifier(location, "original_transaction_id")

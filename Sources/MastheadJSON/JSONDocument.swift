@@ -16,12 +16,12 @@ public struct JSONDocument: Sendable {
     /// - Throws: ``JSONError`` naming the line, column and path of the first problem.
     public init(parsing bytes: [UInt8], maxDepth: Int = JSONDocument.defaultMaxDepth) throws(JSONError) {
         guard bytes.count < Int(UInt32.max) else { throw JSONError.tooLarge(bytes: bytes.count) }
-        let tape: [JSONToken] = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONError) -> [JSONToken] in
+        let tape = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONError) -> UnsafeMutablePointer<JSONToken> in
             var parser = JSONParser(
                 base: buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: buffer.count,
-                maxDepth: maxDepth, tapeCapacity: buffer.count / 12 + 4)
+                maxDepth: maxDepth, tapeCapacity: buffer.count / 8 + 4)
             try parser.parseDocument()
-            return parser.tape
+            return parser.takeTape()
         }
         storage = JSONStorage(bytes: bytes, tape: tape)
     }
@@ -37,23 +37,24 @@ public struct JSONDocument: Sendable {
 
 /// The bytes and tape one document's values share.
 ///
-/// The bytes are copied into a buffer the storage owns, so that values read them through a
-/// plain pointer for as long as the storage lives, instead of through an array's closure.
+/// Both live in memory the storage owns, so that values read them through plain
+/// pointers for as long as the storage lives.
 final class JSONStorage: Sendable {
-    let tape: [JSONToken]
-    private nonisolated(unsafe) let buffer: UnsafeMutableBufferPointer<UInt8>
+    nonisolated(unsafe) let bytes: UnsafeMutablePointer<UInt8>
+    nonisolated(unsafe) let tape: UnsafeMutablePointer<JSONToken>
 
-    init(bytes: [UInt8], tape: [JSONToken]) {
+    /// Copies `source`, and takes over `tape` (allocated by a ``TokenBuffer``).
+    init(bytes source: [UInt8], tape: UnsafeMutablePointer<JSONToken>) {
+        let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: source.count)
+        source.withUnsafeBufferPointer { buffer in
+            if let start = buffer.baseAddress { copy.initialize(from: start, count: buffer.count) }
+        }
+        bytes = copy
         self.tape = tape
-        buffer = .allocate(capacity: bytes.count)
-        _ = buffer.initialize(from: bytes)
     }
 
-    deinit { buffer.deallocate() }
-
-    /// Calls `body` with the document's bytes.
-    @inline(__always)
-    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try body(UnsafeBufferPointer(buffer))
+    deinit {
+        bytes.deallocate()
+        tape.deallocate()
     }
 }

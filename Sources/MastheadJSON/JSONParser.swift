@@ -15,7 +15,7 @@ struct JSONParser: ~Copyable {
     private let maxDepth: Int
     private var position = 0
     private var depth = 0
-    private(set) var tape: [JSONToken] = []
+    private(set) var tape: TokenBuffer
     /// For each open container: the index of the current array element, or the tape index of
     /// the current object key (negative while no key has been read). Used only for error paths.
     private var pathSlots: [Int] = []
@@ -24,8 +24,11 @@ struct JSONParser: ~Copyable {
         self.base = base
         self.count = count
         self.maxDepth = maxDepth
-        tape.reserveCapacity(tapeCapacity)
+        tape = TokenBuffer(capacity: tapeCapacity)
     }
+
+    /// The tape of a parsed document; the caller owns (and must deallocate) its memory.
+    consuming func takeTape() -> UnsafeMutablePointer<JSONToken> { tape.take() }
 
     /// Parses the whole text as one JSON value surrounded by optional white space.
     mutating func parseDocument() throws(JSONError) {
@@ -340,7 +343,7 @@ struct JSONParser: ~Copyable {
 
     private func currentPath() -> String {
         // Open containers are the ones whose end is not yet written; pathSlots has one per each.
-        let open = tape.indices.filter { (tape[$0].kind == .object || tape[$0].kind == .array) && tape[$0].end == 0 }
+        let open = (0..<tape.count).filter { (tape[$0].kind == .object || tape[$0].kind == .array) && tape[$0].end == 0 }
         var path = "$"
         for (slot, containerIndex) in zip(pathSlots, open) {
             if tape[containerIndex].kind == .array {

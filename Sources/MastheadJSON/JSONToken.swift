@@ -16,3 +16,42 @@ struct JSONToken: Sendable {
     /// Byte end for scalars; tape index past the last descendant for containers.
     var end: UInt32
 }
+
+/// The tokens a parser appends, in memory that a ``JSONStorage`` then takes over: appending is a
+/// capacity check and a store, with no copy-on-write check per token.
+struct TokenBuffer: ~Copyable {
+    private(set) var base: UnsafeMutablePointer<JSONToken>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 4)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    subscript(index: Int) -> JSONToken {
+        get { base[index] }
+        set { base[index] = newValue }
+    }
+
+    mutating func append(_ token: JSONToken) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<JSONToken>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = larger
+            capacity *= 2
+        }
+        (base + count).initialize(to: token)
+        count += 1
+    }
+
+    /// Hands the memory over to the caller, who must deallocate it.
+    consuming func take() -> UnsafeMutablePointer<JSONToken> {
+        let taken = base
+        discard self
+        return taken
+    }
+}

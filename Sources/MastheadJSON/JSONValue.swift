@@ -1,7 +1,9 @@
 /// A value inside a parsed ``JSONDocument``: a position on its tape, read on demand.
 ///
 /// Reading costs nothing until asked: `string` decodes one string, `int64` reads one number,
-/// `member(_:)` walks one object's keys comparing bytes, never building a dictionary.
+/// `member(_:)` walks one object's keys comparing bytes, never building a dictionary. The value
+/// keeps its document alive; a decoder reading many fields can use ``withUnsafeValue(_:)``
+/// instead, which reads the same tape without reference counting.
 public struct JSONValue: Sendable {
     let storage: JSONStorage
     let index: Int
@@ -11,142 +13,77 @@ public struct JSONValue: Sendable {
         self.index = index
     }
 
-    var token: JSONToken { storage.tape[index] }
+    /// The same value without ownership; valid while `self` is in use (within one method).
+    private var node: UnsafeJSONValue { UnsafeJSONValue(tape: storage.tape, bytes: storage.bytes, index: index) }
+
+    /// Calls `body` with this value read through plain pointers; the document stays alive until
+    /// `body` returns, and the ``UnsafeJSONValue`` must not escape it.
+    public func withUnsafeValue<R, E: Error>(_ body: (UnsafeJSONValue) throws(E) -> R) throws(E) -> R {
+        try withExtendedLifetime(storage) { () throws(E) -> R in try body(node) }
+    }
 
     /// The kind of value.
-    public var kind: JSONKind { token.kind }
+    public var kind: JSONKind { node.kind }
 
     /// Whether the value is `null`.
-    public var isNull: Bool { token.kind == .null }
+    public var isNull: Bool { node.isNull }
 
     /// The line (from 1) on which the value starts, for error messages.
-    public var line: Int {
-        let start = Int(token.kind == .string ? token.start - 1 : token.start)
-        var line = 1
-        storage.withBytes { bytes in
-            for offset in 0..<start where bytes[offset] == 0x0A { line += 1 }
-        }
-        return line
-    }
+    public var line: Int { node.line }
 
     // MARK: Scalars
 
     /// The decoded text of a string value; `nil` for any other kind.
-    public var string: String? {
-        let token = token
-        guard token.kind == .string else { return nil }
-        return storage.withBytes { bytes in
-            let text = UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)])
-            return token.hasEscapes ? JSONValue.unescape(text) : String(decoding: text, as: UTF8.self)
-        }
-    }
+    public var string: String? { node.string }
 
     /// A boolean value; `nil` for any other kind.
-    public var bool: Bool? {
-        switch token.kind {
-        case .true: true
-        case .false: false
-        default: nil
-        }
-    }
+    public var bool: Bool? { node.bool }
 
     /// The source text of a number (as written, e.g. `1.5e3`); `nil` for any other kind.
-    public var numberText: String? {
-        let token = token
-        guard token.kind == .number else { return nil }
-        return storage.withBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[Int(token.start)..<Int(token.end)]), as: UTF8.self) }
-    }
+    public var numberText: String? { node.numberText }
 
     /// An integer number that fits in `Int64`, written without fraction or exponent; else `nil`.
-    public var int64: Int64? {
-        let token = token
-        guard token.kind == .number else { return nil }
-        return storage.withBytes { bytes in
-            JSONValue.parseInt64(UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)]))
-        }
-    }
+    public var int64: Int64? { node.int64 }
 
     /// A number as a `Double`; `nil` for any other kind or when out of `Double`'s range.
-    public var double: Double? {
-        guard let text = numberText, let value = Double(text), value.isFinite else { return nil }
-        return value
-    }
+    public var double: Double? { node.double }
 
     /// Calls `body` with the raw UTF-8 bytes between a string's quotes (escapes not decoded),
     /// or of a number's text; `nil` for other kinds.
     public func withRawBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
-        let token = token
-        guard token.kind == .string || token.kind == .number else { return nil }
-        return try storage.withBytes { bytes in
-            try body(UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)]))
-        }
+        guard let bytes = node.rawBytes else { return nil }
+        return try body(bytes)
     }
 
     /// Calls `body` with the UTF-8 bytes of a string value, unescaped (copied only when the value
     /// has escapes); nil for any other kind.
     public func withStringBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
-        let token = token
-        guard token.kind == .string else { return nil }
-        if token.hasEscapes {
-            var text = string ?? ""
-            return try text.withUTF8(body)
-        }
-        return try storage.withBytes { bytes in
-            try body(UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)]))
-        }
+        try node.withStringBytes(body)
     }
 
-    /// Whether the value is a string without escapes whose bytes equal `text`.
-    public func stringEquals(_ text: StaticString) -> Bool {
-        let token = token
-        guard token.kind == .string else { return false }
-        if token.hasEscapes { return string == text.description }
-        return storage.withBytes { bytes in
-            JSONValue.equal(UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)]), text)
-        }
-    }
+    /// Whether the value is a string whose decoded text equals `text`.
+    public func stringEquals(_ text: StaticString) -> Bool { node.stringEquals(text) }
 
     // MARK: Containers
 
     /// The number of members of an object or elements of an array; 0 for scalars.
-    public var count: Int {
-        switch token.kind {
-        case .object: members.reduce(0) { total, _ in total + 1 }
-        case .array: elements.reduce(0) { total, _ in total + 1 }
-        default: 0
-        }
-    }
+    public var count: Int { node.count }
 
     /// The value of an object's member `key` (the first, if repeated); `nil` when absent or not an object.
     public func member(_ key: StaticString) -> JSONValue? {
-        guard token.kind == .object else { return nil }
-        for (name, value) in members where name == key { return value }
-        return nil
+        node.member(key).map { JSONValue(storage: storage, index: $0.index) }
     }
 
     /// The value of an object's member `key` (the first, if repeated); `nil` when absent or not an object.
     public subscript(key: String) -> JSONValue? {
-        guard token.kind == .object else { return nil }
-        for (name, value) in members where name.string == key { return value }
-        return nil
+        node[key].map { JSONValue(storage: storage, index: $0.index) }
     }
 
     /// An object's members in document order; empty for other kinds.
-    public var members: JSONMembers { JSONMembers(storage: storage, index: index) }
+    public var members: JSONMembers { JSONMembers(storage: storage, members: node.members) }
 
     /// An array's elements in document order; empty for other kinds.
-    public var elements: JSONElements { JSONElements(storage: storage, index: index) }
-
-    var containerEnd: Int {
-        let token = token
-        return token.kind == .object || token.kind == .array ? Int(token.end) : index + 1
-    }
-
-    @inline(__always)
-    static func next(after cursor: Int, in tape: [JSONToken]) -> Int {
-        let token = tape[cursor]
-        return token.kind == .object || token.kind == .array ? Int(token.end) : cursor + 1
-    }
+    public var elements: JSONElements { JSONElements(storage: storage, elements: node.elements) }
 
     // MARK: Decoding helpers
 
@@ -156,16 +93,24 @@ public struct JSONValue: Sendable {
         guard length > 0, let base = bytes.baseAddress else { return true }
         let left = UnsafeRawPointer(base)
         let right = UnsafeRawPointer(text.utf8Start)
+        guard length >= 4 else {
+            for offset in 0..<length where left.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) {
+                return false
+            }
+            return true
+        }
+        guard length >= 8 else {
+            // Two four-byte words, overlapping when the length is under eight.
+            return left.loadUnaligned(as: UInt32.self) == right.loadUnaligned(as: UInt32.self)
+                && left.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self) == right.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+        }
         var offset = 0
-        while offset + 8 <= length {
+        while offset + 8 < length {
             if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
             offset += 8
         }
-        while offset < length {
-            if left.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) { return false }
-            offset += 1
-        }
-        return true
+        // The last eight bytes, overlapping the previous word when the length is not a multiple of eight.
+        return left.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self) == right.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
     }
 
     static func parseInt64(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
@@ -174,6 +119,16 @@ public struct JSONValue: Sendable {
         if negative { offset = 1 }
         guard offset < bytes.count else { return nil }
         var value: Int64 = 0
+        if bytes.count - offset <= 18 {
+            // Eighteen digits cannot overflow.
+            while offset < bytes.count {
+                let digit = bytes[offset] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int64(digit)
+                offset += 1
+            }
+            return negative ? -value : value
+        }
         while offset < bytes.count {
             let digit = bytes[offset] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
@@ -266,84 +221,50 @@ public struct JSONKey: Sendable {
     let length: Int
     let hasEscapes: Bool
 
-    init(storage: JSONStorage, token: JSONToken) {
-        self.storage = storage
-        start = Int(token.start)
-        length = Int(token.end - token.start)
-        hasEscapes = token.hasEscapes
-    }
+    private var unsafeKey: UnsafeJSONKey { UnsafeJSONKey(start: storage.bytes + start, length: length, hasEscapes: hasEscapes) }
 
     /// The decoded key.
-    public var string: String {
-        storage.withBytes { bytes in
-            let text = UnsafeBufferPointer(rebasing: bytes[start..<start + length])
-            return hasEscapes ? JSONValue.unescape(text) : String(decoding: text, as: UTF8.self)
-        }
-    }
+    public var string: String { unsafeKey.string }
 
     /// The decoded key's length in UTF-8 bytes: a cheap first test before comparing names.
-    public var utf8Count: Int { hasEscapes ? string.utf8.count : length }
+    public var utf8Count: Int { unsafeKey.utf8Count }
 
     /// Whether the key equals `name`.
-    public static func == (key: JSONKey, name: StaticString) -> Bool {
-        if key.hasEscapes { return key.string == name.description }
-        guard key.length == name.utf8CodeUnitCount else { return false }
-        return key.storage.withBytes { bytes in
-            JSONValue.equal(UnsafeBufferPointer(rebasing: bytes[key.start..<key.start + key.length]), name)
-        }
-    }
+    public static func == (key: JSONKey, name: StaticString) -> Bool { key.unsafeKey == name }
 }
 
 /// The members of a JSON object, in document order.
-public struct JSONMembers: Sequence, Sendable {
+public struct JSONMembers: Sequence, IteratorProtocol, Sendable {
     let storage: JSONStorage
-    let index: Int
+    private nonisolated(unsafe) var members: UnsafeJSONMembers
 
-    public func makeIterator() -> Iterator {
-        let token = storage.tape[index]
-        let isObject = token.kind == .object
-        return Iterator(storage: storage, cursor: index + 1, end: isObject ? Int(token.end) : index + 1)
+    init(storage: JSONStorage, members: UnsafeJSONMembers) {
+        self.storage = storage
+        self.members = members
     }
 
-    /// Steps through an object's members.
-    public struct Iterator: IteratorProtocol {
-        let storage: JSONStorage
-        var cursor: Int
-        let end: Int
-
-        public mutating func next() -> (key: JSONKey, value: JSONValue)? {
-            guard cursor < end else { return nil }
-            let tape = storage.tape
-            let key = JSONKey(storage: storage, token: tape[cursor])
-            let value = JSONValue(storage: storage, index: cursor + 1)
-            cursor = JSONValue.next(after: cursor + 1, in: tape)
-            return (key, value)
-        }
+    /// The next member.
+    public mutating func next() -> (key: JSONKey, value: JSONValue)? {
+        guard let (key, value) = withExtendedLifetime(storage, { members.next() }) else { return nil }
+        return (
+            JSONKey(storage: storage, start: key.start - UnsafePointer(storage.bytes), length: key.length, hasEscapes: key.hasEscapes),
+            JSONValue(storage: storage, index: value.index)
+        )
     }
 }
 
 /// The elements of a JSON array, in document order.
-public struct JSONElements: Sequence, Sendable {
+public struct JSONElements: Sequence, IteratorProtocol, Sendable {
     let storage: JSONStorage
-    let index: Int
+    private nonisolated(unsafe) var elements: UnsafeJSONElements
 
-    public func makeIterator() -> Iterator {
-        let token = storage.tape[index]
-        let isArray = token.kind == .array
-        return Iterator(storage: storage, cursor: index + 1, end: isArray ? Int(token.end) : index + 1)
+    init(storage: JSONStorage, elements: UnsafeJSONElements) {
+        self.storage = storage
+        self.elements = elements
     }
 
-    /// Steps through an array's elements.
-    public struct Iterator: IteratorProtocol {
-        let storage: JSONStorage
-        var cursor: Int
-        let end: Int
-
-        public mutating func next() -> JSONValue? {
-            guard cursor < end else { return nil }
-            let value = JSONValue(storage: storage, index: cursor)
-            cursor = JSONValue.next(after: cursor, in: storage.tape)
-            return value
-        }
+    /// The next element.
+    public mutating func next() -> JSONValue? {
+        withExtendedLifetime(storage) { elements.next() }.map { JSONValue(storage: storage, index: $0.index) }
     }
 }

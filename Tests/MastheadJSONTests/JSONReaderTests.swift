@@ -55,6 +55,48 @@ struct JSONReaderTests {
         #expect(root.elements.map(\.double).compactMap { $0 }.count == 7)
     }
 
+    @Test func int64_eighteenAndNineteenDigits() throws {
+        let root = try JSONDocument(parsing: "[999999999999999999, -999999999999999999, 1000000000000000000, 9999999999999999999, \"-\"]").root
+        #expect(root.elements.map(\.int64) == [999_999_999_999_999_999, -999_999_999_999_999_999, 1_000_000_000_000_000_000, nil, nil])
+    }
+
+    /// Key comparison reads words of eight and four bytes (overlapping at the end): a key that
+    /// differs from the name in any one byte, at any length, must not match.
+    @Test func member_matchesOnlyTheExactName_atEveryLengthAndPosition() throws {
+        let names: [StaticString] = [
+            "a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghij", "abcdefghijk",
+            "abcdefghijkl", "abcdefghijklmnop", "abcdefghijklmnopq", "abcdefghijklmnopqrstuvw", "abcdefghijklmnopqrstuvwx",
+            "abcdefghijklmnopqrstuvwxy",
+        ]
+        for name in names {
+            let text = name.description
+            var members = (0..<text.utf8.count).map { position -> String in
+                var bytes = Array(text.utf8)
+                bytes[position] = UInt8(ascii: "Z")
+                return "\"\(String(decoding: bytes, as: UTF8.self))\": 0"
+            }
+            members += ["\"\(text)Z\": 0", "\"Z\(text)\": 0", "\"\(text)\": 1"]
+            let root = try JSONDocument(parsing: "{" + members.joined(separator: ", ") + "}").root
+            #expect(root.member(name)?.int64 == 1, "\(text)")
+            #expect(root.withUnsafeValue { $0.member(name)?.int64 } == 1, "\(text)")
+            #expect(root.members.filter { $0.key == name }.count == 1, "\(text)")
+        }
+    }
+
+    @Test func unsafeValue_readsLikeTheOwningValue() throws {
+        let root = try JSONDocument(parsing: #"{"s": "x\u00e9", "n": -5, "t": true, "z": null, "a": [1, {"b": 2}], "o": {}}"#).root
+        root.withUnsafeValue { node in
+            #expect(node.kind == .object && node.count == 6)
+            #expect(node.member("s")?.string == "xé")
+            #expect(node.member("s")?.stringEquals("xé") == true)
+            #expect(node.member("n")?.int64 == -5 && node.member("n")?.numberText == "-5")
+            #expect(node.member("t")?.bool == true && node.member("z")?.isNull == true)
+            #expect(node.member("a")?.elements.map(\.kind) == [.number, .object])
+            #expect(node["o"]?.count == 0 && node.member("missing") == nil)
+            #expect(Array(node.members.map(\.key.string)) == root.members.map(\.key.string))
+        }
+    }
+
     @Test func writer_roundTripsThroughReader() throws {
         var writer = JSONWriter()
         writer.beginObject()

@@ -1,0 +1,213 @@
+/// A value inside a parsed ``JSONDocument`` read through plain pointers, without reference
+/// counting: the fast path for decoders that read many fields.
+///
+/// Like `UnsafeBufferPointer`, it does not keep the document alive: use it only inside the
+/// closure given to ``JSONValue/withUnsafeValue(_:)``, and never let it (or a key, member or
+/// element read from it) escape that closure.
+public struct UnsafeJSONValue {
+    let tape: UnsafePointer<JSONToken>
+    /// The document's first byte: lines are counted from here.
+    let bytes: UnsafePointer<UInt8>
+    let index: Int
+
+    var token: JSONToken { tape[index] }
+
+    /// The kind of value.
+    public var kind: JSONKind { token.kind }
+
+    /// Whether the value is `null`.
+    public var isNull: Bool { token.kind == .null }
+
+    /// The line (from 1) on which the value starts, for error messages.
+    public var line: Int {
+        let token = token
+        let start = Int(token.kind == .string ? token.start - 1 : token.start)
+        var line = 1
+        for offset in 0..<start where bytes[offset] == 0x0A { line += 1 }
+        return line
+    }
+
+    /// The bytes of a string (between its quotes, escapes not decoded) or number.
+    var text: UnsafeBufferPointer<UInt8> {
+        let token = token
+        return UnsafeBufferPointer(start: bytes + Int(token.start), count: Int(token.end &- token.start))
+    }
+
+    // MARK: Scalars
+
+    /// The decoded text of a string value; `nil` for any other kind.
+    public var string: String? {
+        let token = token
+        guard token.kind == .string else { return nil }
+        return token.hasEscapes ? JSONValue.unescape(text) : String(decoding: text, as: UTF8.self)
+    }
+
+    /// A boolean value; `nil` for any other kind.
+    public var bool: Bool? {
+        switch token.kind {
+        case .true: true
+        case .false: false
+        default: nil
+        }
+    }
+
+    /// The source text of a number (as written, e.g. `1.5e3`); `nil` for any other kind.
+    public var numberText: String? {
+        guard token.kind == .number else { return nil }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// An integer number that fits in `Int64`, written without fraction or exponent; else `nil`.
+    public var int64: Int64? {
+        guard token.kind == .number else { return nil }
+        return JSONValue.parseInt64(text)
+    }
+
+    /// A number as a `Double`; `nil` for any other kind or when out of `Double`'s range.
+    public var double: Double? {
+        guard let text = numberText, let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// The raw UTF-8 bytes between a string's quotes (escapes not decoded), or of a number's
+    /// text; `nil` for other kinds. Valid as long as the value is.
+    public var rawBytes: UnsafeBufferPointer<UInt8>? {
+        let kind = token.kind
+        guard kind == .string || kind == .number else { return nil }
+        return text
+    }
+
+    /// Calls `body` with the UTF-8 bytes of a string value, unescaped (copied only when the value
+    /// has escapes); nil for any other kind.
+    public func withStringBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        let token = token
+        guard token.kind == .string else { return nil }
+        if token.hasEscapes {
+            var decoded = JSONValue.unescape(text)
+            return try decoded.withUTF8(body)
+        }
+        return try body(text)
+    }
+
+    /// Whether the value is a string whose decoded text equals `expected`.
+    public func stringEquals(_ expected: StaticString) -> Bool {
+        let token = token
+        guard token.kind == .string else { return false }
+        if token.hasEscapes { return string == expected.description }
+        return JSONValue.equal(text, expected)
+    }
+
+    // MARK: Containers
+
+    /// The number of members of an object or elements of an array; 0 for scalars.
+    public var count: Int {
+        switch token.kind {
+        case .object: members.reduce(0) { total, _ in total + 1 }
+        case .array: elements.reduce(0) { total, _ in total + 1 }
+        default: 0
+        }
+    }
+
+    /// The value of an object's member `key` (the first, if repeated); `nil` when absent or not an object.
+    public func member(_ key: StaticString) -> UnsafeJSONValue? {
+        for (name, value) in members where name == key { return value }
+        return nil
+    }
+
+    /// The value of an object's member `key` (the first, if repeated); `nil` when absent or not an object.
+    public subscript(key: String) -> UnsafeJSONValue? {
+        for (name, value) in members where name.string == key { return value }
+        return nil
+    }
+
+    /// An object's members in document order; empty for other kinds.
+    public var members: UnsafeJSONMembers {
+        let token = token
+        return UnsafeJSONMembers(tape: tape, bytes: bytes, start: index + 1, end: token.kind == .object ? Int(token.end) : index + 1)
+    }
+
+    /// An array's elements in document order; empty for other kinds.
+    public var elements: UnsafeJSONElements {
+        let token = token
+        return UnsafeJSONElements(tape: tape, bytes: bytes, start: index + 1, end: token.kind == .array ? Int(token.end) : index + 1)
+    }
+
+    /// The tape index just past this value (and its descendants).
+    @inline(__always)
+    static func next(after cursor: Int, in tape: UnsafePointer<JSONToken>) -> Int {
+        let token = tape[cursor]
+        return token.kind == .object || token.kind == .array ? Int(token.end) : cursor + 1
+    }
+}
+
+/// An object member's key, compared in place against expected names; valid as long as its value is.
+public struct UnsafeJSONKey {
+    let start: UnsafePointer<UInt8>
+    let length: Int
+    let hasEscapes: Bool
+
+    /// The decoded key.
+    public var string: String {
+        let text = UnsafeBufferPointer(start: start, count: length)
+        return hasEscapes ? JSONValue.unescape(text) : String(decoding: text, as: UTF8.self)
+    }
+
+    /// The decoded key's length in UTF-8 bytes: a cheap first test before comparing names.
+    public var utf8Count: Int { hasEscapes ? string.utf8.count : length }
+
+    /// Whether the key equals `name`: a length check for most names, then a byte comparison.
+    public static func == (key: UnsafeJSONKey, name: StaticString) -> Bool {
+        if key.hasEscapes { return key.string == name.description }
+        guard key.length == name.utf8CodeUnitCount else { return false }
+        return JSONValue.equal(UnsafeBufferPointer(start: key.start, count: key.length), name)
+    }
+}
+
+/// The members of an object, in document order.
+public struct UnsafeJSONMembers: Sequence, IteratorProtocol {
+    let tape: UnsafePointer<JSONToken>
+    let bytes: UnsafePointer<UInt8>
+    var cursor: Int
+    let end: Int
+
+    init(tape: UnsafePointer<JSONToken>, bytes: UnsafePointer<UInt8>, start: Int, end: Int) {
+        self.tape = tape
+        self.bytes = bytes
+        cursor = start
+        self.end = end
+    }
+
+    /// The next member.
+    public mutating func next() -> (key: UnsafeJSONKey, value: UnsafeJSONValue)? {
+        guard cursor < end else { return nil }
+        let keyToken = tape[cursor]
+        let key = UnsafeJSONKey(
+            start: bytes + Int(keyToken.start), length: Int(keyToken.end &- keyToken.start), hasEscapes: keyToken.hasEscapes)
+        let value = UnsafeJSONValue(tape: tape, bytes: bytes, index: cursor + 1)
+        cursor = UnsafeJSONValue.next(after: cursor + 1, in: tape)
+        return (key, value)
+    }
+}
+
+/// The elements of an array, in document order.
+public struct UnsafeJSONElements: Sequence, IteratorProtocol {
+    let tape: UnsafePointer<JSONToken>
+    let bytes: UnsafePointer<UInt8>
+    var cursor: Int
+    let end: Int
+
+    init(tape: UnsafePointer<JSONToken>, bytes: UnsafePointer<UInt8>, start: Int, end: Int) {
+        self.tape = tape
+        self.bytes = bytes
+        cursor = start
+        self.end = end
+    }
+
+    /// The next element.
+    public mutating func next() -> UnsafeJSONValue? {
+        guard cursor < end else { return nil }
+        let value = UnsafeJSONValue(tape: tape, bytes: bytes, index: cursor)
+        cursor = UnsafeJSONValue.next(after: cursor, in: tape)
+        return value
+    }
+}
