@@ -20,42 +20,56 @@ public enum AccessStyle: String, Hashable, Sendable, CaseIterable, Comparable {
 }
 
 /// An App Store product and what it grants, as the catalog says (R3).
+///
+/// A value type whose fields live in one shared, immutable box: a user's transactions each carry
+/// their product, and copying one costs a single reference count.
 public struct Product: Hashable, Sendable {
-    public let productId: String
-    public let type: ProductType
+    private let box: Box
+
+    public var productId: String { box.fields.productId }
+    public var type: ProductType { box.fields.type }
     /// The publications it grants; for an `issue` product, the issue's publication.
-    public let publications: [String]
+    public var publications: [String] { box.fields.publications }
     /// The access style of a subscription product (`archive` for `issue` products, where it is unused).
-    public let access: AccessStyle
+    public var access: AccessStyle { box.fields.access }
     /// For streaming products: only the latest `window` issues are readable (R12); nil for all.
-    public let window: Int?
+    public var window: Int? { box.fields.window }
     /// For `nonRenewing` products: how long one purchase lasts.
-    public let duration: CalendarDuration?
+    public var duration: CalendarDuration? { box.fields.duration }
     /// For `issue` products: the issue id.
-    public let issueId: String?
+    public var issueId: String? { box.fields.issueId }
 
     /// A subscription product (auto-renewable, non-renewing or free).
     public init(
         productId: String, type: ProductType, publications: [String], access: AccessStyle,
         window: Int? = nil, duration: CalendarDuration? = nil
     ) {
-        self.productId = productId
-        self.type = type
-        self.publications = publications
-        self.access = access
-        self.window = window
-        self.duration = duration
-        issueId = nil
+        box = Box(
+            Fields(productId: productId, type: type, publications: publications, access: access, window: window, duration: duration, issueId: nil))
     }
 
     /// A single-issue product.
     public init(productId: String, publication: String, issue: String) {
-        self.productId = productId
-        type = .issue
-        publications = [publication]
-        access = .archive
-        window = nil
-        duration = nil
-        issueId = issue
+        box = Box(
+            Fields(productId: productId, type: .issue, publications: [publication], access: .archive, window: nil, duration: nil, issueId: issue))
+    }
+
+    public static func == (lhs: Product, rhs: Product) -> Bool { lhs.box === rhs.box || lhs.box.fields == rhs.box.fields }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(box.fields) }
+
+    private struct Fields: Hashable, Sendable {
+        var productId: String
+        var type: ProductType
+        var publications: [String]
+        var access: AccessStyle
+        var window: Int?
+        var duration: CalendarDuration?
+        var issueId: String?
+    }
+
+    private final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
     }
 }

@@ -44,17 +44,27 @@ public struct PurchaseHistory: Hashable, Sendable {
                 }
             }
         }
-        unique.sort { a, b in
-            if a.purchase != b.purchase { return a.purchase < b.purchase }
-            if a.transactionId != b.transactionId { return a.transactionId < b.transactionId }
-            return a.environment == .production && b.environment == .sandbox
-        }
-        transactions = unique
+        transactions = PurchaseHistory.sortedByPurchase(unique)
         for renewal in newRenewals {
             renewals.removeAll { $0.environment == renewal.environment && $0.originalTransactionId == renewal.originalTransactionId
                 && ($0.originalTransactionId != nil || $0.productId == renewal.productId) }
             renewals.append(renewal)
         }
+    }
+
+    /// Orders by purchase instant, then transaction id, production first. Sorts small keys
+    /// rather than the transactions themselves, which are large to move.
+    private static func sortedByPurchase(_ transactions: [Transaction]) -> [Transaction] {
+        var order = transactions.indices.map { (purchase: transactions[$0].purchase, index: $0) }
+        order.sort { a, b in
+            if a.purchase != b.purchase { return a.purchase < b.purchase }
+            let first = transactions[a.index]
+            let second = transactions[b.index]
+            if first.transactionId != second.transactionId { return first.transactionId < second.transactionId }
+            return first.environment == .production && second.environment == .sandbox
+        }
+        if order.indices.allSatisfy({ order[$0].index == $0 }) { return transactions }
+        return order.map { transactions[$0.index] }
     }
 
     /// Adds another history's transactions and renewal info.

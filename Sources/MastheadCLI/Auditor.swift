@@ -94,25 +94,33 @@ struct Auditor {
     mutating func audit(_ line: [UInt8]) -> Outcome {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .skipped }
         summary.lines += 1
-        let root: JSONValue
+        let read: Result<(userId: String, history: PurchaseHistory), FormatError>
         do {
-            root = try JSONDocument(parsing: line).root
+            // Parsed in place: the line's bytes are not copied, the values read not reference-counted.
+            read = try line.withUnsafeBufferPointer { (bytes) throws(JSONError) in
+                try JSONDocument.withUnsafeParsing(bytes) { root in Result { () throws(FormatError) in try readUser(root) } }
+            }
         } catch {
             summary.rejectedLines += 1
             return .rejected(error.description)
         }
-        do {
-            guard root.kind == .object else { throw FormatError.invalidValue(path: "$", line: 1, value: root.rendered, expected: "an object with user_id and receipt") }
-            guard let userValue = root.member("user_id"), let userId = userValue.string ?? userValue.numberText, !userId.isEmpty else {
-                throw FormatError.missingField(path: "$.user_id", line: 1)
-            }
-            guard let receiptValue = root.member("receipt") else { throw FormatError.missingField(path: "$.receipt", line: 1) }
-            let receipt = try decoder.decode(receiptValue, path: "$.receipt")
-            return decide(userId: userId, history: receipt.history)
-        } catch {
+        switch read {
+        case .success(let user):
+            return decide(userId: user.userId, history: user.history)
+        case .failure(let error):
             summary.rejectedLines += 1
             return .rejected("\(error)")
         }
+    }
+
+    /// The user id and purchase history of one line's object.
+    private func readUser(_ root: UnsafeJSONValue) throws(FormatError) -> (userId: String, history: PurchaseHistory) {
+        guard root.kind == .object else { throw FormatError.invalidValue(path: "$", line: 1, value: root.rendered, expected: "an object with user_id and receipt") }
+        guard let userValue = root.member("user_id"), let userId = userValue.string ?? userValue.numberText, !userId.isEmpty else {
+            throw FormatError.missingField(path: "$.user_id", line: 1)
+        }
+        guard let receiptValue = root.member("receipt") else { throw FormatError.missingField(path: "$.receipt", line: 1) }
+        return (userId, try decoder.decode(receiptValue, path: "$.receipt").history)
     }
 
     /// Decides one user's history at every instant and writes their lines.

@@ -58,12 +58,12 @@ public enum DateText {
             civil.isValid
         else { return nil }
         let zone = UnsafeBufferPointer(rebasing: bytes[20...])
-        for name in utcZoneNames where zone.elementsEqual(name.utf8) { return civil.instant }
+        for name in utcZoneNames where name.count == zone.count && zone.elementsEqual(name) { return civil.instant }
         return nil
     }
 
     /// The zone names `appleUTC` accepts.
-    private static let utcZoneNames = ["Etc/GMT", "Etc/UTC", "GMT", "UTC", "Etc/GMT+0", "Etc/GMT-0", "Etc/Zulu", "Z"]
+    private static let utcZoneNames = ["Etc/GMT", "Etc/UTC", "GMT", "UTC", "Etc/GMT+0", "Etc/GMT-0", "Etc/Zulu", "Z"].map { Array($0.utf8) }
 
     /// `yyyy-MM-dd?HH:mm:ss` at the start of `bytes`, separator unchecked.
     private static func civilPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> CivilTime? {

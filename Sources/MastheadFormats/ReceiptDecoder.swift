@@ -41,7 +41,7 @@ public struct ReceiptDecoder: Sendable {
     }
 
     /// Reads a verifyReceipt response through an unowned view of its value (no reference counting).
-    func decode(_ value: UnsafeJSONValue, path: String, requireStatus: Bool) throws(FormatError) -> Receipt {
+    public func decode(_ value: UnsafeJSONValue, path: String, requireStatus: Bool = true) throws(FormatError) -> Receipt {
         let top = PayloadLocation(top: path)
         guard value.kind == .object else {
             throw FormatError.invalidValue(path: path, line: value.line, value: value.rendered, expected: "a verifyReceipt response object")
@@ -166,25 +166,26 @@ public struct ReceiptDecoder: Sendable {
         var upgraded: UnsafeJSONValue?
         var trial: UnsafeJSONValue?
         var intro: UnsafeJSONValue?
-        // Names are told apart by length first: one integer comparison rejects most keys.
+        // Names are told apart by length first (one integer comparison rejects most keys), then
+        // by their eight-byte words.
         for (key, value) in object.members {
             switch key.utf8Count {
-            case 10: if key == "product_id" { productId = value }
-            case 11: if key == "is_upgraded" { upgraded = value }
-            case 12: if key == "expires_date" { expires = value }
-            case 13: if key == "purchase_date" { purchase = value }
-            case 14: if key == "transaction_id" { transactionId = value }
+            case 10: if key == Names.productId { productId = value }
+            case 11: if key == Names.isUpgraded { upgraded = value }
+            case 12: if key == Names.expiresDate { expires = value }
+            case 13: if key == Names.purchaseDate { purchase = value }
+            case 14: if key == Names.transactionId { transactionId = value }
             case 15:
-                if key == "expires_date_ms" {
+                if key == Names.expiresDateMs {
                     expiresMs = value
-                } else if key == "is_trial_period" {
+                } else if key == Names.isTrialPeriod {
                     trial = value
                 }
-            case 16: if key == "purchase_date_ms" { purchaseMs = value }
-            case 17: if key == "cancellation_date" { cancellation = value }
-            case 20: if key == "cancellation_date_ms" { cancellationMs = value }
-            case 23: if key == "original_transaction_id" { originalId = value }
-            case 24: if key == "is_in_intro_offer_period" { intro = value }
+            case 16: if key == Names.purchaseDateMs { purchaseMs = value }
+            case 17: if key == Names.cancellationDate { cancellation = value }
+            case 20: if key == Names.cancellationDateMs { cancellationMs = value }
+            case 23: if key == Names.originalTransactionId { originalId = value }
+            case 24: if key == Names.isInIntroOfferPeriod { intro = value }
             default: break
             }
         }
@@ -244,4 +245,20 @@ public struct ReceiptDecoder: Sendable {
         info.gracePeriodExpires = try appStoreDate(milliseconds: graceMs, text: grace, location: location, key: "grace_period_expires_date")
         return info
     }
+}
+
+/// The transaction fields' names, prepared for word-wise comparison.
+private enum Names {
+    static let productId = JSONName("product_id")
+    static let isUpgraded = JSONName("is_upgraded")
+    static let expiresDate = JSONName("expires_date")
+    static let purchaseDate = JSONName("purchase_date")
+    static let transactionId = JSONName("transaction_id")
+    static let expiresDateMs = JSONName("expires_date_ms")
+    static let isTrialPeriod = JSONName("is_trial_period")
+    static let purchaseDateMs = JSONName("purchase_date_ms")
+    static let cancellationDate = JSONName("cancellation_date")
+    static let cancellationDateMs = JSONName("cancellation_date_ms")
+    static let originalTransactionId = JSONName("original_transaction_id")
+    static let isInIntroOfferPeriod = JSONName("is_in_intro_offer_period")
 }

@@ -81,7 +81,7 @@ public struct SyntheticPopulation: Sendable {
             let product = autoRenewable[random.below(autoRenewable.count)]
             let original = nextId()
             var purchase = start.milliseconds + Int64(random.below(365)) * day + Int64(random.below(86_400)) * 1000
-            let renewals = 2 + random.below(18)
+            let renewals = 3 + random.below(28)
             var current = product.productId
             for renewal in 0..<renewals {
                 let length = 30 * day

@@ -15,15 +15,29 @@ public struct JSONDocument: Sendable {
     ///   - maxDepth: the deepest nesting accepted.
     /// - Throws: ``JSONError`` naming the line, column and path of the first problem.
     public init(parsing bytes: [UInt8], maxDepth: Int = JSONDocument.defaultMaxDepth) throws(JSONError) {
-        guard bytes.count < Int(UInt32.max) else { throw JSONError.tooLarge(bytes: bytes.count) }
-        let tape = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONError) -> UnsafeMutablePointer<JSONToken> in
-            var parser = JSONParser(
-                base: buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: buffer.count,
-                maxDepth: maxDepth, tapeCapacity: buffer.count / 8 + 4)
-            try parser.parseDocument()
-            return parser.takeTape()
-        }
+        let tape = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONError) in try JSONDocument.tape(of: buffer, maxDepth: maxDepth) }
         storage = JSONStorage(bytes: bytes, tape: tape)
+    }
+
+    /// Parses and validates `bytes` in place and calls `body` with the top-level value: nothing
+    /// is copied and nothing reference-counted. The value, and anything read from it, is valid
+    /// only until `body` returns.
+    /// - Throws: ``JSONError`` when the text is not valid JSON (then `body` is not called).
+    public static func withUnsafeParsing<R>(
+        _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONDocument.defaultMaxDepth, _ body: (UnsafeJSONValue) -> R
+    ) throws(JSONError) -> R {
+        let tape = try JSONDocument.tape(of: bytes, maxDepth: maxDepth)
+        defer { tape.deallocate() }
+        return body(UnsafeJSONValue(tape: tape, bytes: bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, index: 0))
+    }
+
+    /// Validates `bytes` and returns its tape (which the caller deallocates).
+    private static func tape(of bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONError) -> UnsafeMutablePointer<JSONToken> {
+        guard bytes.count < Int(UInt32.max) else { throw JSONError.tooLarge(bytes: bytes.count) }
+        var parser = JSONParser(
+            base: bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: bytes.count, maxDepth: maxDepth, tapeCapacity: bytes.count / 8 + 4)
+        try parser.parseDocument()
+        return parser.takeTape()
     }
 
     /// Parses and validates a JSON text given as a string.

@@ -8,13 +8,14 @@ public enum JSONKind: UInt8, Sendable {
 /// Strings hold the byte range between their quotes; numbers their byte range; containers the
 /// byte offset of their opening bracket and the tape index just past their last descendant, so a
 /// reader can skip a whole container in one step.
+@usableFromInline
 struct JSONToken: Sendable {
-    var kind: JSONKind
+    @usableFromInline var kind: JSONKind
     /// For strings: the text holds at least one escape sequence and must be decoded.
-    var hasEscapes: Bool
-    var start: UInt32
+    @usableFromInline var hasEscapes: Bool
+    @usableFromInline var start: UInt32
     /// Byte end for scalars; tape index past the last descendant for containers.
-    var end: UInt32
+    @usableFromInline var end: UInt32
 }
 
 /// The tokens a parser appends, in memory that a ``JSONStorage`` then takes over: appending is a
@@ -32,20 +33,24 @@ struct TokenBuffer: ~Copyable {
     deinit { base.deallocate() }
 
     subscript(index: Int) -> JSONToken {
-        get { base[index] }
-        set { base[index] = newValue }
+        @inline(__always) get { base[index] }
+        @inline(__always) set { base[index] = newValue }
     }
 
+    @inline(__always)
     mutating func append(_ token: JSONToken) {
-        if count == capacity {
-            let larger = UnsafeMutablePointer<JSONToken>.allocate(capacity: capacity * 2)
-            larger.moveInitialize(from: base, count: count)
-            base.deallocate()
-            base = larger
-            capacity *= 2
-        }
+        if count == capacity { grow() }
         (base + count).initialize(to: token)
         count += 1
+    }
+
+    @inline(never)
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<JSONToken>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
     }
 
     /// Hands the memory over to the caller, who must deallocate it.

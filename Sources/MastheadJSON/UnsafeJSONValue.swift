@@ -5,15 +5,22 @@
 /// closure given to ``JSONValue/withUnsafeValue(_:)``, and never let it (or a key, member or
 /// element read from it) escape that closure.
 public struct UnsafeJSONValue {
-    let tape: UnsafePointer<JSONToken>
+    @usableFromInline let tape: UnsafePointer<JSONToken>
     /// The document's first byte: lines are counted from here.
-    let bytes: UnsafePointer<UInt8>
-    let index: Int
+    @usableFromInline let bytes: UnsafePointer<UInt8>
+    @usableFromInline let index: Int
 
-    var token: JSONToken { tape[index] }
+    @usableFromInline
+    init(tape: UnsafePointer<JSONToken>, bytes: UnsafePointer<UInt8>, index: Int) {
+        self.tape = tape
+        self.bytes = bytes
+        self.index = index
+    }
+
+    @inlinable var token: JSONToken { tape[index] }
 
     /// The kind of value.
-    public var kind: JSONKind { token.kind }
+    @inlinable public var kind: JSONKind { token.kind }
 
     /// Whether the value is `null`.
     public var isNull: Bool { token.kind == .null }
@@ -28,7 +35,7 @@ public struct UnsafeJSONValue {
     }
 
     /// The bytes of a string (between its quotes, escapes not decoded) or number.
-    var text: UnsafeBufferPointer<UInt8> {
+    @inlinable var text: UnsafeBufferPointer<UInt8> {
         let token = token
         return UnsafeBufferPointer(start: bytes + Int(token.start), count: Int(token.end &- token.start))
     }
@@ -71,7 +78,7 @@ public struct UnsafeJSONValue {
 
     /// The raw UTF-8 bytes between a string's quotes (escapes not decoded), or of a number's
     /// text; `nil` for other kinds. Valid as long as the value is.
-    public var rawBytes: UnsafeBufferPointer<UInt8>? {
+    @inlinable public var rawBytes: UnsafeBufferPointer<UInt8>? {
         let kind = token.kind
         guard kind == .string || kind == .number else { return nil }
         return text
@@ -121,19 +128,19 @@ public struct UnsafeJSONValue {
     }
 
     /// An object's members in document order; empty for other kinds.
-    public var members: UnsafeJSONMembers {
+    @inlinable public var members: UnsafeJSONMembers {
         let token = token
         return UnsafeJSONMembers(tape: tape, bytes: bytes, start: index + 1, end: token.kind == .object ? Int(token.end) : index + 1)
     }
 
     /// An array's elements in document order; empty for other kinds.
-    public var elements: UnsafeJSONElements {
+    @inlinable public var elements: UnsafeJSONElements {
         let token = token
         return UnsafeJSONElements(tape: tape, bytes: bytes, start: index + 1, end: token.kind == .array ? Int(token.end) : index + 1)
     }
 
     /// The tape index just past this value (and its descendants).
-    @inline(__always)
+    @inlinable
     static func next(after cursor: Int, in tape: UnsafePointer<JSONToken>) -> Int {
         let token = tape[cursor]
         return token.kind == .object || token.kind == .array ? Int(token.end) : cursor + 1
@@ -142,9 +149,16 @@ public struct UnsafeJSONValue {
 
 /// An object member's key, compared in place against expected names; valid as long as its value is.
 public struct UnsafeJSONKey {
-    let start: UnsafePointer<UInt8>
-    let length: Int
-    let hasEscapes: Bool
+    @usableFromInline let start: UnsafePointer<UInt8>
+    @usableFromInline let length: Int
+    @usableFromInline let hasEscapes: Bool
+
+    @usableFromInline
+    init(start: UnsafePointer<UInt8>, length: Int, hasEscapes: Bool) {
+        self.start = start
+        self.length = length
+        self.hasEscapes = hasEscapes
+    }
 
     /// The decoded key.
     public var string: String {
@@ -153,7 +167,7 @@ public struct UnsafeJSONKey {
     }
 
     /// The decoded key's length in UTF-8 bytes: a cheap first test before comparing names.
-    public var utf8Count: Int { hasEscapes ? string.utf8.count : length }
+    @inlinable public var utf8Count: Int { hasEscapes ? string.utf8.count : length }
 
     /// Whether the key equals `name`: a length check for most names, then a byte comparison.
     public static func == (key: UnsafeJSONKey, name: StaticString) -> Bool {
@@ -165,11 +179,12 @@ public struct UnsafeJSONKey {
 
 /// The members of an object, in document order.
 public struct UnsafeJSONMembers: Sequence, IteratorProtocol {
-    let tape: UnsafePointer<JSONToken>
-    let bytes: UnsafePointer<UInt8>
-    var cursor: Int
-    let end: Int
+    @usableFromInline let tape: UnsafePointer<JSONToken>
+    @usableFromInline let bytes: UnsafePointer<UInt8>
+    @usableFromInline var cursor: Int
+    @usableFromInline let end: Int
 
+    @usableFromInline
     init(tape: UnsafePointer<JSONToken>, bytes: UnsafePointer<UInt8>, start: Int, end: Int) {
         self.tape = tape
         self.bytes = bytes
@@ -178,6 +193,7 @@ public struct UnsafeJSONMembers: Sequence, IteratorProtocol {
     }
 
     /// The next member.
+    @inlinable
     public mutating func next() -> (key: UnsafeJSONKey, value: UnsafeJSONValue)? {
         guard cursor < end else { return nil }
         let keyToken = tape[cursor]
@@ -191,11 +207,12 @@ public struct UnsafeJSONMembers: Sequence, IteratorProtocol {
 
 /// The elements of an array, in document order.
 public struct UnsafeJSONElements: Sequence, IteratorProtocol {
-    let tape: UnsafePointer<JSONToken>
-    let bytes: UnsafePointer<UInt8>
-    var cursor: Int
-    let end: Int
+    @usableFromInline let tape: UnsafePointer<JSONToken>
+    @usableFromInline let bytes: UnsafePointer<UInt8>
+    @usableFromInline var cursor: Int
+    @usableFromInline let end: Int
 
+    @usableFromInline
     init(tape: UnsafePointer<JSONToken>, bytes: UnsafePointer<UInt8>, start: Int, end: Int) {
         self.tape = tape
         self.bytes = bytes
@@ -204,6 +221,7 @@ public struct UnsafeJSONElements: Sequence, IteratorProtocol {
     }
 
     /// The next element.
+    @inlinable
     public mutating func next() -> UnsafeJSONValue? {
         guard cursor < end else { return nil }
         let value = UnsafeJSONValue(tape: tape, bytes: bytes, index: cursor)
