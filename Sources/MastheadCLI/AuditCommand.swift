@@ -96,19 +96,13 @@ struct AuditCommand {
         }
         switch source {
         case .receipts(let path):
-            let reader = try LineReader(path: path)
+            let reader = try LineReader(path: path, chunkSize: AuditPipeline.readSize)
             if errors.isTerminal { progress = AuditProgress(unit: .bytes, total: Files.size(path)) }
             func read() throws(CLIError) -> [AuditRecord] {
                 var batch: [AuditRecord] = []
                 batch.reserveCapacity(AuditPipeline.batchSize)
-                do {
-                    while batch.count < AuditPipeline.batchSize, let line = try reader.next({ Array($0) }) {
-                        batch.append(.line(path: path, number: reader.lineNumber, bytes: line))
-                    }
-                } catch let error as CLIError {
-                    throw error
-                } catch {
-                    throw CLIError.cannotRead(path: path, reason: "\(error)")
+                while batch.count < AuditPipeline.batchSize, let (block, lines) = try reader.nextLines(max: AuditPipeline.batchSize - batch.count) {
+                    for line in lines { batch.append(.line(block: block, number: line.number, range: line.range)) }
                 }
                 consumed = reader.bytesConsumed
                 return batch
@@ -206,13 +200,14 @@ struct AuditCommand {
 
 /// One user to audit: a receipts line, or a history read from the database.
 enum AuditRecord {
-    case line(path: String, number: Int, bytes: [UInt8])
+    /// Line `number` of a file: `range` of the bytes of `block`.
+    case line(block: LineBlock, number: Int, range: Range<Int>)
     case user(id: String, history: PurchaseHistory)
 
     /// Where a rejected record came from, for the message: `FILE:LINE` or the user id.
     var location: String {
         switch self {
-        case .line(let path, let number, _): "\(path):\(number)"
+        case .line(let block, let number, _): "\(block.path):\(number)"
         case .user(let id, _): "user \(id)"
         }
     }

@@ -7,6 +7,8 @@ import Synchronization
 struct AuditPipeline {
     /// Records read before the workers decide them together; bounds memory to a few megabytes.
     static let batchSize = 4096
+    /// Bytes of the receipts file read at a time, straight into the memory of the lines' block.
+    static let readSize = 8 << 20
     /// Records a worker takes at a time from the batch.
     static let chunkSize = 32
 

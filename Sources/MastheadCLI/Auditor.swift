@@ -83,7 +83,7 @@ struct Auditor {
     /// Decides one record.
     mutating func audit(_ record: AuditRecord) -> Outcome {
         switch record {
-        case .line(_, _, let bytes): return audit(bytes)
+        case .line(let block, _, let range): return withExtendedLifetime(block) { audit(block.bytes(range)) }
         case .user(let id, let history):
             summary.lines += 1
             return decide(userId: id, history: history)
@@ -91,15 +91,13 @@ struct Auditor {
     }
 
     /// Decides one receipts line, `{"user_id": ..., "receipt": {...}}`.
-    mutating func audit(_ line: [UInt8]) -> Outcome {
+    mutating func audit(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .skipped }
         summary.lines += 1
         let read: Result<(userId: String, history: PurchaseHistory), FormatError>
         do {
             // Parsed in place: the line's bytes are not copied, the values read not reference-counted.
-            read = try line.withUnsafeBufferPointer { (bytes) throws(JSONError) in
-                try JSONDocument.withUnsafeParsing(bytes) { root in Result { () throws(FormatError) in try readUser(root) } }
-            }
+            read = try JSONDocument.withUnsafeParsing(line) { root in Result { () throws(FormatError) in try readUser(root) } }
         } catch {
             summary.rejectedLines += 1
             return .rejected(error.description)

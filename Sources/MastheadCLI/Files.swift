@@ -38,17 +38,18 @@ enum Files {
 final class LineReader {
     private let descriptor: Int32
     private let path: String
-    private var buffer: [UInt8]
+    /// The memory read into: bytes `start..<end` are read and not yet returned.
+    private var block: LineBlock
     private var start = 0
     private var end = 0
     private var finished = false
     /// The number of the line last returned, from 1.
     private(set) var lineNumber = 0
-    /// Bytes of the file before the buffer's first byte.
-    private var bufferOffset = 0
+    /// Bytes of the file before the block's first byte.
+    private var blockOffset = 0
 
     /// Bytes of the input consumed so far (through the line last returned).
-    var bytesConsumed: Int { bufferOffset + start }
+    var bytesConsumed: Int { blockOffset + start }
 
     /// Opens `path` for reading; `-` reads standard input.
     init(path: String, chunkSize: Int = 4 << 20) throws(CLIError) {
@@ -59,57 +60,81 @@ final class LineReader {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw CLIError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
         }
-        buffer = [UInt8](repeating: 0, count: chunkSize)
+        block = LineBlock(path: path, capacity: chunkSize)
     }
 
     deinit { if descriptor > 0 { close(descriptor) } }
 
     /// Calls `body` with the next line (without its `\n` or `\r\n`); returns false at the end.
     func next<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
+        guard let range = try nextRange() else { return nil }
+        return try body(UnsafeBufferPointer(rebasing: UnsafeBufferPointer(block.memory)[range]))
+    }
+
+    /// The next whole lines, at most `maxLines`, in a block of their own: the file's bytes were
+    /// read into the block's memory and are not copied again (only a partial last line moves on
+    /// to the next block). Each line comes with its number and byte range in the block, without
+    /// its `\n` or `\r\n`; nil at the end of the input.
+    func nextLines(max maxLines: Int) throws(CLIError) -> (block: LineBlock, lines: [(number: Int, range: Range<Int>)])? {
+        var lines: [(number: Int, range: Range<Int>)] = []
+        while lines.count < maxLines, let range = try nextRange(refill: lines.isEmpty) {
+            lines.append((lineNumber, range))
+        }
+        guard !lines.isEmpty else { return nil }
+        // The block goes with its lines; what follows the last line starts a new block.
+        let full = block
+        block = LineBlock(path: path, capacity: full.memory.count)
+        let remaining = end - start
+        if remaining > 0 { _ = memcpy(block.memory.baseAddress!, full.memory.baseAddress! + start, remaining) }
+        blockOffset += start
+        start = 0
+        end = remaining
+        return (full, lines)
+    }
+
+    /// The range of the next line in the block; nil at the end, or, when `refill` is false, when
+    /// the block holds no further whole line.
+    private func nextRange(refill: Bool = true) throws(CLIError) -> Range<Int>? {
         while true {
-            let found: Int? = buffer.withUnsafeBufferPointer { bytes in
-                guard start < end, let base = bytes.baseAddress,
-                    let hit = memchr(base + start, 0x0A, end - start)
-                else { return nil }
-                return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            }
-            if let newline = found {
-                let lineStart = start
-                start = newline + 1
+            let base = block.memory.baseAddress!
+            if start < end, let hit = memchr(base + start, 0x0A, end - start) {
+                let newline = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                defer { start = newline + 1 }
                 lineNumber += 1
-                return try emit(lineStart, newline, body)
+                return lineRange(start, newline)
             }
             if finished {
                 guard start < end else { return nil }
-                let lineStart = start
-                start = end
+                defer { start = end }
                 lineNumber += 1
-                return try emit(lineStart, end, body)
+                return lineRange(start, end)
             }
+            guard refill else { return nil }
             try fill()
         }
     }
 
-    private func emit<R>(_ lineStart: Int, _ lineEnd: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        var stop = lineEnd
-        if stop > lineStart && buffer[stop - 1] == 0x0D { stop -= 1 }
-        return try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[lineStart..<stop])) }
+    /// A line's bytes without a trailing `\r`.
+    private func lineRange(_ lineStart: Int, _ lineEnd: Int) -> Range<Int> {
+        lineEnd > lineStart && block.memory[lineEnd - 1] == 0x0D ? lineStart..<lineEnd - 1 : lineStart..<lineEnd
     }
 
-    /// Moves the partial line to the front (growing the buffer for a line longer than it) and reads more.
+    /// Moves the partial line to the front (into a larger block for a line longer than the
+    /// block) and reads more.
     private func fill() throws(CLIError) {
-        if start > 0 {
-            let remaining = end - start
-            buffer.withUnsafeMutableBufferPointer { bytes in
-                _ = memmove(bytes.baseAddress!, bytes.baseAddress! + start, remaining)
-            }
-            bufferOffset += start
-            start = 0
-            end = remaining
+        let remaining = end - start
+        if remaining == block.memory.count {
+            let larger = LineBlock(path: path, capacity: block.memory.count * 2)
+            _ = memcpy(larger.memory.baseAddress!, block.memory.baseAddress! + start, remaining)
+            block = larger
+        } else if start > 0 {
+            _ = memmove(block.memory.baseAddress!, block.memory.baseAddress! + start, remaining)
         }
-        if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+        blockOffset += start
+        start = 0
+        end = remaining
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + end, $0.count - end) }
+            let count = Glibc.read(descriptor, block.memory.baseAddress! + end, block.memory.count - end)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw CLIError.cannotRead(path: path, reason: String(cString: strerror(errno)))
@@ -118,6 +143,25 @@ final class LineReader {
             return
         }
     }
+}
+
+/// Input lines in memory of their own, shared by the records that point into it. Only the
+/// bytes read into it are ever looked at.
+final class LineBlock: @unchecked Sendable {
+    /// The file they come from.
+    let path: String
+    /// Owned; written only by the reader before the block is handed on, read-only afterwards.
+    let memory: UnsafeMutableBufferPointer<UInt8>
+
+    init(path: String, capacity: Int) {
+        self.path = path
+        memory = .allocate(capacity: capacity)
+    }
+
+    deinit { memory.deallocate() }
+
+    /// The bytes of `range`, valid while the block is.
+    func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: UnsafeBufferPointer(memory)[range]) }
 }
 
 /// A buffered writer to a file descriptor.
