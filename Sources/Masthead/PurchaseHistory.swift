@@ -8,43 +8,22 @@ public struct PurchaseHistory: Hashable, Sendable {
 
     /// Creates a history, merging copies of the same transaction (R2.3). Of several renewal infos
     /// for one subscription, the last one given wins: later receipts describe later states.
-    public init(transactions: [Transaction] = [], renewals: [RenewalInfo] = []) {
+    public init(transactions: consuming [Transaction] = [], renewals: [RenewalInfo] = []) {
         self.transactions = []
         self.renewals = []
-        merge(transactions: transactions, renewals: renewals)
+        merge(transactions: consume transactions, renewals: renewals)
     }
 
     /// Up to this many transactions, copies are found by comparing ids rather than by hashing.
     static let linearMergeLimit = 64
 
     /// Adds transactions and renewal info, as from another receipt or a notification.
-    public mutating func merge(transactions newTransactions: [Transaction], renewals newRenewals: [RenewalInfo]) {
-        var unique = transactions
-        unique.reserveCapacity(transactions.count + newTransactions.count)
-        if unique.count + newTransactions.count <= Self.linearMergeLimit {
-            // A receipt holds a few dozen transactions: comparing ids beats hashing them.
-            for transaction in newTransactions {
-                if let index = unique.firstIndex(where: { $0.transactionId == transaction.transactionId && $0.environment == transaction.environment }) {
-                    unique[index] = unique[index].merged(with: transaction)
-                } else {
-                    unique.append(transaction)
-                }
-            }
-        } else {
-            var positions: [TransactionKey: Int] = [:]
-            positions.reserveCapacity(unique.count + newTransactions.count)
-            for (index, transaction) in unique.enumerated() { positions[TransactionKey(transaction)] = index }
-            for transaction in newTransactions {
-                let key = TransactionKey(transaction)
-                if let index = positions[key] {
-                    unique[index] = unique[index].merged(with: transaction)
-                } else {
-                    positions[key] = unique.count
-                    unique.append(transaction)
-                }
-            }
-        }
-        transactions = PurchaseHistory.sortedByPurchase(unique)
+    public mutating func merge(transactions newTransactions: consuming [Transaction], renewals newRenewals: [RenewalInfo]) {
+        var all = transactions
+        if all.isEmpty { all = consume newTransactions } else { all.append(contentsOf: newTransactions) }
+        PurchaseHistory.mergeCopies(&all)
+        PurchaseHistory.sortByPurchase(&all)
+        transactions = all
         for renewal in newRenewals {
             renewals.removeAll { $0.environment == renewal.environment && $0.originalTransactionId == renewal.originalTransactionId
                 && ($0.originalTransactionId != nil || $0.productId == renewal.productId) }
@@ -52,19 +31,72 @@ public struct PurchaseHistory: Hashable, Sendable {
         }
     }
 
-    /// Orders by purchase instant, then transaction id, production first. Sorts small keys
-    /// rather than the transactions themselves, which are large to move.
-    private static func sortedByPurchase(_ transactions: [Transaction]) -> [Transaction] {
-        var order = transactions.indices.map { (purchase: transactions[$0].purchase, index: $0) }
-        order.sort { a, b in
-            if a.purchase != b.purchase { return a.purchase < b.purchase }
-            let first = transactions[a.index]
-            let second = transactions[b.index]
-            if first.transactionId != second.transactionId { return first.transactionId < second.transactionId }
-            return first.environment == .production && second.environment == .sandbox
+    /// Merges copies of one transaction (same environment and id, R2.3) into the first of them,
+    /// in place: the others are moved out, not copied.
+    private static func mergeCopies(_ transactions: inout [Transaction]) {
+        var kept = 0
+        if transactions.count <= linearMergeLimit {
+            // A receipt holds a few dozen transactions: comparing ids beats hashing them.
+            for index in transactions.indices {
+                var first = 0
+                while first < kept
+                    && !(transactions[first].transactionId == transactions[index].transactionId
+                        && transactions[first].environment == transactions[index].environment)
+                {
+                    first += 1
+                }
+                if first < kept {
+                    transactions[first] = transactions[first].merged(with: transactions[index])
+                } else {
+                    transactions.swapAt(kept, index)
+                    kept += 1
+                }
+            }
+        } else {
+            var positions: [TransactionKey: Int] = [:]
+            positions.reserveCapacity(transactions.count)
+            for index in transactions.indices {
+                let key = TransactionKey(transactions[index])
+                if let first = positions[key] {
+                    transactions[first] = transactions[first].merged(with: transactions[index])
+                } else {
+                    positions[key] = kept
+                    transactions.swapAt(kept, index)
+                    kept += 1
+                }
+            }
         }
-        if order.indices.allSatisfy({ order[$0].index == $0 }) { return transactions }
-        return order.map { transactions[$0.index] }
+        transactions.removeLast(transactions.count - kept)
+    }
+
+    /// Orders by purchase instant, then transaction id, production first. Sorts small keys, then
+    /// moves each transaction once into place (following the permutation's cycles with swaps),
+    /// as the transactions are large to move and copying them costs reference counts.
+    private static func sortByPurchase(_ transactions: inout [Transaction]) {
+        transactions.withUnsafeMutableBufferPointer { transactions in
+            var order: [(purchase: Instant, index: Int)] = []
+            order.reserveCapacity(transactions.count)
+            for index in transactions.indices { order.append((transactions[index].purchase, index)) }
+            order.sort { a, b in
+                if a.purchase != b.purchase { return a.purchase < b.purchase }
+                let first = transactions[a.index]
+                let second = transactions[b.index]
+                if first.transactionId != second.transactionId { return first.transactionId < second.transactionId }
+                return first.environment == .production && second.environment == .sandbox
+            }
+            // Position k receives the transaction now at source[k].
+            var source = order.map { $0.index }
+            for start in source.indices {
+                var position = start
+                while source[position] != start {
+                    let next = source[position]
+                    transactions.swapAt(position, next)
+                    source[position] = position
+                    position = next
+                }
+                source[position] = position
+            }
+        }
     }
 
     /// Adds another history's transactions and renewal info.
