@@ -143,7 +143,7 @@ struct Auditor {
             let publicationGrants = granted.filter { $0.publication == first.publication.id }
             let results = perInstant.map { entitlements in
                 let publication = entitlements.publications[position]
-                return (publication, reconcile(publication, granted: publicationGrants, userId: userId))
+                return (entitlement: publication, reconciliation: reconcile(publication, granted: publicationGrants, userId: userId))
             }
             switch format {
             case .jsonl: writeJSON(userId: userId, results)

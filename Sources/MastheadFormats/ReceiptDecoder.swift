@@ -24,8 +24,14 @@ public struct ReceiptDecoder: Sendable {
     /// When given, an auto-renewable product's transaction must carry an expiry date.
     public let catalog: Catalog?
 
+    /// The catalog's product ids, so that transactions share its strings.
+    private let knownProductIds: KnownProductIds
+
     /// Creates a decoder; pass the catalog to check expiry dates of auto-renewable products.
-    public init(catalog: Catalog? = nil) { self.catalog = catalog }
+    public init(catalog: Catalog? = nil) {
+        self.catalog = catalog
+        knownProductIds = KnownProductIds(catalog?.products.keys.sorted() ?? [])
+    }
 
     /// Parses and reads a verifyReceipt response.
     public func decode(_ bytes: [UInt8]) throws(FormatError) -> Receipt {
@@ -192,7 +198,7 @@ public struct ReceiptDecoder: Sendable {
         guard let id = try transactionId?.identifier(location, "transaction_id") else {
             throw FormatError.missingField(path: location.path("transaction_id"), line: object.line)
         }
-        guard let product = try productId?.identifier(location, "product_id") else {
+        guard let product = try productIdentifier(productId, location) else {
             throw FormatError.missingField(path: location.path("product_id"), line: object.line)
         }
         guard let purchased = try appStoreDate(milliseconds: purchaseMs, text: purchase, location: location, key: "purchase_date") else {
@@ -213,6 +219,12 @@ public struct ReceiptDecoder: Sendable {
             isTrial: (try? trial?.flag(location, "is_trial_period")) ?? false,
             isIntroductoryOffer: (try? intro?.flag(location, "is_in_intro_offer_period")) ?? false,
             environment: environment)
+    }
+
+    /// A transaction's product id; one the catalog knows shares the catalog's string.
+    private func productIdentifier(_ value: UnsafeJSONValue?, _ location: PayloadLocation) throws(FormatError) -> String? {
+        if let known = value?.withStringBytes({ knownProductIds.id(matching: $0) }) ?? nil { return known }
+        return try value?.identifier(location, "product_id")
     }
 
     /// Reads one `pending_renewal_info` entry (or the top-level renewal fields of an iOS 6 response).

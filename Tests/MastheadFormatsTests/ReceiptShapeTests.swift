@@ -69,6 +69,23 @@ struct ReceiptShapeTests {
         #expect(throws: Never.self) { try ReceiptDecoder().decode(bytes) }
     }
 
+    /// Product ids the catalog knows are matched by their bytes; any other spelling is read as written.
+    @Test func productIds_knownEscapedNumericAndUnknown_readAsWritten() throws {
+        let ids = ["m", "monthly", "com.example.monthly", "com.example.monthly.premium", "com.example.monthly.premiun", "com.example.pass.1m"]
+        let catalog = Catalog(
+            publications: [Publication(id: "p", issues: [])],
+            products: ids.map { Product(productId: $0, type: .nonRenewing, publications: ["p"], access: .archive) }
+                + [Product(productId: "42", type: .nonRenewing, publications: ["p"], access: .archive)])
+        let written = ids + [#"com.example\u002emonthly"#, "com.example.monthly.premiumX", "com.example.monthl", "42", "43"]
+        let expected = ids + ["com.example.monthly", "com.example.monthly.premiumX", "com.example.monthl", "42", "43"]
+        let transactions = written.enumerated().map { index, id in
+            #"{"transaction_id": "t\#(index)", "product_id": "\#(id)", "purchase_date_ms": "\#(index + 1)"}"#
+        }
+        let receipt = try ReceiptDecoder(catalog: catalog).decode(
+            Array(#"{"status": 0, "latest_receipt_info": [\#(transactions.joined(separator: ", ")), {"transaction_id": "n", "product_id": 43, "purchase_date_ms": "99"}]}"#.utf8))
+        #expect(receipt.transactions.map(\.productId) == expected + ["43"])
+    }
+
     static let flagShapes: [(text: String, value: Bool)] = [
         ("true", true), ("false", false), (#""true""#, true), (#""false""#, false), (#""1""#, true), (#""0""#, false), ("1", true), ("0", false),
     ]
