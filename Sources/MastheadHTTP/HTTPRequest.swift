@@ -22,12 +22,12 @@ public struct HTTPRequest: Sendable {
         var text = target
         (pathSegments, query) = text.withUTF8 { utf8 in
             let mark = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.count
-            let segments = utf8[..<mark].split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map {
-                HTTPRequest.percentDecode($0, plusIsSpace: false)
-            }
-            return (segments, mark < utf8.count ? HTTPRequest.parseQuery(utf8[(mark + 1)...]) : [:])
+            return (HTTPRequest.parsePath(utf8[..<mark]), mark < utf8.count ? HTTPRequest.parseQuery(utf8[(mark + 1)...]) : [:])
         }
-        self.headers = headers.map { (name: $0.name.lowercased(), value: $0.value) }
+        // Names from the parser are lowercase already.
+        self.headers = headers.map { header in
+            header.name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? (name: header.name.lowercased(), value: header.value) : header
+        }
         self.body = body
         self.keepAlive = keepAlive
     }
@@ -38,14 +38,33 @@ public struct HTTPRequest: Sendable {
         return headers.first { $0.name == lowered }?.value
     }
 
+    /// The non-empty segments between slashes, decoded.
+    static func parsePath(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> [String] {
+        var segments: [String] = []
+        segments.reserveCapacity(8)
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+            if end > start { segments.append(percentDecode(bytes[start..<end], plusIsSpace: false)) }
+            start = end + 1
+        }
+        return segments
+    }
+
     static func parseQuery(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> [String: String] {
         var result: [String: String] = [:]
-        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
-                result[percentDecode(pair[..<equals], plusIsSpace: true)] = percentDecode(pair[(equals + 1)...], plusIsSpace: true)
-            } else {
-                result[percentDecode(pair, plusIsSpace: true)] = ""
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            if end > start {
+                let pair = bytes[start..<end]
+                if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
+                    result[percentDecode(pair[..<equals], plusIsSpace: true)] = percentDecode(pair[(equals + 1)...], plusIsSpace: true)
+                } else {
+                    result[percentDecode(pair, plusIsSpace: true)] = ""
+                }
             }
+            start = end + 1
         }
         return result
     }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Parses HTTP/1.x requests from a connection's bytes (RFC 9112), enforcing the configured limits.
 ///
 /// Bodies are framed by `Content-Length` only. Ambiguous framing is refused (RFC 9112 §6.3):
@@ -51,8 +53,8 @@ struct HTTPRequestParser {
             return .failure(bad("malformed request line"))
         }
         let version = line[(secondSpace + 1)...]
-        let isHTTP11 = version.elementsEqual("HTTP/1.1".utf8)
-        guard isHTTP11 || version.elementsEqual("HTTP/1.0".utf8) else {
+        let isHTTP11 = HTTPRequestParser.isVersion(version, minor: UInt8(ascii: "1"))
+        guard isHTTP11 || HTTPRequestParser.isVersion(version, minor: UInt8(ascii: "0")) else {
             if version.starts(with: "HTTP/".utf8) {
                 return .failure(HTTPResponse.error(505, code: "http_version_not_supported", message: "only HTTP/1.1 and HTTP/1.0 are served", closeConnection: true))
             }
@@ -125,16 +127,23 @@ struct HTTPRequestParser {
         return .request(request, consumed: total)
     }
 
+    /// Whether `version` is `HTTP/1.` followed by `minor`.
+    private static func isVersion(_ version: Slice<UnsafeBufferPointer<UInt8>>, minor: UInt8) -> Bool {
+        guard version.count == 8 else { return false }
+        let prefix: [UInt8] = [0x48, 0x54, 0x54, 0x50, 0x2F, 0x31, 0x2E]  // "HTTP/1."
+        return version[version.startIndex + 7] == minor && zip(version, prefix).allSatisfy { $0 == $1 }
+    }
+
     /// Where the header section ends: `contentEnd` before the blank line, `bodyStart` after it.
     private func findHeadEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (contentEnd: Int, bodyStart: Int)? {
+        guard let base = bytes.baseAddress else { return nil }
         var index = min(start, bytes.count)
-        while index < bytes.count {
-            if bytes[index] == 0x0A {
-                // "\n\n" or "\n\r\n" ends the head.
-                if index + 1 < bytes.count && bytes[index + 1] == 0x0A { return (index, index + 2) }
-                if index + 2 < bytes.count && bytes[index + 1] == 0x0D && bytes[index + 2] == 0x0A { return (index, index + 3) }
-                if index == 0 || (index == 1 && bytes[0] == 0x0D) { return (index, index + 1) }
-            }
+        while index < bytes.count, let hit = memchr(base + index, 0x0A, bytes.count - index) {
+            index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            // "\n\n" or "\n\r\n" ends the head.
+            if index + 1 < bytes.count && bytes[index + 1] == 0x0A { return (index, index + 2) }
+            if index + 2 < bytes.count && bytes[index + 1] == 0x0D && bytes[index + 2] == 0x0A { return (index, index + 3) }
+            if index == 0 || (index == 1 && bytes[0] == 0x0D) { return (index, index + 1) }
             index += 1
         }
         return nil
