@@ -101,7 +101,12 @@ struct AuditCommand {
             func read() throws(CLIError) -> [AuditRecord] {
                 var batch: [AuditRecord] = []
                 batch.reserveCapacity(AuditPipeline.batchSize)
-                while batch.count < AuditPipeline.batchSize, let (block, lines) = try reader.nextLines(max: AuditPipeline.batchSize - batch.count) {
+                // At most batchSize lines and a few blocks: long lines make smaller batches.
+                var bytes = 0
+                while batch.count < AuditPipeline.batchSize, bytes < AuditPipeline.batchBytes,
+                    let (block, lines) = try reader.nextLines(max: AuditPipeline.batchSize - batch.count)
+                {
+                    bytes += block.memory.count
                     for line in lines { batch.append(.line(block: block, number: line.number, range: line.range)) }
                 }
                 consumed = reader.bytesConsumed
@@ -118,10 +123,19 @@ struct AuditCommand {
                 var after: String?
                 func read() throws(CLIError) -> [AuditRecord] {
                     do {
-                        let users = try store.userIds(after: after, limit: AuditPipeline.batchSize)
-                        after = users.last ?? after
-                        consumed += users.count
-                        return try users.map { .user(id: $0, history: try store.history(forUser: $0)) }
+                        // At most batchSize users and about batchTransactions transactions: users
+                        // with long histories make smaller batches.
+                        var batch: [AuditRecord] = []
+                        var transactions = 0
+                        for id in try store.userIds(after: after, limit: AuditPipeline.batchSize) {
+                            if transactions >= AuditPipeline.batchTransactions { break }
+                            let history = try store.history(forUser: id)
+                            batch.append(.user(id: id, history: history))
+                            transactions += history.transactions.count
+                            after = id
+                            consumed += 1
+                        }
+                        return batch
                     } catch {
                         throw CLIError.cannotRead(path: path, reason: "\(error)")
                     }

@@ -9,6 +9,12 @@ struct AuditPipeline {
     static let batchSize = 4096
     /// Bytes of the receipts file read at a time, straight into the memory of the lines' block.
     static let readSize = 8 << 20
+    /// A batch stops taking blocks once it holds this many bytes, whatever its line count, so
+    /// memory stays bounded when lines are long.
+    static let batchBytes = 24 << 20
+    /// Likewise for histories read from the service's database: a batch stops taking users once
+    /// it holds this many transactions.
+    static let batchTransactions = 100_000
     /// Records a worker takes at a time from the batch.
     static let chunkSize = 32
 
