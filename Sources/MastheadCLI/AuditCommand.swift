@@ -99,16 +99,7 @@ struct AuditCommand {
             let reader = try LineReader(path: path, chunkSize: AuditPipeline.readSize)
             if errors.isTerminal { progress = AuditProgress(unit: .bytes, total: Files.size(path)) }
             func read() throws(CLIError) -> [AuditRecord] {
-                var batch: [AuditRecord] = []
-                batch.reserveCapacity(AuditPipeline.batchSize)
-                // At most batchSize lines and a few blocks: long lines make smaller batches.
-                var bytes = 0
-                while batch.count < AuditPipeline.batchSize, bytes < AuditPipeline.batchBytes,
-                    let (block, lines) = try reader.nextLines(max: AuditPipeline.batchSize - batch.count)
-                {
-                    bytes += block.memory.count
-                    for line in lines { batch.append(.line(block: block, number: line.number, range: line.range)) }
-                }
+                let batch = try AuditRecord.batch(from: reader, maxLines: AuditPipeline.batchSize, maxBytes: AuditPipeline.batchBytes)
                 consumed = reader.bytesConsumed
                 return batch
             }
@@ -217,6 +208,19 @@ enum AuditRecord {
     /// Line `number` of a file: `range` of the bytes of `block`.
     case line(block: LineBlock, number: Int, range: Range<Int>)
     case user(id: String, history: PurchaseHistory)
+
+    /// The next receipts lines: at most `maxLines`, and no further block once the batch holds
+    /// `maxBytes` of them, so long lines make smaller batches rather than more memory.
+    static func batch(from reader: LineReader, maxLines: Int, maxBytes: Int) throws(CLIError) -> [AuditRecord] {
+        var batch: [AuditRecord] = []
+        batch.reserveCapacity(maxLines)
+        var bytes = 0
+        while batch.count < maxLines, bytes < maxBytes, let (block, lines) = try reader.nextLines(max: maxLines - batch.count) {
+            bytes += block.memory.count
+            for line in lines { batch.append(.line(block: block, number: line.number, range: line.range)) }
+        }
+        return batch
+    }
 
     /// Where a rejected record came from, for the message: `FILE:LINE` or the user id.
     var location: String {

@@ -49,4 +49,26 @@ struct LineReaderTests {
         #expect(read == Self.lines)
         #expect(reader.lineNumber == Self.lines.count)
     }
+
+    /// An audit batch takes at most so many lines, and stops taking blocks at a byte bound.
+    @Test func auditBatches_areBoundedByLinesAndBytes() throws {
+        let path = try Self.file()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try LineReader(path: path, chunkSize: 64)
+        var numbers: [Int] = []
+        while true {
+            let batch = try AuditRecord.batch(from: reader, maxLines: 40, maxBytes: 200)
+            if batch.isEmpty { break }
+            #expect(batch.count <= 40)
+            var blocks: [ObjectIdentifier] = []
+            for record in batch {
+                guard case .line(let block, let number, _) = record else { continue }
+                numbers.append(number)
+                if blocks.last != ObjectIdentifier(block) { blocks.append(ObjectIdentifier(block)) }
+            }
+            // 64-byte blocks (doubled for a longer line) stop being taken once 200 bytes are held.
+            #expect(blocks.count <= 4)
+        }
+        #expect(numbers == Array(1...Self.lines.count))
+    }
 }
