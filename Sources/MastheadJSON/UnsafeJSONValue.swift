@@ -128,23 +128,10 @@ public struct UnsafeJSONValue {
     }
 
     /// An object's members in document order; empty for other kinds.
-    @inlinable public var members: UnsafeJSONMembers {
-        let token = token
-        return UnsafeJSONMembers(tape: tape, bytes: bytes, start: index + 1, end: token.kind == .object ? Int(token.end) : index + 1)
-    }
+    @inlinable public var members: UnsafeJSONMembers { UnsafeJSONMembers(children: TapeChildren(of: self, kind: .object)) }
 
     /// An array's elements in document order; empty for other kinds.
-    @inlinable public var elements: UnsafeJSONElements {
-        let token = token
-        return UnsafeJSONElements(tape: tape, bytes: bytes, start: index + 1, end: token.kind == .array ? Int(token.end) : index + 1)
-    }
-
-    /// The tape index just past this value (and its descendants).
-    @inlinable
-    static func next(after cursor: Int, in tape: UnsafePointer<JSONToken>) -> Int {
-        let token = tape[cursor]
-        return token.kind == .object || token.kind == .array ? Int(token.end) : cursor + 1
-    }
+    @inlinable public var elements: UnsafeJSONElements { UnsafeJSONElements(children: TapeChildren(of: self, kind: .array)) }
 }
 
 /// An object member's key, compared in place against expected names; valid as long as its value is.
@@ -179,53 +166,57 @@ public struct UnsafeJSONKey {
 
 /// The members of an object, in document order.
 public struct UnsafeJSONMembers: Sequence, IteratorProtocol {
-    @usableFromInline let tape: UnsafePointer<JSONToken>
-    @usableFromInline let bytes: UnsafePointer<UInt8>
-    @usableFromInline var cursor: Int
-    @usableFromInline let end: Int
+    @usableFromInline var children: TapeChildren
 
     @usableFromInline
-    init(tape: UnsafePointer<JSONToken>, bytes: UnsafePointer<UInt8>, start: Int, end: Int) {
-        self.tape = tape
-        self.bytes = bytes
-        cursor = start
-        self.end = end
-    }
+    init(children: TapeChildren) { self.children = children }
 
     /// The next member.
     @inlinable
     public mutating func next() -> (key: UnsafeJSONKey, value: UnsafeJSONValue)? {
-        guard cursor < end else { return nil }
-        let keyToken = tape[cursor]
-        let key = UnsafeJSONKey(
-            start: bytes + Int(keyToken.start), length: Int(keyToken.end &- keyToken.start), hasEscapes: keyToken.hasEscapes)
-        let value = UnsafeJSONValue(tape: tape, bytes: bytes, index: cursor + 1)
-        cursor = UnsafeJSONValue.next(after: cursor + 1, in: tape)
-        return (key, value)
+        guard let key = children.next(), let value = children.next() else { return nil }
+        let keyToken = key.token
+        return (UnsafeJSONKey(start: key.bytes + Int(keyToken.start), length: Int(keyToken.end &- keyToken.start), hasEscapes: keyToken.hasEscapes), value)
     }
 }
 
 /// The elements of an array, in document order.
 public struct UnsafeJSONElements: Sequence, IteratorProtocol {
+    @usableFromInline var children: TapeChildren
+
+    @usableFromInline
+    init(children: TapeChildren) { self.children = children }
+
+    /// The next element.
+    @inlinable
+    public mutating func next() -> UnsafeJSONValue? { children.next() }
+}
+
+/// The values directly inside a container, in tape order (an object's keys and values alternate).
+@usableFromInline
+struct TapeChildren {
     @usableFromInline let tape: UnsafePointer<JSONToken>
     @usableFromInline let bytes: UnsafePointer<UInt8>
     @usableFromInline var cursor: Int
     @usableFromInline let end: Int
 
-    @usableFromInline
-    init(tape: UnsafePointer<JSONToken>, bytes: UnsafePointer<UInt8>, start: Int, end: Int) {
-        self.tape = tape
-        self.bytes = bytes
-        cursor = start
-        self.end = end
+    /// The children of `container` if it is of `kind`; none otherwise.
+    @inlinable
+    init(of container: UnsafeJSONValue, kind: JSONKind) {
+        let token = container.token
+        tape = container.tape
+        bytes = container.bytes
+        cursor = container.index + 1
+        end = token.kind == kind ? Int(token.end) : container.index + 1
     }
 
-    /// The next element.
+    /// The next child; a container is stepped over whole.
     @inlinable
-    public mutating func next() -> UnsafeJSONValue? {
+    mutating func next() -> UnsafeJSONValue? {
         guard cursor < end else { return nil }
-        let value = UnsafeJSONValue(tape: tape, bytes: bytes, index: cursor)
-        cursor = UnsafeJSONValue.next(after: cursor, in: tape)
-        return value
+        let child = UnsafeJSONValue(tape: tape, bytes: bytes, index: cursor)
+        let token = tape[cursor]
+        cursor = token.kind == .object || token.kind == .array ? Int(token.end) : cursor + 1
+        return child
     }
 }
