@@ -94,35 +94,9 @@ extension UnsafeJSONValue {
     var milliseconds: Int64? {
         switch kind {
         case .number: return int64
-        case .string:
-            guard let bytes = rawBytes else { return nil }
-            return UnsafeJSONValue.digitsValue(bytes)
+        case .string: return digitsInt64
         default: return nil
         }
-    }
-
-    /// The value of a non-empty run of ASCII digits; nil for anything else or on overflow.
-    static func digitsValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard !bytes.isEmpty else { return nil }
-        var value: Int64 = 0
-        if bytes.count <= 18 {
-            // Eighteen digits cannot overflow.
-            for byte in bytes {
-                let digit = byte &- UInt8(ascii: "0")
-                guard digit < 10 else { return nil }
-                value = value &* 10 &+ Int64(digit)
-            }
-            return value
-        }
-        for byte in bytes {
-            let digit = byte &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Int64(digit))
-            if overflow1 || overflow2 { return nil }
-            value = sum
-        }
-        return value
     }
 
     /// The value as it appears in the payload, for error messages (strings quoted, long ones cut).

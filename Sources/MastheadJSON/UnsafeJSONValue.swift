@@ -70,6 +70,14 @@ public struct UnsafeJSONValue {
         return JSONValue.parseInt64(text)
     }
 
+    /// A string of ASCII digits only (no sign, no escapes) read as an integer that fits in
+    /// `Int64`; `nil` for anything else.
+    public var digitsInt64: Int64? {
+        let token = token
+        guard token.kind == .string, !token.hasEscapes, text.first != UInt8(ascii: "-") else { return nil }
+        return JSONValue.parseInt64(text)
+    }
+
     /// A number as a `Double`; `nil` for any other kind or when out of `Double`'s range.
     public var double: Double? {
         guard let text = numberText, let value = Double(text), value.isFinite else { return nil }

@@ -60,6 +60,11 @@ struct JSONReaderTests {
         #expect(root.elements.map(\.int64) == [999_999_999_999_999_999, -999_999_999_999_999_999, 1_000_000_000_000_000_000, nil, nil])
     }
 
+    @Test func digitsInt64_readsPlainDigitStringsOnly() throws {
+        let root = try JSONDocument(parsing: #"["1582200000000", "007", "9223372036854775807", "9223372036854775808", "-1", "+1", "1.0", "", "\u0031", 5]"#).root
+        #expect(root.withUnsafeValue { $0.elements.map(\.digitsInt64) } == [1_582_200_000_000, 7, .max, nil, nil, nil, nil, nil, nil, nil])
+    }
+
     /// Key comparison reads words of eight and four bytes (overlapping at the end): a key that
     /// differs from the name in any one byte, at any length, must not match.
     @Test func member_matchesOnlyTheExactName_atEveryLengthAndPosition() throws {
