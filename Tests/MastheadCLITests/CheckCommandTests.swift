@@ -66,7 +66,7 @@ struct CheckCommandTests {
 
     @Test func rejectedStatus_isNamed() throws {
         let outcome = try Tool.run([
-            "check", "--catalog", "Catalog/the-monthly", "--receipt", "../shared/testdata/appstore/verify-receipt/awa-go-iap--status-21007.json",
+            "check", "--catalog", "Catalog/the-monthly", "--receipt", "Tests/Fixtures/appstore/verify-receipt/awa-go-iap--status-21007.json",
         ])
         #expect(outcome.status == 1)
         #expect(outcome.errors.contains("status 21007: environment mismatch: a sandbox (test) receipt was sent to the production environment"))

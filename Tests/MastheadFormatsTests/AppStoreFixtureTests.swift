@@ -2,7 +2,7 @@ import Masthead
 import MastheadFormats
 import Testing
 
-/// Real verifyReceipt responses from public projects (`../shared/testdata/appstore`), with the
+/// Real verifyReceipt responses from public projects (`Tests/Fixtures/appstore`), with the
 /// inconsistencies real payloads have (R2, R2.4, R2.5).
 struct AppStoreFixtureTests {
     /// What each file must give: a receipt with this many transactions, or a rejection whose text contains the words.

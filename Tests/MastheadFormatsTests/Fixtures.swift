@@ -1,9 +1,9 @@
 import Foundation
 
-/// Files the tests read: the shared App Store payloads and the shipped example catalog.
+/// Files the tests read: the App Store payloads in `Tests/Fixtures/appstore` and the shipped example catalog.
 enum Fixtures {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let appStore = root.deletingLastPathComponent().appendingPathComponent("shared/testdata/appstore")
+    static let appStore = root.appendingPathComponent("Tests/Fixtures/appstore")
     static let catalogFolder = root.appendingPathComponent("Catalog/the-monthly")
 
     static func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }

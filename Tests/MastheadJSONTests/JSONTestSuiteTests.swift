@@ -2,11 +2,10 @@ import Foundation
 import MastheadJSON
 import Testing
 
-/// The parsing cases of the public JSON conformance suite (nst/JSONTestSuite), from `../shared`.
+/// The parsing cases of the public JSON conformance suite (nst/JSONTestSuite), kept in `Tests/Fixtures/JSONTestSuite`.
 struct JSONTestSuiteTests {
     static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/testdata/JSONTestSuite/test_parsing")
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/JSONTestSuite/test_parsing")
 
     static func cases(prefix: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -27,7 +26,7 @@ struct JSONTestSuiteTests {
     ]
 
     @Test func suite_isPresent() {
-        #expect(Self.cases(prefix: "y_").count == 95, "expected ../shared/testdata/JSONTestSuite beside the checkout")
+        #expect(Self.cases(prefix: "y_").count == 95, "expected the suite in Tests/Fixtures/JSONTestSuite")
         #expect(Self.cases(prefix: "n_").count == 188)
         #expect(Self.cases(prefix: "i_").count == 35)
     }
