@@ -149,7 +149,10 @@ enum HelpText {
 
         Re-verifies with Apple's verifyReceipt endpoint the latest receipt of every subscription
         whose expiry lies within the window from now, and stores the answers like posted receipts.
-        Uses the same configuration and secrets as 'masthead serve'. Exit status 1 when any failed.
+        Uses the same configuration as 'masthead serve' and, of its secrets, only
+        MASTHEAD_APP_STORE_SHARED_SECRET (the verifyReceipt password). It may run beside a running
+        'masthead serve' on the same database, which answers from the stored renewals at once.
+        Exit status 1 when any failed.
 
         Options:
           --catalog DIR          Catalog folder holding catalog.json.

@@ -10,7 +10,7 @@ struct RefreshCommand {
 
     init(_ arguments: [String]) throws(CLIError) {
         let parsed = try Arguments(arguments, options: ["catalog", "database", "config", "within"], command: Self.name)
-        configuration = try ServeCommand.configuration(parsed, command: Self.name)
+        configuration = try ServeCommand.configuration(parsed, command: Self.name, callerTokens: false)
         if let text = parsed.value("within") {
             guard let milliseconds = ServiceConfiguration.milliseconds(fromDuration: text) else {
                 throw CLIError.usage("refresh: --within must be a number followed by d, h, m or s, such as 3d")

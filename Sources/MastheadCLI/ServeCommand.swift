@@ -16,7 +16,8 @@ struct ServeCommand {
     }
 
     /// Defaults, then the configuration file, then the flags, then the secrets from the environment; validated.
-    static func configuration(_ parsed: Arguments, command: String) throws(CLIError) -> ServiceConfiguration {
+    /// - Parameter callerTokens: whether the API and admin tokens are required (not for `refresh`).
+    static func configuration(_ parsed: Arguments, command: String, callerTokens: Bool = true) throws(CLIError) -> ServiceConfiguration {
         var configuration = ServiceConfiguration()
         do {
             if let file = parsed.value("config") { try configuration.apply(configurationFile: try Files.read(file), file: file) }
@@ -32,7 +33,7 @@ struct ServeCommand {
                 if let value = getenv(name) { environment[name] = String(cString: value) }
             }
             configuration.applyEnvironment(environment)
-            try configuration.validate()
+            try configuration.validate(callerTokens: callerTokens)
         } catch let error as ConfigurationError {
             throw CLIError.configuration(error.description)
         } catch let error as CLIError {

@@ -32,6 +32,16 @@ public struct HTTPRequest: Sendable {
         self.keepAlive = keepAlive
     }
 
+    /// The path's segments percent-decoded to bytes, as ``pathSegments`` but before any UTF-8
+    /// repair: `%FF` stays the byte 0xFF, where ``pathSegments`` shows U+FFFD (as for `%FE`).
+    public var pathSegmentBytes: [[UInt8]] {
+        var text = target
+        return text.withUTF8 { utf8 in
+            let path = utf8[..<(utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.count)]
+            return path.split(separator: UInt8(ascii: "/")).map { HTTPRequest.percentDecodedBytes($0, plusIsSpace: false) }
+        }
+    }
+
     /// The first value of a header (name compared case-insensitively).
     public func header(_ name: String) -> String? {
         let lowered = name.lowercased()
@@ -74,6 +84,11 @@ public struct HTTPRequest: Sendable {
         guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(decoding: utf8, as: UTF8.self)
         }
+        return String(decoding: percentDecodedBytes(utf8, plusIsSpace: plusIsSpace), as: UTF8.self)
+    }
+
+    /// The bytes `%XX` escapes (and `+` in queries) stand for; a malformed escape is kept as written.
+    static func percentDecodedBytes(_ utf8: Slice<UnsafeBufferPointer<UInt8>>, plusIsSpace: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         var index = utf8.startIndex
@@ -87,7 +102,7 @@ public struct HTTPRequest: Sendable {
                 index += 1
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -9,11 +9,18 @@ import Synchronization
 /// requests share one `fsync` (group commit). Each job runs inside a savepoint: one that throws is
 /// rolled back alone and its caller gets the error, the others still commit. Callers are told
 /// only after `COMMIT` returned, so an acknowledged write is on disk.
+///
+/// Every job answers what it changed; the queue records that in the change log inside the job's
+/// savepoint (so exactly the committed writes are logged, under this writer's ``origin``) and
+/// prunes the log in each transaction. Other processes on the file read it to update their caches.
 final class CommitQueue: Sendable {
     private struct Job: Sendable {
-        let run: @Sendable (Store) throws -> any Sendable
-        let done: @Sendable (Result<any Sendable, any Error>) -> Void
+        let run: @Sendable (Store) throws -> [Change]
+        let done: @Sendable (Result<[Change], any Error>) -> Void
     }
+
+    /// This writer's id in the change log.
+    let origin: Int64
 
     private let jobs = Mutex<(pending: [Job], closed: Bool)>(([], false))
     private let wake = DispatchSemaphore(value: 0)
@@ -23,8 +30,9 @@ final class CommitQueue: Sendable {
     let failures = Atomic<Int>(0)
 
     /// Opens the database on the writer thread (applying migrations); throws what opening threw.
-    init(path: String, maxBatch: Int) throws {
+    init(path: String, maxBatch: Int, origin: Int64) throws {
         self.maxBatch = maxBatch
+        self.origin = origin
         let opened = DispatchSemaphore(value: 0)
         let failure = Mutex<(any Error)?>(nil)
         let thread = Thread { [self] in
@@ -47,11 +55,10 @@ final class CommitQueue: Sendable {
         if let error = failure.withLock({ $0 }) { throw error }
     }
 
-    /// Queues `work` for the next commit; `completion` runs on the writer thread after the commit.
-    func submit<R: Sendable>(_ work: @escaping @Sendable (Store) throws -> R, completion: @escaping @Sendable (Result<R, any Error>) -> Void) {
-        let job = Job(
-            run: { store in try work(store) },
-            done: { result in completion(result.map { $0 as! R }) })
+    /// Queues `work` for the next commit; `completion` runs on the writer thread after the commit,
+    /// with what `work` said it changed.
+    func submit(_ work: @escaping @Sendable (Store) throws -> [Change], completion: @escaping @Sendable (Result<[Change], any Error>) -> Void) {
+        let job = Job(run: work, done: completion)
         let accepted = jobs.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.pending.append(job)
@@ -60,9 +67,9 @@ final class CommitQueue: Sendable {
         if accepted { wake.signal() } else { completion(.failure(StorageError.sqlite(code: -1, message: "the store is closed", sql: nil))) }
     }
 
-    /// Runs `work` in the next commit and waits for it.
-    func perform<R: Sendable>(_ work: @escaping @Sendable (Store) throws -> R) throws -> R {
-        let result = Mutex<Result<R, any Error>?>(nil)
+    /// Runs `work` in the next commit and waits for it; answers what it changed.
+    func perform(_ work: @escaping @Sendable (Store) throws -> [Change]) throws -> [Change] {
+        let result = Mutex<Result<[Change], any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         submit(work) { outcome in
             result.withLock { $0 = outcome }
@@ -98,14 +105,16 @@ final class CommitQueue: Sendable {
     }
 
     private func commit(_ batch: [Job], _ store: Store) {
-        var results: [Result<any Sendable, any Error>] = []
+        var results: [Result<[Change], any Error>] = []
         results.reserveCapacity(batch.count)
         do {
             try store.database.execute("BEGIN IMMEDIATE")
             for job in batch {
                 try store.database.execute("SAVEPOINT job")
                 do {
-                    results.append(.success(try job.run(store)))
+                    let changes = try job.run(store)
+                    try store.recordChanges(changes, origin: origin)
+                    results.append(.success(changes))
                     try store.database.execute("RELEASE job")
                 } catch {
                     try store.database.execute("ROLLBACK TO job")
@@ -113,6 +122,7 @@ final class CommitQueue: Sendable {
                     results.append(.failure(error))
                 }
             }
+            try store.pruneChangeLog()
             try store.database.execute("COMMIT")
             commits.add(1, ordering: .relaxed)
         } catch {

@@ -7,13 +7,30 @@ import Synchronization
 /// The service's state and operations, independent of HTTP: the catalog (with issues published
 /// through the API), the store (one writer thread committing in groups, one reader connection),
 /// and a cache of users' purchase histories for the download check.
+///
+/// Other processes may use the same database (a second `masthead serve`, `masthead refresh`).
+/// Every write records what it changed in the store's change log, in its own transaction; before
+/// answering from the cache or the catalog, the service compares SQLite's commit counter with the
+/// one it last saw and, when anyone committed since, reads the log's new entries written by others
+/// and drops what they changed (its own writes it has dropped already).
 public final class EntitlementService: Sendable {
     public let configuration: ServiceConfiguration
     let clock: @Sendable () -> Instant
     let metrics = ServiceMetrics()
     private let catalogState: Mutex<Catalog>
     private let writer: CommitQueue
-    private let reader: Mutex<Store>
+    /// The reader connection, and where its reading of the change log has got to.
+    let reader: Mutex<Reader>
+    struct Reader {
+        let store: Store
+        var changeLogPosition: Int64
+    }
+    /// SQLite's commit counter (nil when unavailable: the change log is then read before every
+    /// answer) and its value when the log was last read.
+    private let commits: CommitCounter?
+    private let seenCommits: Atomic<UInt32>
+    /// Why the last write failed, for `/health`; nil once a write succeeds.
+    private let writeFailure = Mutex<String?>(nil)
     /// User id → history and the answers computed from it; `epoch` grows at every invalidation so
     /// a load that raced a write is not cached.
     private let cache = Mutex(CacheState())
@@ -57,31 +74,98 @@ public final class EntitlementService: Sendable {
     public init(configuration: ServiceConfiguration, catalog: Catalog, clock: @escaping @Sendable () -> Instant) throws {
         self.configuration = configuration
         self.clock = clock
-        writer = try CommitQueue(path: configuration.databasePath, maxBatch: configuration.maxCommitBatch)
+        writer = try CommitQueue(path: configuration.databasePath, maxBatch: configuration.maxCommitBatch, origin: Int64.random(in: 1...Int64.max))
         let readStore = try Store(path: configuration.databasePath)
+        // The counter first: whatever commits after it is read again by the first answer.
+        commits = try readStore.database.commitCounter()
+        seenCommits = Atomic(commits?.value ?? 0)
+        let position = try readStore.changeLogPosition()
+        catalogState = Mutex(EntitlementService.merging(try readStore.publishedIssues(), into: catalog))
+        reader = Mutex(Reader(store: readStore, changeLogPosition: position))
+    }
+
+    private static func merging(_ issues: [(publicationId: String, issue: Issue)], into catalog: Catalog) -> Catalog {
         var merged = catalog
-        for (publicationId, issue) in try readStore.publishedIssues() {
+        for (publicationId, issue) in issues {
             if let publication = merged.publication(publicationId) { merged = merged.replacing(publication.upserting(issue)) }
         }
-        catalogState = Mutex(merged)
-        reader = Mutex(readStore)
+        return merged
     }
 
     /// Commits what is queued and closes the database.
     public func close() { writer.close() }
 
-    /// The catalog in force.
-    public var catalog: Catalog { catalogState.withLock { $0 } }
+    /// The catalog in force, with the issues published through the API by any process.
+    public var catalog: Catalog {
+        catchUp()
+        return catalogState.withLock { $0 }
+    }
+
+    /// Why the database cannot be written, when the last write failed (until one succeeds).
+    var writeProblem: String? { writeFailure.withLock { $0 } }
+
+    // MARK: Other processes
+
+    /// Drops what other processes changed since the last look: cached histories of the users
+    /// they wrote for, and the catalog's published issues when they published one. One
+    /// shared-memory load when nobody has committed since (the download check's case).
+    private func catchUp() {
+        if let commits, commits.value == seenCommits.load(ordering: .acquiring) { return }
+        reader.withLock { reader in
+            // Read before the log: a commit after this is looked for again by the next answer.
+            let counted = commits?.value
+            if let counted, counted == seenCommits.load(ordering: .relaxed) { return }
+            do {
+                let read = try reader.store.changes(after: reader.changeLogPosition, notFrom: writer.origin)
+                let users = read.changes.compactMap { change -> String? in
+                    if case .user(let userId) = change { return userId }
+                    return nil
+                }
+                let issues = read.missedSome || users.count < read.changes.count
+                if issues { try republish(reader.store.publishedIssues()) }
+                if read.missedSome { dropCache() } else { invalidate(users) }
+                reader.changeLogPosition = read.position
+                if let counted { seenCommits.store(counted, ordering: .releasing) }
+            } catch {
+                // What changed cannot be told: nothing cached is trusted, and the next answer looks again.
+                dropCache()
+            }
+        }
+    }
+
+    /// Merges published issues into the catalog and drops the answers computed against the previous one.
+    private func republish(_ issues: [(publicationId: String, issue: Issue)]) {
+        catalogState.withLock { catalog in catalog = EntitlementService.merging(issues, into: catalog) }
+        // Cached answers were computed against the previous catalog.
+        cache.withLock { state in
+            state.epoch += 1
+            for user in state.users.keys {
+                state.users[user]?.answers.removeAll()
+                state.users[user]?.checks.removeAll()
+            }
+        }
+    }
+
+    private func dropCache() {
+        cache.withLock { state in
+            state.epoch += 1
+            state.users.removeAll()
+        }
+    }
 
     // MARK: Reading
 
     /// A user's purchase history, or nil for a user never seen.
     func history(forUser userId: String) throws -> PurchaseHistory? {
+        catchUp()
         let epoch = cache.withLock { state -> UInt64? in state.users[userId] == nil ? state.epoch : nil }
         guard let epoch else { return cache.withLock { $0.users[userId]?.history } }
-        let loaded = try reader.withLock { store throws -> PurchaseHistory? in
-            guard try store.userExists(userId) else { return nil }
-            return try store.history(forUser: userId)
+        let loaded = try reader.withLock { reader throws -> PurchaseHistory? in
+            let store = reader.store
+            return try store.database.inReadTransaction { () throws(StorageError) -> PurchaseHistory? in
+                guard try store.userExists(userId) else { return nil }
+                return try store.history(forUser: userId)
+            }
         }
         guard let loaded else { return nil }
         cache.withLock { state in
@@ -98,6 +182,7 @@ public final class EntitlementService: Sendable {
     /// and reused while the as-of instant stays inside its stable range (the answer is then the
     /// same by construction); any write for the user, or a catalog change, drops it.
     func entitlement(forUser userId: String, publicationId: String, at: Instant, environment: Environment) throws -> PublicationEntitlement? {
+        catchUp()
         let key = publicationId + "|" + environment.rawValue
         let (cached, epoch) = cache.withLock { state in (state.users[userId]?.answers[key], state.epoch) }
         if let cached, cached.stable.contains(at) { return cached.asOf(at) }
@@ -123,6 +208,7 @@ public final class EntitlementService: Sendable {
         forUser userId: String, publicationId: String, issueId: String, at: Instant, environment: Environment,
         write: (PublicationEntitlement) -> (body: [UInt8], at: Range<Int>)?
     ) throws -> [UInt8]? {
+        catchUp()
         let key = CheckKey(publicationId: publicationId, environment: environment, issueId: issueId)
         let (cached, epoch) = cache.withLock { state in (state.users[userId]?.checks[key], state.epoch) }
         if let cached, cached.stable.contains(at) { return cached.body(at: at) }
@@ -145,39 +231,64 @@ public final class EntitlementService: Sendable {
         }
     }
 
+    /// Drops the cached histories of the users a committed write of this process changed.
+    private func invalidate(_ changes: [Change]) {
+        invalidate(changes.compactMap { change in
+            if case .user(let userId) = change { return userId }
+            return nil
+        })
+    }
+
     /// The subscriptions expiring within the window from now, for the polling job.
     func refreshDue(within milliseconds: Int64) throws -> [RefreshDue] {
         let now = clock()
-        return try reader.withLock { store in try store.refreshDue(from: now, to: now.adding(milliseconds: milliseconds)) }
+        return try reader.withLock { reader in try reader.store.refreshDue(from: now, to: now.adding(milliseconds: milliseconds)) }
+    }
+
+    /// Notes a write's outcome for `/health` and the metrics: a storage failure (not a refused
+    /// receipt) marks the database as not writable until a write succeeds.
+    private func noteWrite(_ error: (any Error)?) {
+        guard let error else {
+            writeFailure.withLock { $0 = nil }
+            return
+        }
+        if case StorageError.receiptAlreadyInUse = error { return }
+        metrics.recordStoreError()
+        writeFailure.withLock { $0 = "\(error)" }
     }
 
     // MARK: Writing
 
-    /// Stores a verified receipt for a user, links its subscriptions (applying the restore
-    /// behaviour) and answers with the user's history once committed.
-    func postReceipt(
-        userId: String, receipt: Receipt, latestReceipt: String?, completion: @escaping @Sendable (Result<PurchaseHistory, any Error>) -> Void
-    ) {
-        let now = clock()
-        let restore = configuration.restore
-        writer.submit({ store -> [String] in
-            try store.save(transactions: receipt.transactions, renewals: receipt.renewals)
-            return try store.link(userId: userId, transactions: receipt.transactions, latestReceipt: latestReceipt, restore: restore, now: now)
-        }) { [self] result in
-            switch result {
-            case .success(let previousOwners):
-                invalidate([userId] + previousOwners)
-                completion(Result { try history(forUser: userId) ?? PurchaseHistory() })
-            case .failure(let error):
-                if !(error is StorageError && isConflict(error)) { metrics.recordStoreError() }
-                completion(.failure(error))
-            }
-        }
+    /// What posting a receipt did.
+    enum ReceiptOutcome: Sendable {
+        /// Committed; the user's history as read back after the commit.
+        case stored(PurchaseHistory)
+        /// Committed, but reading the history back failed (why): the write still stands.
+        case storedUnread(any Error)
+        /// Not stored (why).
+        case failed(any Error)
     }
 
-    private func isConflict(_ error: any Error) -> Bool {
-        if case StorageError.receiptAlreadyInUse = error { return true }
-        return false
+    /// Stores a verified receipt for a user, links its subscriptions (applying the restore
+    /// behaviour) and answers with the user's history once committed.
+    func postReceipt(userId: String, receipt: Receipt, latestReceipt: String?, completion: @escaping @Sendable (ReceiptOutcome) -> Void) {
+        let now = clock()
+        let restore = configuration.restore
+        writer.submit({ store -> [Change] in
+            try store.save(transactions: receipt.transactions, renewals: receipt.renewals)
+            let previousOwners = try store.link(userId: userId, transactions: receipt.transactions, latestReceipt: latestReceipt, restore: restore, now: now)
+            return ([userId] + previousOwners).map(Change.user)
+        }) { [self] result in
+            switch result {
+            case .success(let changes):
+                noteWrite(nil)
+                invalidate(changes)
+                do { completion(.stored(try history(forUser: userId) ?? PurchaseHistory())) } catch { completion(.storedUnread(error)) }
+            case .failure(let error):
+                noteWrite(error)
+                completion(.failed(error))
+            }
+        }
     }
 
     /// Stores a notification's raw body and everything it carries; `completion` runs after the commit.
@@ -187,7 +298,7 @@ public final class EntitlementService: Sendable {
     ) {
         let now = clock()
         let text = String(decoding: body, as: UTF8.self)
-        writer.submit({ store -> [String] in
+        writer.submit({ store -> [Change] in
             _ = try store.recordNotification(
                 type: type, environment: notification?.environment, originalTransactionIds: notification?.originalTransactionIds ?? [],
                 body: text, received: now)
@@ -196,15 +307,16 @@ public final class EntitlementService: Sendable {
             if let latest = notification.latestReceipt, !notification.originalTransactionIds.isEmpty {
                 try store.recordLatestReceipt(latest, environment: notification.environment, originalTransactionIds: notification.originalTransactionIds)
             }
-            return try store.users(linkedTo: notification.originalTransactionIds, environment: notification.environment)
+            return try store.users(linkedTo: notification.originalTransactionIds, environment: notification.environment).map(Change.user)
         }) { [self] result in
             switch result {
-            case .success(let users):
+            case .success(let changes):
+                noteWrite(nil)
                 metrics.recordNotification(type: type)
-                invalidate(users)
+                invalidate(changes)
                 completion(.success(()))
             case .failure(let error):
-                metrics.recordStoreError()
+                noteWrite(error)
                 completion(.failure(error))
             }
         }
@@ -212,23 +324,19 @@ public final class EntitlementService: Sendable {
 
     /// Publishes or corrects an issue of a catalog publication; it survives restarts.
     func publish(_ issue: Issue, in publicationId: String, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        writer.submit({ store in try store.upsertIssue(publicationId: publicationId, issue: issue) }) { [self] result in
-            if case .success = result {
-                catalogState.withLock { catalog in
-                    if let publication = catalog.publication(publicationId) { catalog = catalog.replacing(publication.upserting(issue)) }
-                }
-                // Cached answers were computed against the previous catalog.
-                cache.withLock { state in
-                    state.epoch += 1
-                    for user in state.users.keys {
-                        state.users[user]?.answers.removeAll()
-                        state.users[user]?.checks.removeAll()
-                    }
-                }
-            } else {
-                metrics.recordStoreError()
+        writer.submit({ store -> [Change] in
+            try store.upsertIssue(publicationId: publicationId, issue: issue)
+            return [.issue(publicationId: publicationId, issueId: issue.id)]
+        }) { [self] result in
+            switch result {
+            case .success:
+                noteWrite(nil)
+                republish([(publicationId, issue)])
+                completion(.success(()))
+            case .failure(let error):
+                noteWrite(error)
+                completion(.failure(error))
             }
-            completion(result)
         }
     }
 
@@ -236,14 +344,22 @@ public final class EntitlementService: Sendable {
     /// when the subscription has a user, stored unlinked otherwise.
     public func applyPolled(_ receipt: Receipt, userId: String?, latestReceipt: String?) throws {
         let now = clock()
-        let users = try writer.perform { store -> [String] in
-            try store.save(transactions: receipt.transactions, renewals: receipt.renewals)
-            let originals = Array(Set(receipt.transactions.map(\.originalTransactionId)))
-            if let latestReceipt { try store.recordLatestReceipt(latestReceipt, environment: receipt.environment, originalTransactionIds: originals) }
-            guard let userId else { return try store.users(linkedTo: originals, environment: receipt.environment) }
-            return [userId] + (try store.link(userId: userId, transactions: receipt.transactions, latestReceipt: latestReceipt, restore: .transfer, now: now))
+        let changes: [Change]
+        do {
+            changes = try writer.perform { store -> [Change] in
+                try store.save(transactions: receipt.transactions, renewals: receipt.renewals)
+                let originals = Array(Set(receipt.transactions.map(\.originalTransactionId)))
+                if let latestReceipt { try store.recordLatestReceipt(latestReceipt, environment: receipt.environment, originalTransactionIds: originals) }
+                guard let userId else { return try store.users(linkedTo: originals, environment: receipt.environment).map(Change.user) }
+                let previousOwners = try store.link(userId: userId, transactions: receipt.transactions, latestReceipt: latestReceipt, restore: .transfer, now: now)
+                return ([userId] + previousOwners).map(Change.user)
+            }
+        } catch {
+            noteWrite(error)
+            throw error
         }
-        invalidate(users)
+        noteWrite(nil)
+        invalidate(changes)
     }
 
     /// Subscriptions expiring within the window, for `masthead refresh`.

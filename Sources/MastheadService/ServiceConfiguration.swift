@@ -142,9 +142,11 @@ public struct ServiceConfiguration: Sendable {
     }
 
     /// Checks the settings make a service that can start.
-    public func validate() throws(ConfigurationError) {
-        if apiToken.isEmpty { throw ConfigurationError.invalid("MASTHEAD_API_TOKEN is not set: callers could not be authenticated") }
-        if adminToken.isEmpty { throw ConfigurationError.invalid("MASTHEAD_ADMIN_TOKEN is not set: catalog changes could not be authenticated") }
+    /// - Parameter callerTokens: whether the API and admin tokens are needed (`masthead refresh`
+    ///   answers no HTTP caller and needs only the shared secret).
+    public func validate(callerTokens: Bool = true) throws(ConfigurationError) {
+        if callerTokens && apiToken.isEmpty { throw ConfigurationError.invalid("MASTHEAD_API_TOKEN is not set: callers could not be authenticated") }
+        if callerTokens && adminToken.isEmpty { throw ConfigurationError.invalid("MASTHEAD_ADMIN_TOKEN is not set: catalog changes could not be authenticated") }
         if sharedSecret.isEmpty {
             throw ConfigurationError.invalid("MASTHEAD_APP_STORE_SHARED_SECRET is not set: notifications could not be authenticated")
         }

@@ -46,7 +46,7 @@ public struct ServiceRouter: Sendable {
         let path = request.pathSegments
         switch (request.method, path.count, path.first) {
         case ("GET", 1, "health"):
-            return reply(.json(200, Array(#"{"status":"ok"}"#.utf8)))
+            return reply(health())
         case (_, 3, "v1") where path[1] == "notifications" && path[2] == "app-store":
             guard request.method == "POST" else { return reply(methodNotAllowed("POST")) }
             return postNotification(request, reply: reply)
@@ -65,20 +65,31 @@ public struct ServiceRouter: Sendable {
             return reply(refreshDue(request))
         case 4 where path[0] == "v1" && path[1] == "users" && path[3] == "receipts":
             guard request.method == "POST" else { return reply(methodNotAllowed("POST")) }
+            if let invalid = PathIdentifier.user.problem(in: request, at: 2) { return reply(invalid) }
             return postReceipt(request, userId: path[2], reply: reply)
         case 4 where path[0] == "v1" && path[1] == "users" && path[3] == "entitlements":
             guard request.method == "GET" else { return reply(methodNotAllowed("GET")) }
+            if let invalid = PathIdentifier.user.problem(in: request, at: 2) { return reply(invalid) }
             return reply(entitlements(request, userId: path[2]))
         case 6 where path[0] == "v1" && path[1] == "users" && path[3] == "issues":
             guard request.method == "GET" else { return reply(methodNotAllowed("GET")) }
+            if let invalid = PathIdentifier.user.problem(in: request, at: 2) ?? PathIdentifier.publication.problem(in: request, at: 4)
+                ?? PathIdentifier.issue.problem(in: request, at: 5)
+            {
+                return reply(invalid)
+            }
             return reply(issueCheck(request, userId: path[2], publicationId: path[4], issueId: path[5]))
         case 4 where path[0] == "v1" && path[1] == "publications" && path[3] == "issues":
             guard request.method == "GET" else { return reply(methodNotAllowed("GET")) }
+            if let invalid = PathIdentifier.publication.problem(in: request, at: 2) { return reply(invalid) }
             return reply(listIssues(publicationId: path[2]))
         case 5 where path[0] == "v1" && path[1] == "publications" && path[3] == "issues":
             guard request.method == "PUT" else { return reply(methodNotAllowed("PUT")) }
             guard authorized(request, token: service.configuration.adminToken) else {
                 return reply(.error(403, code: "forbidden", message: "publishing issues needs the admin token"))
+            }
+            if let invalid = PathIdentifier.publication.problem(in: request, at: 2) ?? PathIdentifier.issue.problem(in: request, at: 4) {
+                return reply(invalid)
             }
             return publishIssue(request, publicationId: path[2], issueId: path[4], reply: reply)
         default:
@@ -87,6 +98,17 @@ public struct ServiceRouter: Sendable {
     }
 
     // MARK: Handlers
+
+    /// `{"status":"ok"}`, or 503 `{"status":"degraded","database":…}` while the last write failed.
+    private func health() -> HTTPResponse {
+        guard let problem = service.writeProblem else { return .json(200, Array(#"{"status":"ok"}"#.utf8)) }
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        writer.field("status", "degraded")
+        writer.field("database", "the last write failed: \(problem)")
+        writer.endObject()
+        return .json(503, writer.bytes)
+    }
 
     private func postReceipt(_ request: HTTPRequest, userId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let document: JSONDocument
@@ -101,16 +123,25 @@ public struct ServiceRouter: Sendable {
         let latest = document.root.member("latest_receipt")?.string
         let at = service.clock()
         let catalog = service.catalog
-        service.postReceipt(userId: userId, receipt: receipt, latestReceipt: latest) { result in
-            switch result {
-            case .success(let history):
+        service.postReceipt(userId: userId, receipt: receipt, latestReceipt: latest) { outcome in
+            switch outcome {
+            case .stored(let history):
                 let answer = EntitlementEngine(catalog: catalog).evaluate(history, at: at, environment: receipt.environment)
                 var writer = JSONWriter(capacity: 4096)
                 EntitlementJSON.write(answer, userId: userId, into: &writer)
                 reply(.json(200, writer.bytes))
-            case .failure(StorageError.receiptAlreadyInUse(let environment, let original, _)):
+            case .storedUnread(let error):
+                // Committed: say so, and that the entitlements could not be read back (not a 503, which would mean "not stored").
+                var writer = JSONWriter(capacity: 256)
+                writer.beginObject()
+                writer.field("user_id", userId)
+                writer.field("stored", true)
+                writer.field("entitlements_unavailable", "the receipt is stored; reading the entitlements back failed: \(error)")
+                writer.endObject()
+                reply(.json(200, writer.bytes))
+            case .failed(StorageError.receiptAlreadyInUse(let environment, let original, _)):
                 reply(.error(409, code: "receipt_already_in_use", message: "subscription \(original) (\(environment)) is linked to another user"))
-            case .failure(let error):
+            case .failed(let error):
                 reply(.error(503, code: "store_unavailable", message: "the receipt could not be stored: \(error)"))
             }
         }

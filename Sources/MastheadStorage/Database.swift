@@ -66,11 +66,46 @@ public final class Database {
         }
     }
 
+    /// Runs `body` in a read transaction (`BEGIN`, ended by `COMMIT`) so that its reads share one
+    /// snapshot; inside the caller's transaction when one is open.
+    public func inReadTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        if sqlite3_get_autocommit(handle) == 0 { return try body() }
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// The first column of the first row, as text.
     public func scalarText(_ sql: String) throws(StorageError) -> String? {
-        let statement = try prepare(sql)
-        guard try statement.step() else { return nil }
-        return statement.text(0)
+        try prepare(sql).firstRow([]) { $0.text(0) } ?? nil
+    }
+
+    /// The counter of commits to this database by any connection, for a cheap "has anything
+    /// changed?" before trusting a cache; nil when the database is not in WAL mode or its
+    /// wal-index does not look as SQLite's unix VFS documents it.
+    ///
+    /// The counter is the wal-index header's `iChange` (SQLite's walformat.html §2.1, "The
+    /// WAL-Index Header"; wal.c: "counter incremented each transaction"), read from the shared
+    /// memory that every connection to the database maps: a load, no system call, no lock. The
+    /// region is mapped through the file's own VFS (`xShmMap`, the mapping SQLite itself uses), so
+    /// no second descriptor of the `-shm` file exists whose closing would release SQLite's POSIX
+    /// locks. The counter keeps this connection open, and with it the mapping.
+    public func commitCounter() throws(StorageError) -> CommitCounter? {
+        // A read opens the WAL and maps the first region of its index.
+        _ = try scalarText("SELECT count(*) FROM sqlite_schema")
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+            let file, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2, let map = methods.pointee.xShmMap
+        else { return nil }
+        var region: UnsafeMutableRawPointer?
+        guard map(file, 0, CommitCounter.regionBytes, 0, &region) == SQLITE_OK, let region else { return nil }
+        return CommitCounter(header: UnsafeRawPointer(region), database: self)
     }
 
     /// The rowid of the last insert.

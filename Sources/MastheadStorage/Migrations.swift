@@ -28,7 +28,13 @@ enum Migrations {
         CREATE TABLE issues (
             publication_id TEXT NOT NULL, issue_id TEXT NOT NULL, title TEXT, published_ms INTEGER NOT NULL, free INTEGER NOT NULL,
             PRIMARY KEY (publication_id, issue_id));
+        """,
+        // The change log: what each commit changed, for the caches of every process on the file.
         """
+        CREATE TABLE changes (
+            id INTEGER PRIMARY KEY, origin INTEGER NOT NULL, user_id TEXT, publication_id TEXT, issue_id TEXT,
+            CHECK ((user_id IS NULL) != (publication_id IS NULL AND issue_id IS NULL)));
+        """,
     ]
 
     /// Applies the steps the database has not recorded yet.

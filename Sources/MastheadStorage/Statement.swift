@@ -1,6 +1,11 @@
 import CSQLite
 
 /// A prepared statement, finalized when released.
+///
+/// It is used only through calls that bind, step and reset it before they return (``run(_:)``,
+/// ``rows(_:_:)``, ``firstRow(_:_:)``), so no statement stays active between calls: an active
+/// statement keeps its connection's read transaction open, which pins an old snapshot for every
+/// later read on the connection and stops checkpoints from restarting the WAL.
 public final class Statement {
     let handle: OpaquePointer
     let database: Database
@@ -14,27 +19,56 @@ public final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
-    /// Binds parameters from 1 in order (text copied with `SQLITE_TRANSIENT`), after a reset.
-    @discardableResult
-    public func bind(_ values: [SQLValue]) throws(StorageError) -> Statement {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+    /// Runs the statement to completion with these parameters.
+    public func run(_ values: [SQLValue]) throws(StorageError) {
+        defer { reset() }
+        try bind(values)
+        while try step() {}
+    }
+
+    /// Every result row, each read by `read`.
+    /// - Parameter read: called once per row; the ``Row`` is valid only during the call.
+    public func rows<T>(_ values: [SQLValue], _ read: (Row) -> T) throws(StorageError) -> [T] {
+        defer { reset() }
+        try bind(values)
+        var result: [T] = []
+        while try step() { result.append(read(Row(handle: handle))) }
+        return result
+    }
+
+    /// The first result row read by `read`, or nil when there is none; the rest are not computed.
+    /// - Parameter read: called at most once; the ``Row`` is valid only during the call.
+    public func firstRow<T>(_ values: [SQLValue], _ read: (Row) -> T) throws(StorageError) -> T? {
+        defer { reset() }
+        try bind(values)
+        return try step() ? read(Row(handle: handle)) : nil
+    }
+
+    /// Binds parameters from 1 in order; text is bound with its byte length (a NUL is a
+    /// character like any other) and copied (`SQLITE_TRANSIENT`).
+    private func bind(_ values: [SQLValue]) throws(StorageError) {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let result: Int32
             switch value {
             case .null: result = sqlite3_bind_null(handle, index)
             case .integer(let number): result = sqlite3_bind_int64(handle, index, number)
-            case .text(let text): result = sqlite3_bind_text(handle, index, text, -1, Statement.transient)
+            case .text(let text):
+                var text = text
+                result = text.withUTF8 { bytes in
+                    // A nil base address would bind NULL: empty text gets a real empty string.
+                    guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, Statement.transient) }
+                    return sqlite3_bind_text64(
+                        handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
+                        Statement.transient, UInt8(SQLITE_UTF8))
+                }
             }
             guard result == SQLITE_OK else { throw database.error(result, sql: sql) }
         }
-        return self
     }
 
     /// Steps once: true when a row is available, false when done.
-    @discardableResult
-    public func step() throws(StorageError) -> Bool {
+    private func step() throws(StorageError) -> Bool {
         let result = sqlite3_step(handle)
         switch result {
         case SQLITE_ROW: return true
@@ -43,21 +77,10 @@ public final class Statement {
         }
     }
 
-    /// Runs the statement to completion with these parameters.
-    public func run(_ values: [SQLValue]) throws(StorageError) {
-        try bind(values)
-        while try step() {}
-    }
-
-    /// Column `index` (from 0) as text; nil for NULL.
-    public func text(_ index: Int32) -> String? {
-        guard let pointer = sqlite3_column_text(handle, index) else { return nil }
-        return String(cString: pointer)
-    }
-
-    /// Column `index` as an integer; nil for NULL.
-    public func integer(_ index: Int32) -> Int64? {
-        sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, index)
+    /// Ends the statement's run (and with it the read transaction it held) and clears its parameters.
+    private func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -34,7 +34,12 @@ public struct RefreshDue: Hashable, Sendable {
 /// and issues published through the API.
 ///
 /// Each method runs its statements on the caller's connection; wrap several in
-/// ``Database/inTransaction(_:)`` to commit them together.
+/// ``Database/inTransaction(_:)`` to commit them together. No statement stays active after a
+/// method returns, so a connection used only for reading holds no snapshot between calls: it
+/// sees every commit made before each call, and checkpoints can restart the WAL.
+///
+/// The change log (``recordChanges(_:origin:)``, ``changes(after:notFrom:)``) tells every process
+/// using the file what the others' commits changed.
 public final class Store {
     public let database: Database
     private var statements: [String: Statement] = [:]
@@ -45,7 +50,8 @@ public final class Store {
         if !readOnly { try Migrations.apply(to: database) }
     }
 
-    private func statement(_ sql: String) throws(StorageError) -> Statement {
+    /// The prepared statement for `sql`, compiled once per connection.
+    func statement(_ sql: String) throws(StorageError) -> Statement {
         if let cached = statements[sql] { return cached }
         let prepared = try database.prepare(sql)
         statements[sql] = prepared
@@ -132,8 +138,9 @@ public final class Store {
         let owner = try statement("SELECT user_id FROM subscriptions WHERE environment = ? AND original_transaction_id = ?")
         var moves: [(SubscriptionKey, String)] = []
         for key in subscriptions.sorted(by: { ($0.environment.rawValue, $0.originalTransactionId) < ($1.environment.rawValue, $1.originalTransactionId) }) {
-            try owner.bind([.text(key.environment.rawValue), .text(key.originalTransactionId)])
-            guard try owner.step(), let current = owner.text(0), current != userId else { continue }
+            guard let current = try owner.firstRow([.text(key.environment.rawValue), .text(key.originalTransactionId)], { $0.text(0) }) ?? nil,
+                current != userId
+            else { continue }
             switch restore {
             case .transfer: moves.append((key, current))
             case .keep: throw StorageError.receiptAlreadyInUse(environment: key.environment.rawValue, originalTransactionId: key.originalTransactionId, userId: current)
@@ -161,8 +168,10 @@ public final class Store {
             SELECT 1 FROM transactions WHERE environment = ? AND original_transaction_id = ? AND purchase_ms <= ?
                 AND (expires_ms IS NULL OR expires_ms > ?) AND (cancellation_ms IS NULL OR cancellation_ms > ?) LIMIT 1
             """)
-        try query.bind([.text(key.environment.rawValue), .text(key.originalTransactionId), .integer(now.milliseconds), .integer(now.milliseconds), .integer(now.milliseconds)])
-        return try query.step()
+        let values: [SQLValue] = [
+            .text(key.environment.rawValue), .text(key.originalTransactionId), .integer(now.milliseconds), .integer(now.milliseconds), .integer(now.milliseconds),
+        ]
+        return try query.firstRow(values) { _ in true } ?? false
     }
 
     /// Records the latest base64 receipt of already linked or not yet linked subscriptions.
@@ -204,16 +213,13 @@ public final class Store {
             FROM subscriptions s JOIN transactions t ON t.environment = s.environment AND t.original_transaction_id = s.original_transaction_id
             WHERE s.user_id = ?
             """)
-        try query.bind([.text(userId)])
-        var transactions: [Transaction] = []
-        while try query.step() {
-            transactions.append(
-                Transaction(
-                    transactionId: query.text(1) ?? "", originalTransactionId: query.text(2), productId: query.text(3) ?? "",
-                    purchase: Instant(milliseconds: query.integer(4) ?? 0), expires: query.integer(5).map(Instant.init(milliseconds:)),
-                    cancellation: query.integer(6).map(Instant.init(milliseconds:)), isUpgraded: query.integer(7) == 1,
-                    isTrial: query.integer(8) == 1, isIntroductoryOffer: query.integer(9) == 1,
-                    environment: Environment(rawValue: query.text(0) ?? "") ?? .production))
+        let transactions = try query.rows([.text(userId)]) { row in
+            Transaction(
+                transactionId: row.text(1) ?? "", originalTransactionId: row.text(2), productId: row.text(3) ?? "",
+                purchase: Instant(milliseconds: row.integer(4) ?? 0), expires: row.integer(5).map(Instant.init(milliseconds:)),
+                cancellation: row.integer(6).map(Instant.init(milliseconds:)), isUpgraded: row.integer(7) == 1,
+                isTrial: row.integer(8) == 1, isIntroductoryOffer: row.integer(9) == 1,
+                environment: Environment(rawValue: row.text(0) ?? "") ?? .production)
         }
         let renewalsQuery = try statement("""
             SELECT r.environment, r.original_transaction_id, r.product_id, r.auto_renew_product_id, r.auto_renew_on, r.billing_retry,
@@ -221,16 +227,13 @@ public final class Store {
             FROM subscriptions s JOIN renewals r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
             WHERE s.user_id = ?
             """)
-        try renewalsQuery.bind([.text(userId)])
-        var renewals: [RenewalInfo] = []
-        while try renewalsQuery.step() {
-            renewals.append(
-                RenewalInfo(
-                    environment: Environment(rawValue: renewalsQuery.text(0) ?? "") ?? .production,
-                    originalTransactionId: renewalsQuery.text(1), productId: renewalsQuery.text(2),
-                    autoRenewProductId: renewalsQuery.text(3), autoRenewOn: renewalsQuery.integer(4).map { $0 == 1 },
-                    isInBillingRetry: renewalsQuery.integer(5) == 1,
-                    gracePeriodExpires: renewalsQuery.integer(6).map(Instant.init(milliseconds:)), expirationIntent: renewalsQuery.text(7)))
+        let renewals = try renewalsQuery.rows([.text(userId)]) { row in
+            RenewalInfo(
+                environment: Environment(rawValue: row.text(0) ?? "") ?? .production,
+                originalTransactionId: row.text(1), productId: row.text(2),
+                autoRenewProductId: row.text(3), autoRenewOn: row.integer(4).map { $0 == 1 },
+                isInBillingRetry: row.integer(5) == 1,
+                gracePeriodExpires: row.integer(6).map(Instant.init(milliseconds:)), expirationIntent: row.text(7))
         }
         return PurchaseHistory(transactions: transactions, renewals: renewals)
     }
@@ -239,10 +242,7 @@ public final class Store {
     /// reader walking every user, such as `masthead audit --database`.
     public func userIds(after userId: String?, limit: Int) throws(StorageError) -> [String] {
         let query = try statement("SELECT user_id FROM users WHERE ?1 IS NULL OR user_id > ?1 ORDER BY user_id LIMIT ?2")
-        try query.bind([userId.map(SQLValue.text) ?? .null, .integer(Int64(limit))])
-        var ids: [String] = []
-        while try query.step() { ids.append(query.text(0) ?? "") }
-        return ids
+        return try query.rows([userId.map(SQLValue.text) ?? .null, .integer(Int64(limit))]) { $0.text(0) ?? "" }
     }
 
     /// How many users have been seen.
@@ -252,9 +252,7 @@ public final class Store {
 
     /// Whether a user has been seen (posted a receipt).
     public func userExists(_ userId: String) throws(StorageError) -> Bool {
-        let query = try statement("SELECT 1 FROM users WHERE user_id = ?")
-        try query.bind([.text(userId)])
-        return try query.step()
+        try statement("SELECT 1 FROM users WHERE user_id = ?").firstRow([.text(userId)]) { _ in true } ?? false
     }
 
     /// The users linked to these subscriptions.
@@ -262,8 +260,7 @@ public final class Store {
         let query = try statement("SELECT user_id FROM subscriptions WHERE environment = ? AND original_transaction_id = ?")
         var users: Set<String> = []
         for original in Set(originalTransactionIds) {
-            try query.bind([.text(environment.rawValue), .text(original)])
-            while try query.step() { if let user = query.text(0) { users.insert(user) } }
+            for user in try query.rows([.text(environment.rawValue), .text(original)], { $0.text(0) }) { if let user { users.insert(user) } }
         }
         return users.sorted()
     }
@@ -271,14 +268,10 @@ public final class Store {
     /// Issues published or corrected through the API, by publication.
     public func publishedIssues() throws(StorageError) -> [(publicationId: String, issue: Issue)] {
         let query = try statement("SELECT publication_id, issue_id, title, published_ms, free FROM issues ORDER BY publication_id, published_ms, issue_id")
-        try query.bind([])
-        var result: [(publicationId: String, issue: Issue)] = []
-        while try query.step() {
-            result.append(
-                (query.text(0) ?? "",
-                 Issue(id: query.text(1) ?? "", title: query.text(2), published: Instant(milliseconds: query.integer(3) ?? 0), isFree: query.integer(4) == 1)))
+        return try query.rows([]) { row in
+            (row.text(0) ?? "",
+             Issue(id: row.text(1) ?? "", title: row.text(2), published: Instant(milliseconds: row.integer(3) ?? 0), isFree: row.integer(4) == 1))
         }
-        return result
     }
 
     /// Subscriptions whose latest expiry lies in `[from, to)`, with their latest receipt.
@@ -294,15 +287,11 @@ public final class Store {
             HAVING expires >= ? AND expires < ?
             ORDER BY expires, t.original_transaction_id
             """)
-        try query.bind([.integer(from.milliseconds), .integer(to.milliseconds)])
-        var result: [RefreshDue] = []
-        while try query.step() {
-            result.append(
-                RefreshDue(
-                    environment: Environment(rawValue: query.text(0) ?? "") ?? .production, originalTransactionId: query.text(1) ?? "",
-                    userId: query.text(2), expires: Instant(milliseconds: query.integer(3) ?? 0), latestReceipt: query.text(4)))
+        return try query.rows([.integer(from.milliseconds), .integer(to.milliseconds)]) { row in
+            RefreshDue(
+                environment: Environment(rawValue: row.text(0) ?? "") ?? .production, originalTransactionId: row.text(1) ?? "",
+                userId: row.text(2), expires: Instant(milliseconds: row.integer(3) ?? 0), latestReceipt: row.text(4))
         }
-        return result
     }
 
     /// How many notifications are stored.

@@ -153,10 +153,8 @@ struct ServeCommandTests {
         #expect(answered.count >= 300)
         #expect(answered.count < clients * perClient, "the kill came too late to test anything")
         let store = try Store(path: database)
-        let statement = try store.database.prepare("SELECT transaction_id FROM transactions")
-        try statement.bind([])
-        var stored: Set<Int> = []
-        while try statement.step() { if let id = statement.text(0), let number = Int(id.dropFirst()) { stored.insert(number) } }
+        let ids = try store.database.prepare("SELECT transaction_id FROM transactions").rows([]) { $0.text(0) }
+        let stored = Set(ids.compactMap { id in id.flatMap { Int($0.dropFirst()) } })
         #expect(answered.isSubset(of: stored), "lost: \(answered.subtracting(stored).sorted().prefix(10))")
         #expect(try store.notificationCount() >= answered.count)
     }

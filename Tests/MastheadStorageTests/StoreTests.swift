@@ -25,10 +25,10 @@ struct StoreTests {
         let store = try Store(path: path)
         #expect(try store.database.scalarText("PRAGMA journal_mode") == "wal")
         #expect(try store.database.scalarText("PRAGMA synchronous") == "2")
-        #expect(try store.database.scalarText("SELECT max(version) FROM migrations") == "1")
+        #expect(try store.database.scalarText("SELECT max(version) FROM migrations") == "2")
         // Opening again applies nothing twice.
         let again = try Store(path: path)
-        #expect(try again.database.scalarText("SELECT count(*) FROM migrations") == "1")
+        #expect(try again.database.scalarText("SELECT count(*) FROM migrations") == "2")
     }
 
     @Test func inTransaction_rollsBack_whenBodyThrows() throws {

@@ -1,0 +1,60 @@
+import MastheadHTTP
+
+/// The rules for ids taken from the request path (user, publication, issue), checked before
+/// anything is looked up or stored with them, so that one id names one thing, byte for byte.
+///
+/// After percent-decoding, an id is 1 to ``maxBytes`` bytes of valid UTF-8 with no control
+/// character: C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F). Without these rules
+/// `victim%00x` reached `victim`'s data (C strings end at NUL) and `%FF` and `%FE` were the
+/// same user (both decode to U+FFFD).
+enum PathIdentifier: String {
+    case user
+    case publication
+    case issue
+
+    /// The longest id accepted, in UTF-8 bytes.
+    static let maxBytes = 256
+
+    /// The error code of an id of this kind that breaks a rule.
+    var code: String { "invalid_\(rawValue)_id" }
+
+    /// The 400 answer naming the rule that the path segment at `index` breaks as an id of this
+    /// kind, or nil when it is a valid id.
+    func problem(in request: HTTPRequest, at index: Int) -> HTTPResponse? {
+        guard let rule = brokenRule(request.pathSegments[index], request: request, index: index) else { return nil }
+        return .error(400, code: code, message: "the \(rawValue) id \(rule)")
+    }
+
+    private func brokenRule(_ id: String, request: HTTPRequest, index: Int) -> String? {
+        if let rule = id.utf8.withContiguousStorageIfAvailable({ PathIdentifier.brokenRule($0, request: request, index: index) }) { return rule }
+        return Array(id.utf8).withUnsafeBufferPointer { PathIdentifier.brokenRule($0, request: request, index: index) }
+    }
+
+    private static func brokenRule(_ bytes: UnsafeBufferPointer<UInt8>, request: HTTPRequest, index: Int) -> String? {
+        if bytes.isEmpty { return "is empty" }
+        // Printable ASCII (0x20–0x7E), the usual id, needs no closer look (one comparison a byte).
+        if !bytes.allSatisfy({ $0 &- 0x20 < 0x5F }) {
+            var mayBeRepaired = false
+            for offset in bytes.indices {
+                let byte = bytes[offset]
+                if byte < 0x20 || byte == 0x7F { return "contains the control character \(codePoint(byte)) at byte \(offset)" }
+                // C1 controls are U+0080–U+009F: 0xC2 0x80–0x9F in UTF-8.
+                if byte == 0xC2, offset + 1 < bytes.count, bytes[offset + 1] >= 0x80, bytes[offset + 1] <= 0x9F {
+                    return "contains the control character \(codePoint(bytes[offset + 1])) at byte \(offset)"
+                }
+                // U+FFFD (0xEF 0xBF 0xBD) is what decoding put in place of invalid UTF-8, or was sent as such.
+                if byte == 0xEF { mayBeRepaired = true }
+            }
+            if mayBeRepaired, String(validating: request.pathSegmentBytes[index], as: UTF8.self) == nil {
+                return "is not valid UTF-8 after percent-decoding"
+            }
+        }
+        if bytes.count > maxBytes { return "is longer than \(maxBytes) bytes (\(bytes.count))" }
+        return nil
+    }
+
+    private static func codePoint(_ value: UInt8) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+}

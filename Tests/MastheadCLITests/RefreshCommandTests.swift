@@ -1,0 +1,67 @@
+import Foundation
+import Glibc
+import MastheadHTTP
+import MastheadTestSupport
+import Testing
+
+/// `masthead refresh` beside a running `masthead serve` on the same database, and the settings it needs.
+struct RefreshCommandTests {
+    static let day: Int64 = 86_400_000
+
+    static func transaction(_ id: String, _ from: Int64, _ to: Int64) -> String {
+        #"{"transaction_id": "\#(id)", "original_transaction_id": "p1", "product_id": "com.example.monthly", "purchase_date_ms": "\#(from)", "expires_date_ms": "\#(to)"}"#
+    }
+
+    @Test func refresh_needsOnlyTheSharedSecret_notTheCallerTokens() throws {
+        let database = ServeCommandTests.temporaryDatabase()
+        defer { ServeCommandTests.remove(database) }
+        let arguments = ["refresh", "--catalog", "Catalog/the-monthly", "--database", database, "--within", "3d"]
+        let outcome = try Tool.run(arguments, environment: ["MASTHEAD_APP_STORE_SHARED_SECRET": "shared-secret"])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.output == "refresh: 0 due, 0 refreshed, 0 without a stored receipt, 0 failed\n")
+        let missing = try Tool.run(arguments, environment: [:])
+        #expect(missing.status == 78)
+        #expect(missing.errors.contains("MASTHEAD_APP_STORE_SHARED_SECRET is not set"))
+    }
+
+    /// The renewal `refresh` stores is answered by the running service at once: a paying reader
+    /// is not refused until a restart.
+    @Test func refresh_besideRunningServe_isAnsweredByServe_atOnce() throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let first = Self.transaction("p1", now - 29 * Self.day, now + Self.day)
+        let renewed = #"{"status": 0, "environment": "Production", "latest_receipt": "NEW", "latest_receipt_info": [\#(first), \#(Self.transaction("p2", now + Self.day - 60_000, now + 31 * Self.day))]}"#
+        var fakeConfiguration = HTTPServerConfiguration()
+        fakeConfiguration.port = 0
+        fakeConfiguration.threads = 1
+        let apple = try HTTPServer(configuration: fakeConfiguration) { _, responder in responder.send(.json(200, Array(renewed.utf8))) }
+        try apple.start()
+        defer {
+            apple.stop(gracePeriodMilliseconds: 100)
+            apple.waitUntilStopped()
+        }
+        let database = ServeCommandTests.temporaryDatabase()
+        defer { ServeCommandTests.remove(database) }
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("config.json")
+        try Data(#"{"verifyReceiptProductionURL": "http://127.0.0.1:\#(apple.port)/verifyReceipt"}"#.utf8).write(to: config)
+        let server = try ServerProcess(database: database)
+        let client = try TestClient(port: server.port)
+        let authorization = ["Authorization": "Bearer api-token"]
+        let receipt = #"{"status": 0, "latest_receipt": "OLD", "latest_receipt_info": [\#(first)]}"#
+        #expect(client.request("POST", "/v1/users/pat/receipts", headers: authorization, body: Array(receipt.utf8))?.status == 200)
+        let later = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(now + 2 * Self.day) / 1000))
+        func transactions() -> Int {
+            let body = client.request("GET", "/v1/users/pat/entitlements?at=\(later)", headers: authorization)?.body ?? ""
+            return body.components(separatedBy: #""transactionId""#).count - 1
+        }
+        #expect(transactions() == 1)
+        let refresh = try Tool.run(
+            ["refresh", "--catalog", "Catalog/the-monthly", "--database", database, "--config", config.path, "--within", "3d"],
+            environment: ServerProcess.environment)
+        #expect(refresh.status == 0, "\(refresh.errors)")
+        #expect(refresh.output.hasPrefix("refresh: 1 due, 1 refreshed"))
+        #expect(transactions() == 2)
+        #expect(server.stop(signal: SIGTERM).status == 0)
+    }
+}
