@@ -50,8 +50,8 @@ public struct ServiceConfiguration: Sendable {
           readTimeoutMilliseconds      10000                   a request not complete in time: 408
           handlerTimeoutMilliseconds   30000                   an answer not ready in time: 503
           maxConnectionsPerThread      10000                   more connections: 503
-          maxPendingOutputBytes        1048576                 unread answers above it: stop reading
-          maxPipelinedBytes            65536                   pipelined bytes buffered at most
+          maxPendingOutputBytes        1048576                 unread answers past it: stop reading
+          maxPipelinedBytes            65536                   requests read ahead while one is answered
           restore                      "transfer"              transfer | keep | transferIfInactive
           maxCommitBatch               1000                    writes committed together at most
           polling                      false                   poll Apple for expiring subscriptions

@@ -322,11 +322,12 @@ public struct ServiceRouter: Sendable {
     private func authorized(_ request: HTTPRequest, token: String) -> Bool {
         guard var header = request.header("authorization") else { return false }
         return header.withUTF8 { bytes in
-            let scheme = "bearer".utf8
-            guard bytes.count > scheme.count, bytes[scheme.count] == UInt8(ascii: " "),
-                zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 })
-            else { return false }
-            var start = scheme.count
+            let scheme: StaticString = "bearer"
+            let length = scheme.utf8CodeUnitCount
+            guard bytes.count > length, bytes[length] == UInt8(ascii: " ") else { return false }
+            // Setting bit 5 lowercases a letter; no other byte becomes a letter of "bearer".
+            for index in 0..<length where bytes[index] | 0x20 != scheme.utf8Start[index] { return false }
+            var start = length
             while start < bytes.count && bytes[start] == UInt8(ascii: " ") { start += 1 }
             return ServiceRouter.constantTimeEqual(UnsafeBufferPointer(rebasing: bytes[start...]), token)
         }
