@@ -263,6 +263,23 @@ struct HTTPServerTests {
         #expect(server.peakPendingOutputBytes <= 128 * 1024 + 64 * 1024 + 100)
     }
 
+    /// Requests pipelined behind one whose answer takes a while are read only up to the
+    /// pipelining limit meanwhile; the rest are read, and all answered in order, afterwards.
+    @Test func requestsPipelinedBehindASlowOne_areReadUpToTheLimit_thenAllAnswered() throws {
+        let pipelined = 16 * 1024
+        let server = try Self.start { $0.maxPipelinedBytes = pipelined }
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        let padding = String(repeating: "p", count: 1000)
+        let count = 300
+        client.send("GET /slow HTTP/1.1\r\n\r\n" + (0..<count).map { "GET /r/\($0) HTTP/1.1\r\nX-Pad: \(padding)\r\n\r\n" }.joined())
+        #expect(client.response()?.body == "slow done")
+        var answered = 0
+        while answered < count, let response = client.response(), response.body == "GET r|\(answered)  " { answered += 1 }
+        #expect(answered == count)
+        #expect(server.peakBufferedInputBytes <= pipelined + 64 * 1024)
+    }
+
     @Test func expectContinue_gets100BeforeTheBodyIsSent_thenTheAnswer() throws {
         let server = try Self.start()
         defer { Self.stop(server) }
