@@ -57,7 +57,8 @@ struct ServeCommand {
         let service = try ServeCommand.openService(configuration)
         let server: HTTPServer
         do {
-            server = try HTTPServer(configuration: configuration.http, handler: ServiceRouter(service: service).handler)
+            let router = ServiceRouter(service: service)
+            server = try HTTPServer(configuration: configuration.http, headCheck: router.headCheck, handler: router.handler)
             try server.start()
         } catch {
             service.close()

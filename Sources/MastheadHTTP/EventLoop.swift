@@ -4,13 +4,18 @@ import MastheadSockets
 import Synchronization
 
 /// One thread's epoll loop: accepts connections from the shared listener, reads requests,
-/// hands them to the handler, writes responses, and enforces the timeouts.
+/// hands them to the handler, writes responses, and enforces the timeouts and buffer limits.
 ///
 /// Connections are confined to the loop's thread. Responses come back through a mailbox that any
-/// thread may fill; the loop drains it after each handler call and when woken.
+/// thread may fill; the loop drains it after each handler call and when woken. A connection's
+/// pipelined requests are parsed one at a time, in a loop: each waits until the one before it is
+/// answered and until the connection's unsent answers are within `maxPendingOutputBytes`; while
+/// they are not, the connection is not read past `maxPipelinedBytes`, so one client cannot make
+/// the server buffer without bound.
 final class EventLoop {
     let configuration: HTTPServerConfiguration
     let listener: Int32
+    let headCheck: HTTPServer.HeadCheck?
     let handler: HTTPServer.Handler
     let poller: Poller
     let mailbox: Mailbox
@@ -20,16 +25,34 @@ final class EventLoop {
     private var nextConnectionId: UInt64 = 1
     private var nextRequestId: UInt64 = 1
     private var accepting = true
-    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    private var readBuffer = [UInt8](repeating: 0, count: EventLoop.readChunkBytes)
+    /// Connections answered from the mailbox that have buffered requests (or a paused reader, or
+    /// an ended stream) to go on with once the current event is handled.
+    private var pending: [Connection] = []
+    /// This loop's largest unsent output and unparsed input of one connection, published to `state` when they grow.
+    private var peakPendingOutput = 0
+    private var peakBufferedInput = 0
 
-    init(configuration: HTTPServerConfiguration, listener: Int32, handler: @escaping HTTPServer.Handler, state: HTTPServer.State) throws(SocketError) {
+    /// Bytes read from a socket at once.
+    static let readChunkBytes = 64 * 1024
+    /// A connection's buffers keep up to this much capacity between requests; larger ones are released.
+    static let keptCapacityBytes = 64 * 1024
+    /// The interim answer to `Expect: 100-continue` (RFC 9110 §15.2.1).
+    static let continueResponse: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    init(
+        configuration: HTTPServerConfiguration, listener: Int32, headCheck: HTTPServer.HeadCheck?, handler: @escaping HTTPServer.Handler,
+        state: HTTPServer.State
+    ) throws(SocketError) {
         self.configuration = configuration
         self.listener = listener
+        self.headCheck = headCheck
         self.handler = handler
         self.state = state
         poller = try Poller()
         mailbox = Mailbox(waker: poller.waker)
         parser = HTTPRequestParser(configuration: configuration)
+        pending.reserveCapacity(64)
         try poller.add(listener, exclusive: true)
     }
 
@@ -46,10 +69,17 @@ final class EventLoop {
                     continue
                 }
                 guard let connection = connections[readiness.descriptor] else { continue }
-                if readiness.readable || readiness.closed { readAvailable(connection) }
-                if readiness.writable && connections[readiness.descriptor] === connection { flush(connection) }
+                if readiness.readable || readiness.closed {
+                    // While reading is paused only a hang-up or an error is reported: nothing can be sent either.
+                    if connection.readPaused { close(connection) } else { readAvailable(connection) }
+                }
+                if readiness.writable && connection.isOpen {
+                    flush(connection)
+                    process(connection)
+                }
             }
             deliverMail()
+            processPending()
             let now = EventLoop.now()
             checkTimeouts(now: now)
             if state.isStopping {
@@ -89,14 +119,24 @@ final class EventLoop {
         }
     }
 
+    /// Reads what the connection has sent (until it has more than `maxPipelinedBytes` buffered),
+    /// then processes it. A closing connection's input is read and dropped, one chunk a turn, so
+    /// that closing it does not reset the answer it is being sent.
     private func readAvailable(_ connection: Connection) {
+        compactInput(connection)
         while true {
             let count = readBuffer.withUnsafeMutableBytes { Glibc.read(connection.descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
+                if connection.closing { break }
                 connection.input.append(contentsOf: readBuffer[0..<count])
                 connection.lastActivity = EventLoop.now()
                 if connection.requestStarted == nil { connection.requestStarted = connection.lastActivity }
-                if count < readBuffer.count { break }
+                let buffered = connection.input.count - connection.inputStart
+                if buffered > peakBufferedInput {
+                    peakBufferedInput = buffered
+                    state.peakBufferedInput.max(buffered, ordering: .relaxed)
+                }
+                if count < readBuffer.count || buffered > configuration.maxPipelinedBytes { break }
                 continue
             }
             if count == 0 {
@@ -109,45 +149,74 @@ final class EventLoop {
             return
         }
         process(connection)
-        if connection.peerClosed && !connection.awaitingResponse && connection.output.isEmpty && connections[connection.descriptor] === connection {
-            close(connection)
-        }
     }
 
-    /// Parses and dispatches requests while none is in flight on this connection.
+    /// Parses and dispatches the connection's buffered requests one after another (in a loop, so a
+    /// long pipeline costs no stack) while none is in flight and its unsent answers are within
+    /// `maxPendingOutputBytes`; then closes it when its peer is done, or sets whether to read on.
     private func process(_ connection: Connection) {
-        while !connection.awaitingResponse && !connection.closing && connection.inputStart < connection.input.count {
+        parsing: while connection.isOpen && !connection.awaitingResponse && !connection.closing
+            && connection.inputStart < connection.input.count
+            && connection.output.count - connection.outputStart <= configuration.maxPendingOutputBytes
+        {
             let outcome = connection.input.withUnsafeBufferPointer { bytes in
-                parser.parse(UnsafeBufferPointer(rebasing: bytes[connection.inputStart...]), headSearchedUpTo: connection.headSearched)
+                parser.parse(
+                    UnsafeBufferPointer(rebasing: bytes[connection.inputStart...]), headSearchedUpTo: connection.headSearched,
+                    continueAnswered: connection.continueAnswered)
             }
             switch outcome {
             case .incomplete(let searched):
                 connection.headSearched = searched
-                return
+                if connection.requestStarted == nil { connection.requestStarted = EventLoop.now() }
+                break parsing
+            case .expectsContinue(let head):
+                connection.continueAnswered = true
+                if var refusal = headCheck?(head) {
+                    // Answered before its body, which is never read: the connection closes after it.
+                    refusal.closeConnection = true
+                    connection.requestIsHead = head.method == "HEAD"
+                    connection.requestIsHTTP10 = false
+                    respond(connection, refusal)
+                } else {
+                    connection.output.append(contentsOf: EventLoop.continueResponse)
+                    flush(connection)
+                }
+                break parsing
             case .failure(let response):
-                connection.inputStart = connection.input.count
+                connection.requestIsHead = false
+                connection.requestIsHTTP10 = false
                 respond(connection, response)
-                return
-            case .request(let request, let consumed):
+                break parsing
+            case .request(let request, let consumed, let isHTTP10):
                 connection.inputStart += consumed
                 connection.headSearched = 0
-                if connection.inputStart == connection.input.count {
-                    connection.input.removeAll(keepingCapacity: true)
-                    connection.inputStart = 0
-                    connection.requestStarted = nil
-                } else {
-                    connection.requestStarted = EventLoop.now()
-                }
+                connection.continueAnswered = false
+                connection.requestStarted = nil
+                if connection.inputStart == connection.input.count { resetInput(connection) }
                 connection.awaitingResponse = true
                 connection.requestId = nextRequestId
                 nextRequestId += 1
                 connection.keepAlive = request.keepAlive
+                connection.requestIsHead = request.method == "HEAD"
+                connection.requestIsHTTP10 = isHTTP10
                 connection.handlerStarted = EventLoop.now()
                 state.inFlight.add(1, ordering: .relaxed)
                 handler(request, HTTPResponder(mailbox: mailbox, descriptor: connection.descriptor, requestId: connection.requestId))
                 deliverMail()
             }
         }
+        guard connection.isOpen else { return }
+        if connection.peerClosed && !connection.awaitingResponse && connection.output.isEmpty {
+            // Everything it sent that forms a request is answered; the rest can never be completed.
+            close(connection)
+            return
+        }
+        updateInterest(connection)
+    }
+
+    /// Processes the connections answered from the mailbox, until none is left (processing one may answer others).
+    private func processPending() {
+        while let connection = pending.popLast() { process(connection) }
     }
 
     private func deliverMail() {
@@ -157,16 +226,31 @@ final class EventLoop {
             connection.awaitingResponse = false
             connection.handlerStarted = nil
             respond(connection, letter.response)
+            if connection.isOpen && (connection.inputStart < connection.input.count || connection.peerClosed || connection.readPaused) {
+                pending.append(connection)
+            }
         }
     }
 
     private func respond(_ connection: Connection, _ response: HTTPResponse) {
         let keepAlive = connection.keepAlive && !response.closeConnection && !state.isStopping
-        if !keepAlive { connection.closing = true }
-        connection.output.append(contentsOf: response.serialized(keepAlive: keepAlive))
+        if !keepAlive {
+            connection.closing = true
+            resetInput(connection)
+        }
+        compactOutput(connection)
+        let field: HTTPResponse.ConnectionField = keepAlive ? (connection.requestIsHTTP10 ? .keepAlive : .none) : .close
+        response.write(into: &connection.output, connection: field, includeBody: !connection.requestIsHead)
+        let unsent = connection.output.count - connection.outputStart
+        if unsent > peakPendingOutput {
+            peakPendingOutput = unsent
+            state.peakPendingOutput.max(unsent, ordering: .relaxed)
+        }
         flush(connection)
     }
 
+    /// Sends what the socket takes; watches for writability while output remains, closes a
+    /// closing connection once all is sent.
     private func flush(_ connection: Connection) {
         while connection.outputStart < connection.output.count {
             let count = connection.output.withUnsafeBytes { bytes in
@@ -179,31 +263,67 @@ final class EventLoop {
             }
             if count < 0 && errno == EINTR { continue }
             if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                if !connection.watchingWrites {
-                    connection.watchingWrites = true
-                    try? poller.modify(connection.descriptor, writable: true)
-                }
+                watch(connection, reading: !connection.readPaused, writing: true)
                 return
             }
             close(connection)
             return
         }
-        connection.output.removeAll(keepingCapacity: true)
+        if connection.output.capacity > EventLoop.keptCapacityBytes {
+            connection.output = []
+        } else {
+            connection.output.removeAll(keepingCapacity: true)
+        }
         connection.outputStart = 0
-        if connection.watchingWrites {
-            connection.watchingWrites = false
-            try? poller.modify(connection.descriptor, writable: false)
+        watch(connection, reading: !connection.readPaused, writing: false)
+        if connection.closing { close(connection) }
+    }
+
+    /// Reads a connection unless its peer has ended its stream, its unsent answers are above
+    /// `maxPendingOutputBytes`, or it has more than `maxPipelinedBytes` buffered while a request is
+    /// in flight.
+    private func updateInterest(_ connection: Connection) {
+        let outputFull = connection.output.count - connection.outputStart > configuration.maxPendingOutputBytes
+        let inputFull = connection.awaitingResponse && connection.input.count - connection.inputStart > configuration.maxPipelinedBytes
+        watch(connection, reading: !connection.peerClosed && !outputFull && !inputFull, writing: connection.watchingWrites)
+    }
+
+    /// Changes what epoll reports for the connection, when that changes.
+    private func watch(_ connection: Connection, reading: Bool, writing: Bool) {
+        guard reading == connection.readPaused || writing != connection.watchingWrites else { return }
+        connection.readPaused = !reading
+        connection.watchingWrites = writing
+        try? poller.modify(connection.descriptor, readable: reading, writable: writing)
+    }
+
+    /// Drops the parsed bytes before reading more, once they are at least as many as those left.
+    private func compactInput(_ connection: Connection) {
+        guard connection.inputStart > 0, connection.inputStart >= connection.input.count - connection.inputStart else { return }
+        connection.input.removeSubrange(0..<connection.inputStart)
+        connection.inputStart = 0
+    }
+
+    /// Drops the sent bytes before adding an answer, once they are at least as many as those left.
+    private func compactOutput(_ connection: Connection) {
+        guard connection.outputStart > 0, connection.outputStart >= connection.output.count - connection.outputStart else { return }
+        connection.output.removeSubrange(0..<connection.outputStart)
+        connection.outputStart = 0
+    }
+
+    /// Empties the input (all parsed, or no longer wanted).
+    private func resetInput(_ connection: Connection) {
+        if connection.input.capacity > EventLoop.keptCapacityBytes {
+            connection.input = []
+        } else {
+            connection.input.removeAll(keepingCapacity: true)
         }
-        if connection.closing || (connection.peerClosed && !connection.awaitingResponse) {
-            close(connection)
-            return
-        }
-        // Requests that arrived while this one was in flight.
-        process(connection)
+        connection.inputStart = 0
+        connection.headSearched = 0
     }
 
     private func close(_ connection: Connection) {
-        guard connections[connection.descriptor] === connection else { return }
+        guard connection.isOpen else { return }
+        connection.isOpen = false
         if connection.awaitingResponse { state.inFlight.subtract(1, ordering: .relaxed) }
         connections[connection.descriptor] = nil
         poller.remove(connection.descriptor)
@@ -223,7 +343,8 @@ final class EventLoop {
             } else if !connection.awaitingResponse, connection.output.isEmpty, let started = connection.requestStarted,
                 now - started > Int64(configuration.readTimeoutMilliseconds)
             {
-                connection.inputStart = connection.input.count
+                connection.requestIsHead = false
+                connection.requestIsHTTP10 = false
                 respond(connection, HTTPResponse.error(408, code: "request_timeout", message: "the request did not arrive in time", closeConnection: true))
             } else if !connection.output.isEmpty, now - connection.lastActivity > Int64(configuration.readTimeoutMilliseconds) {
                 close(connection)  // a reader too slow to take its response
@@ -247,21 +368,31 @@ final class EventLoop {
 final class Connection {
     let descriptor: Int32
     let id: UInt64
+    /// Received bytes; those before `inputStart` are parsed.
     var input: [UInt8] = []
     var inputStart = 0
     /// How far past `inputStart` the end of the current request's header section has been looked for.
     var headSearched = 0
+    /// Whether the current request's `Expect: 100-continue` has been answered.
+    var continueAnswered = false
+    /// Bytes to send; those before `outputStart` are sent.
     var output: [UInt8] = []
     var outputStart = 0
     var awaitingResponse = false
     /// The request in flight (unique within the loop), to match its response.
     var requestId: UInt64 = 0
     var keepAlive = true
+    /// The request being answered is HEAD (its answer has no body) or HTTP/1.0 (keep-alive is said).
+    var requestIsHead = false
+    var requestIsHTTP10 = false
     var closing = false
     var peerClosed = false
+    var isOpen = true
+    /// What epoll reports for it: reading stops while paused, writing is watched while output waits.
+    var readPaused = false
     var watchingWrites = false
     var lastActivity: Int64
-    /// When the first byte of the request being received arrived.
+    /// When the first byte of the request being received arrived (or waiting for it began).
     var requestStarted: Int64?
     var handlerStarted: Int64?
 

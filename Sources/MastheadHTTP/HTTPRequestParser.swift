@@ -5,7 +5,9 @@ import Glibc
 /// Bodies are framed by `Content-Length` only. Ambiguous framing is refused (RFC 9112 §6.3):
 /// `Transfer-Encoding` together with `Content-Length`, several differing `Content-Length`s, or one
 /// that is not a number, is 400; `Transfer-Encoding` alone is 501 (chunked bodies are not
-/// supported). Line folding is refused. Bare LF line ends are accepted.
+/// supported). Line folding is refused. Bare LF line ends are accepted. A request sent with
+/// `Expect: 100-continue` (HTTP/1.1) is reported once its head is complete, before its body
+/// (RFC 9110 §10.1.1).
 struct HTTPRequestParser {
     let configuration: HTTPServerConfiguration
 
@@ -13,13 +15,16 @@ struct HTTPRequestParser {
         /// More bytes are needed; the header section does not end before `headSearched`, so the
         /// next call may start looking there (a slow client is not rescanned from the start).
         case incomplete(headSearched: Int)
-        /// A whole request, and how many bytes it used.
-        case request(HTTPRequest, consumed: Int)
+        /// A whole request, how many bytes it used, and whether it is HTTP/1.0.
+        case request(HTTPRequest, consumed: Int, isHTTP10: Bool)
+        /// The head of a request that expects `100 Continue` before sending its body (the request's
+        /// body is empty); reported while `continueAnswered` is false, else it is `incomplete`.
+        case expectsContinue(HTTPRequest)
         /// The bytes cannot be a valid request: answer this and close.
         case failure(HTTPResponse)
     }
 
-    func parse(_ bytes: UnsafeBufferPointer<UInt8>, headSearchedUpTo hint: Int = 0) -> Outcome {
+    func parse(_ bytes: UnsafeBufferPointer<UInt8>, headSearchedUpTo hint: Int = 0, continueAnswered: Bool = false) -> Outcome {
         guard let headEnd = findHeadEnd(bytes, from: hint) else {
             if let firstLineEnd = bytes.firstIndex(of: 0x0A) {
                 if firstLineEnd > configuration.maxRequestLineBytes { return .failure(uriTooLong()) }
@@ -78,6 +83,7 @@ struct HTTPRequestParser {
         var contentLength: Int?
         var transferEncoding = false
         var connection: String?
+        var expectsContinue = false
         for line in headerLines {
             if line.count > configuration.maxHeaderFieldBytes {
                 return .failure(headersTooLarge("a header field is larger than \(configuration.maxHeaderFieldBytes) bytes"))
@@ -105,6 +111,8 @@ struct HTTPRequestParser {
                 transferEncoding = true
             case "connection":
                 connection = value.lowercased()
+            case "expect":
+                expectsContinue = value.lowercased() == "100-continue"
             default:
                 break
             }
@@ -119,12 +127,20 @@ struct HTTPRequestParser {
             return .failure(HTTPResponse.error(413, code: "content_too_large", message: "the body is larger than \(configuration.maxBodyBytes) bytes", closeConnection: true))
         }
         let total = headEnd.bodyStart + length
-        guard bytes.count >= total else { return .incomplete(headSearched: hint) }
         let keepAlive: Bool =
             isHTTP11 ? !(connection?.contains("close") ?? false) : (connection?.contains("keep-alive") ?? false)
+        guard bytes.count >= total else {
+            // A server must not send 100 Continue to an HTTP/1.0 client (RFC 9110 §10.1.1).
+            if expectsContinue && isHTTP11 && !continueAnswered {
+                var head = HTTPRequest(method: method, target: target, keepAlive: keepAlive)
+                head.headers = headers
+                return .expectsContinue(head)
+            }
+            return .incomplete(headSearched: hint)
+        }
         var request = HTTPRequest(method: method, target: target, body: Array(bytes[headEnd.bodyStart..<total]), keepAlive: keepAlive)
         request.headers = headers
-        return .request(request, consumed: total)
+        return .request(request, consumed: total, isHTTP10: !isHTTP11)
     }
 
     /// Whether `version` is `HTTP/1.` followed by `minor`.

@@ -37,10 +37,19 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
-    /// The response as bytes on the wire.
-    func serialized(keepAlive: Bool) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(128 + body.count)
+    /// What a response's `Connection` field says.
+    enum ConnectionField {
+        /// Nothing: an HTTP/1.1 connection stays open by default.
+        case none
+        /// `keep-alive`: an HTTP/1.0 connection stays open only when told so.
+        case keepAlive
+        /// `close`: the server closes the connection after this response.
+        case close
+    }
+
+    /// Appends the response as bytes on the wire; without the body (the answer to HEAD) its
+    /// `Content-Length` is still that of the body (RFC 9110 §9.3.2).
+    func write(into bytes: inout [UInt8], connection: ConnectionField, includeBody: Bool) {
         HTTPResponse.append("HTTP/1.1 ", to: &bytes)
         HTTPResponse.appendNumber(status, to: &bytes)
         bytes.append(UInt8(ascii: " "))
@@ -54,9 +63,12 @@ public struct HTTPResponse: Sendable {
         }
         HTTPResponse.append("Content-Length: ", to: &bytes)
         HTTPResponse.appendNumber(body.count, to: &bytes)
-        HTTPResponse.append(keepAlive ? "\r\n\r\n" : "\r\nConnection: close\r\n\r\n", to: &bytes)
-        bytes.append(contentsOf: body)
-        return bytes
+        switch connection {
+        case .none: HTTPResponse.append("\r\n\r\n", to: &bytes)
+        case .keepAlive: HTTPResponse.append("\r\nConnection: keep-alive\r\n\r\n", to: &bytes)
+        case .close: HTTPResponse.append("\r\nConnection: close\r\n\r\n", to: &bytes)
+        }
+        if includeBody { bytes.append(contentsOf: body) }
     }
 
     /// Appends a literal's bytes (a plain copy, no string machinery).

@@ -10,11 +10,18 @@ public final class HTTPServer: Sendable {
     /// Called on a loop thread for each request; must not block for long.
     public typealias Handler = @Sendable (HTTPRequest, HTTPResponder) -> Void
 
+    /// Called on a loop thread with the head of a request that expects `100 Continue` (its body
+    /// still empty); returns the final answer that refuses it, or nil to let the body come.
+    public typealias HeadCheck = @Sendable (HTTPRequest) -> HTTPResponse?
+
     /// Shared between the loops: stopping, and the count of requests in flight.
     final class State: Sendable {
         let stopping = Atomic<Bool>(false)
         let inFlight = Atomic<Int>(0)
         let grace = Atomic<Int>(10_000)
+        /// The most bytes one connection has had waiting to be sent, and buffered unparsed.
+        let peakPendingOutput = Atomic<Int>(0)
+        let peakBufferedInput = Atomic<Int>(0)
 
         var isStopping: Bool { stopping.load(ordering: .acquiring) }
         var gracePeriodMilliseconds: Int { grace.load(ordering: .relaxed) }
@@ -23,13 +30,20 @@ public final class HTTPServer: Sendable {
     public let configuration: HTTPServerConfiguration
     private let listener: ListeningSocket
     private let handler: Handler
+    private let headCheck: HeadCheck?
     private let state = State()
     private let wakers = Mutex<[Waker]>([])
     private let finished = DispatchGroup()
 
     /// Binds the listening socket; ``start()`` begins serving.
-    public init(configuration: HTTPServerConfiguration, handler: @escaping Handler) throws(SocketError) {
+    ///
+    /// - Parameters:
+    ///   - headCheck: decides whether a request sent with `Expect: 100-continue` may send its
+    ///     body (nil: every such request gets `100 Continue`).
+    ///   - handler: answers each complete request.
+    public init(configuration: HTTPServerConfiguration, headCheck: HeadCheck? = nil, handler: @escaping Handler) throws(SocketError) {
         self.configuration = configuration
+        self.headCheck = headCheck
         self.handler = handler
         listener = try ListeningSocket(host: configuration.host, port: configuration.port)
     }
@@ -50,7 +64,8 @@ public final class HTTPServer: Sendable {
                 defer { finished.leave() }
                 let loop: EventLoop
                 do throws(SocketError) {
-                    loop = try EventLoop(configuration: configuration, listener: listener.descriptor, handler: handler, state: state)
+                    loop = try EventLoop(
+                        configuration: configuration, listener: listener.descriptor, headCheck: headCheck, handler: handler, state: state)
                 } catch {
                     failure.withLock { $0 = error }
                     ready.signal()
@@ -86,4 +101,10 @@ public final class HTTPServer: Sendable {
 
     /// Requests received but not yet answered.
     public var requestsInFlight: Int { state.inFlight.load(ordering: .relaxed) }
+
+    /// The most response bytes any one connection has had waiting for its reader since start.
+    package var peakPendingOutputBytes: Int { state.peakPendingOutput.load(ordering: .relaxed) }
+
+    /// The most unparsed request bytes any one connection has had buffered since start.
+    package var peakBufferedInputBytes: Int { state.peakBufferedInput.load(ordering: .relaxed) }
 }

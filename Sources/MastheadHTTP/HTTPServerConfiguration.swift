@@ -23,6 +23,12 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var handlerTimeoutMilliseconds = 30_000
     /// Connections per event loop; past it new ones get 503 and are closed.
     public var maxConnectionsPerThread = 10_000
+    /// Response bytes a connection may have waiting for its reader: above it the connection is
+    /// neither read nor parsed further until its output drains below it.
+    public var maxPendingOutputBytes = 1024 * 1024
+    /// Pipelined request bytes a connection may have buffered while a request is in flight: past
+    /// it the connection is not read until it catches up (requests are parsed one at a time).
+    public var maxPipelinedBytes = 64 * 1024
 
     /// The defaults.
     public init() {}

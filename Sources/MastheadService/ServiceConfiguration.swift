@@ -50,6 +50,8 @@ public struct ServiceConfiguration: Sendable {
           readTimeoutMilliseconds      10000                   a request not complete in time: 408
           handlerTimeoutMilliseconds   30000                   an answer not ready in time: 503
           maxConnectionsPerThread      10000                   more connections: 503
+          maxPendingOutputBytes        1048576                 unread answers past it: stop reading
+          maxPipelinedBytes            65536                   requests read ahead while one is answered
           restore                      "transfer"              transfer | keep | transferIfInactive
           maxCommitBatch               1000                    writes committed together at most
           polling                      false                   poll Apple for expiring subscriptions
@@ -101,6 +103,8 @@ public struct ServiceConfiguration: Sendable {
             case "readTimeoutMilliseconds": http.readTimeoutMilliseconds = try number()
             case "handlerTimeoutMilliseconds": http.handlerTimeoutMilliseconds = try number()
             case "maxConnectionsPerThread": http.maxConnectionsPerThread = try number()
+            case "maxPendingOutputBytes": http.maxPendingOutputBytes = try number()
+            case "maxPipelinedBytes": http.maxPipelinedBytes = try number()
             case "restore":
                 let text = try text()
                 guard let behaviour = RestoreBehaviour(rawValue: text) else {

@@ -18,6 +18,8 @@ import MastheadStorage
 /// | GET | `/v1/publications/{id}/issues` | API token |
 /// | PUT | `/v1/publications/{id}/issues/{issueId}` | admin token |
 /// | GET | `/v1/refresh-due?within=3d` | API token |
+///
+/// HEAD is answered on every GET route as GET would be; the server sends only the answer's head.
 public struct ServiceRouter: Sendable {
     public let service: EntitlementService
 
@@ -30,6 +32,18 @@ public struct ServiceRouter: Sendable {
         return { request, responder in router.handle(request) { responder.send($0) } }
     }
 
+    /// The check to give ``HTTPServer`` for requests sent with `Expect: 100-continue`: the token
+    /// check of ``handle(_:reply:)``, so that a refused body is never sent. `/health` needs no
+    /// token and a notification carries its password in the body: both may send theirs.
+    public var headCheck: HTTPServer.HeadCheck {
+        let router = self
+        return { head in
+            let path = head.pathSegments
+            if path == ["health"] || path == ["v1", "notifications", "app-store"] { return nil }
+            return router.unauthorized(head)
+        }
+    }
+
     /// Answers one request; `reply` is called once, possibly from another thread (after a commit).
     public func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let started = ServiceRouter.seconds()
@@ -39,7 +53,13 @@ public struct ServiceRouter: Sendable {
             metrics.record(route: route, status: response.status, seconds: ServiceRouter.seconds() - started)
             reply(response)
         }
-        dispatch(request, reply: timed)
+        if request.method == "HEAD" {
+            var get = request
+            get.method = "GET"
+            dispatch(get, reply: timed)
+        } else {
+            dispatch(request, reply: timed)
+        }
     }
 
     private func dispatch(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
@@ -53,9 +73,7 @@ public struct ServiceRouter: Sendable {
         default:
             break
         }
-        guard authorized(request, token: service.configuration.apiToken) || (request.method == "PUT" && authorized(request, token: service.configuration.adminToken)) else {
-            return reply(.error(401, code: "unauthorized", message: "a valid Authorization: Bearer token is required"))
-        }
+        if let refusal = unauthorized(request) { return reply(refusal) }
         switch path.count {
         case 1 where path[0] == "metrics":
             guard request.method == "GET" else { return reply(methodNotAllowed("GET")) }
@@ -322,26 +340,52 @@ public struct ServiceRouter: Sendable {
         return .success((at, environment))
     }
 
+    /// The 401 answer for a request without the API token (or, for PUT, the admin token); nil when it has one.
+    private func unauthorized(_ request: HTTPRequest) -> HTTPResponse? {
+        if authorized(request, token: service.configuration.apiToken) || (request.method == "PUT" && authorized(request, token: service.configuration.adminToken)) {
+            return nil
+        }
+        return .error(401, code: "unauthorized", message: "a valid Authorization: Bearer token is required")
+    }
+
+    /// Whether the request sends `Authorization: Bearer <token>`: the scheme in any case
+    /// (RFC 9110 §11.1), the token after one or more spaces, compared in constant time.
     private func authorized(_ request: HTTPRequest, token: String) -> Bool {
-        guard let header = request.header("authorization"), header.hasPrefix("Bearer ") else { return false }
-        return ServiceRouter.constantTimeEqual(String(header.dropFirst(7)), token)
+        guard var header = request.header("authorization") else { return false }
+        return header.withUTF8 { bytes in
+            let scheme: StaticString = "bearer"
+            let length = scheme.utf8CodeUnitCount
+            guard bytes.count > length, bytes[length] == UInt8(ascii: " ") else { return false }
+            // Setting bit 5 lowercases a letter; no other byte becomes a letter of "bearer".
+            for index in 0..<length where bytes[index] | 0x20 != scheme.utf8Start[index] { return false }
+            var start = length
+            while start < bytes.count && bytes[start] == UInt8(ascii: " ") { start += 1 }
+            return ServiceRouter.constantTimeEqual(UnsafeBufferPointer(rebasing: bytes[start...]), token)
+        }
     }
 
     private func methodNotAllowed(_ allowed: String) -> HTTPResponse {
         var response = HTTPResponse.error(405, code: "method_not_allowed", message: "use \(allowed)")
-        response.headers.append(("Allow", allowed))
+        response.headers.append(("Allow", allowed == "GET" ? "GET, HEAD" : allowed))
         return response
     }
 
     /// Compares secrets in time that depends only on their lengths.
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let left = Array(a.utf8)
-        let right = Array(b.utf8)
-        var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
-        for index in 0..<max(left.count, right.count) {
-            difference |= (index < left.count ? left[index] : 0) ^ (index < right.count ? right[index] : 0)
+        var a = a
+        return a.withUTF8 { constantTimeEqual($0, b) }
+    }
+
+    /// Compares a secret's bytes with a secret in time that depends only on their lengths.
+    static func constantTimeEqual(_ left: UnsafeBufferPointer<UInt8>, _ b: String) -> Bool {
+        var b = b
+        return b.withUTF8 { right in
+            var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
+            for index in 0..<max(left.count, right.count) {
+                difference |= (index < left.count ? left[index] : 0) ^ (index < right.count ? right[index] : 0)
+            }
+            return difference == 0 && left.count == right.count
         }
-        return difference == 0 && left.count == right.count
     }
 
     static func routeName(_ path: [String]) -> String {

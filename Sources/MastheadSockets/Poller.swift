@@ -51,10 +51,10 @@ public final class Poller {
         guard epoll_ctl(descriptor, EPOLL_CTL_ADD, fd, &event) == 0 else { throw SocketError("epoll_ctl(ADD)") }
     }
 
-    /// Changes whether `fd` is watched for writing.
-    public func modify(_ fd: Int32, writable: Bool) throws(SocketError) {
+    /// Changes whether `fd` is watched for reading and for writing (hang-ups and errors are always reported).
+    public func modify(_ fd: Int32, readable: Bool = true, writable: Bool) throws(SocketError) {
         var event = epoll_event()
-        event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | (writable ? EPOLLOUT.rawValue : 0)
+        event.events = (readable ? EPOLLIN.rawValue | EPOLLRDHUP.rawValue : 0) | (writable ? EPOLLOUT.rawValue : 0)
         event.data.fd = fd
         guard epoll_ctl(descriptor, EPOLL_CTL_MOD, fd, &event) == 0 else { throw SocketError("epoll_ctl(MOD)") }
     }

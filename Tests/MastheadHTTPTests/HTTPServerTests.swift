@@ -6,14 +6,23 @@ import Testing
 
 /// The server over real sockets on port 0: framing, limits, keep-alive, timeouts, async answers.
 struct HTTPServerTests {
-    /// Echoes the method, path and body; `/slow` answers from another thread after 200 ms.
+    /// A body of `/big/N`: N KiB.
+    static func bigBody(kibibytes: Int) -> [UInt8] { [UInt8](repeating: UInt8(ascii: "b"), count: kibibytes * 1024) }
+
+    /// Echoes the method, path and body; `/slow` answers from another thread after 200 ms; `/big/N`
+    /// answers N KiB. Requests expecting `100 Continue` are refused (401) without `X-Allow`.
     static func start(_ configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws -> HTTPServer {
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configure(&configuration)
-        let server = try HTTPServer(configuration: configuration) { request, responder in
+        let headCheck: HTTPServer.HeadCheck = { head in
+            head.header("x-allow") == nil ? HTTPResponse.error(401, code: "unauthorized", message: "X-Allow is required") : nil
+        }
+        let server = try HTTPServer(configuration: configuration, headCheck: headCheck) { request, responder in
             let text = "\(request.method) \(request.pathSegments.joined(separator: "|")) \(request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")) \(String(decoding: request.body, as: UTF8.self))"
-            if request.pathSegments == ["slow"] {
+            if request.pathSegments.count == 2 && request.pathSegments[0] == "big", let size = Int(request.pathSegments[1]) {
+                responder.send(HTTPResponse(status: 200, body: Self.bigBody(kibibytes: size)))
+            } else if request.pathSegments == ["slow"] {
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) {
                     responder.send(HTTPResponse(status: 200, body: Array("slow done".utf8)))
                 }
@@ -170,6 +179,171 @@ struct HTTPServerTests {
         #expect(client.response()?.body == "slow done")
         server.waitUntilStopped()
         #expect(throws: (any Error).self) { try TestClient(port: server.port) }
+    }
+
+    /// Thousands of requests in one write are answered one after another in a loop (each answer
+    /// once used to start the next request from inside the previous one's send, a stack frame per
+    /// pipelined request, until the loop's thread overflowed its stack).
+    @Test func pipelinedBurst_ofTenThousandRequests_isAnsweredInOrder() throws {
+        let server = try Self.start()
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        let count = 10_000
+        client.send(String(repeating: "GET /burst HTTP/1.1\r\n\r\n", count: count))
+        var answered = 0
+        while answered < count, let response = client.response(), response.body == "GET burst  " { answered += 1 }
+        #expect(answered == count)
+        client.send("GET /after HTTP/1.1\r\n\r\n")
+        #expect(client.response()?.body == "GET after  ")
+    }
+
+    /// A client that sends its requests and then ends its stream still gets every answer.
+    @Test func pipelinedRequests_thenHalfClose_areAllAnswered_thenClosed() throws {
+        let server = try Self.start()
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        client.send("GET /slow HTTP/1.1\r\n\r\nGET /one HTTP/1.1\r\n\r\nGET /two HTTP/1.1\r\n\r\n")
+        client.finishSending()
+        #expect(client.response()?.body == "slow done")
+        #expect(client.response()?.body == "GET one  ")
+        #expect(client.response()?.body == "GET two  ")
+        #expect(client.isClosedByServer())
+    }
+
+    /// A client that pipelines requests for large answers and never reads them: the server stops
+    /// reading it while its unsent answers exceed the limit, so they never exceed the limit plus
+    /// one answer, and other clients are still served.
+    @Test func pipelinedClientThatNeverReads_buffersAtMostTheOutputLimitPlusOneAnswer() throws {
+        let limit = 256 * 1024
+        let server = try Self.start {
+            $0.threads = 1
+            $0.maxPendingOutputBytes = limit
+        }
+        defer { Self.stop(server) }
+        let greedy = try TestClient(port: server.port)
+        greedy.send("GET /big/100 HTTP/1.1\r\n\r\n")
+        #expect(greedy.response()?.body.utf8.count == 100 * 1024)
+        // 200 answers of 100 KiB: 20 MB if nothing held the connection back.
+        greedy.send(String(repeating: "GET /big/100 HTTP/1.1\r\n\r\n", count: 200))
+        // Served by the same (only) loop after the greedy client's requests were read.
+        let other = try TestClient(port: server.port)
+        other.send("GET /other HTTP/1.1\r\n\r\n")
+        #expect(other.response()?.body == "GET other  ")
+        let oneAnswer = 100 * 1024 + 100
+        #expect(server.peakPendingOutputBytes <= limit + oneAnswer)
+        #expect(server.peakPendingOutputBytes > 0)
+    }
+
+    /// A client that keeps sending pipelined requests without reading the answers: the server
+    /// stops reading it, so its buffered input stays within the pipelining limit (plus one read).
+    @Test func endlessPipelinedRequests_withoutReading_keepBufferedInputBounded() throws {
+        let pipelined = 16 * 1024
+        let server = try Self.start {
+            $0.threads = 1
+            $0.maxPendingOutputBytes = 128 * 1024
+            $0.maxPipelinedBytes = pipelined
+        }
+        defer { Self.stop(server) }
+        let greedy = try TestClient(port: server.port)
+        greedy.send("GET /big/64 HTTP/1.1\r\n\r\n")
+        #expect(greedy.response()?.status == 200)
+        let request = Array("GET /big/64 HTTP/1.1\r\nX-Pad: \(String(repeating: "p", count: 4000))\r\n\r\n".utf8)
+        var sent = 0
+        // Until the socket takes no more (the server stopped reading), at most 1,000 requests.
+        for _ in 0..<1000 {
+            let taken = greedy.sendWithoutWaiting(request)
+            sent += taken
+            if taken < request.count { break }
+        }
+        #expect(sent > 0)
+        let other = try TestClient(port: server.port)
+        other.send("GET /other HTTP/1.1\r\n\r\n")
+        #expect(other.response()?.body == "GET other  ")
+        #expect(server.peakBufferedInputBytes <= pipelined + 64 * 1024)
+        #expect(server.peakPendingOutputBytes <= 128 * 1024 + 64 * 1024 + 100)
+    }
+
+    /// Requests pipelined behind one whose answer takes a while are read only up to the
+    /// pipelining limit meanwhile; the rest are read, and all answered in order, afterwards.
+    @Test func requestsPipelinedBehindASlowOne_areReadUpToTheLimit_thenAllAnswered() throws {
+        let pipelined = 16 * 1024
+        let server = try Self.start { $0.maxPipelinedBytes = pipelined }
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        let padding = String(repeating: "p", count: 1000)
+        let count = 300
+        client.send("GET /slow HTTP/1.1\r\n\r\n" + (0..<count).map { "GET /r/\($0) HTTP/1.1\r\nX-Pad: \(padding)\r\n\r\n" }.joined())
+        #expect(client.response()?.body == "slow done")
+        var answered = 0
+        while answered < count, let response = client.response(), response.body == "GET r|\(answered)  " { answered += 1 }
+        #expect(answered == count)
+        #expect(server.peakBufferedInputBytes <= pipelined + 64 * 1024)
+    }
+
+    @Test func expectContinue_gets100BeforeTheBodyIsSent_thenTheAnswer() throws {
+        let server = try Self.start()
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        client.send("POST /upload HTTP/1.1\r\nX-Allow: 1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        let interim = try #require(client.response())
+        #expect(interim.status == 100)
+        client.send("hello")
+        let final = try #require(client.response())
+        #expect(final.status == 200)
+        #expect(final.body == "POST upload  hello")
+        // The next request on the connection expects again.
+        client.send("POST /again HTTP/1.1\r\nX-Allow: 1\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\n")
+        #expect(client.response()?.status == 100)
+        client.send("ok")
+        #expect(client.response()?.body == "POST again  ok")
+    }
+
+    @Test func expectContinue_refusedByTheHeadCheck_getsItsAnswerAtOnce_andIsClosed() throws {
+        let server = try Self.start()
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        client.send("POST /upload HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n")
+        let answer = try #require(client.response())
+        #expect(answer.status == 401)
+        #expect(answer.headers["connection"] == "close")
+        #expect(client.isClosedByServer())
+    }
+
+    @Test func expectContinue_withBodyOverTheLimit_gets413AtOnce() throws {
+        let server = try Self.start { $0.maxBodyBytes = 1000 }
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        client.send("POST /upload HTTP/1.1\r\nX-Allow: 1\r\nExpect: 100-continue\r\nContent-Length: 1001\r\n\r\n")
+        let answer = try #require(client.response())
+        #expect(answer.status == 413)
+        #expect(client.isClosedByServer())
+    }
+
+    @Test func head_getsTheHeadersOfGet_withoutTheBody() throws {
+        let server = try Self.start()
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        client.send("HEAD /big/3 HTTP/1.1\r\n\r\nGET /next HTTP/1.1\r\n\r\n")
+        let head = try #require(client.response(bodyless: true))
+        #expect(head.status == 200)
+        #expect(head.headers["content-length"] == "\(3 * 1024)")
+        // The next answer follows the head directly: no body came between.
+        #expect(client.response()?.body == "GET next  ")
+    }
+
+    @Test func http10KeepAlive_isAnsweredKeepAlive_andTheConnectionStaysOpen() throws {
+        let server = try Self.start()
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        client.send("GET /a HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n")
+        let first = try #require(client.response())
+        #expect(first.headers["connection"]?.lowercased() == "keep-alive")
+        client.send("GET /b HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        #expect(client.response()?.body == "GET b  ")
+        // HTTP/1.1 keeps connections open without saying so.
+        let modern = try TestClient(port: server.port)
+        modern.send("GET /c HTTP/1.1\r\n\r\n")
+        #expect(modern.response()?.headers["connection"] == nil)
     }
 
     @Test func manyConcurrentClients_onBothLoops() throws {

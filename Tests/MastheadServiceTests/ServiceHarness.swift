@@ -49,7 +49,12 @@ final class ServiceHarness: Sendable {
 
     /// Sends a request through the router and waits for the answer.
     func call(_ method: String, _ target: String, token: String? = "api-token", body: [UInt8] = []) -> Answer {
-        let headers = token.map { [("Authorization", "Bearer \($0)")] } ?? []
+        call(method, target, authorization: token.map { "Bearer \($0)" }, body: body)
+    }
+
+    /// Sends a request with the `Authorization` field as given (none when nil).
+    func call(_ method: String, _ target: String, authorization: String?, body: [UInt8] = []) -> Answer {
+        let headers = authorization.map { [("Authorization", $0)] } ?? []
         let request = HTTPRequest(method: method, target: target, headers: headers, body: body)
         let result = Mutex<HTTPResponse?>(nil)
         let done = DispatchSemaphore(value: 0)

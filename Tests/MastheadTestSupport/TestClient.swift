@@ -4,6 +4,8 @@ import Glibc
 public final class TestClient {
     public let descriptor: Int32
     private var buffer: [UInt8] = []
+    /// Where the next response starts in `buffer`.
+    private var bufferStart = 0
 
     /// One HTTP response.
     public struct Response: Sendable {
@@ -51,10 +53,20 @@ public final class TestClient {
         return response()
     }
 
+    /// Ends the stream towards the server (a half-close); answers can still be read.
+    public func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
+
+    /// Sends what the socket takes at once without waiting; returns how many bytes it took.
+    public func sendWithoutWaiting(_ bytes: [UInt8]) -> Int {
+        let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress!, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        return max(0, count)
+    }
+
     /// Reads one response; nil when the server closed the connection (or the timeout passed) first.
-    public func response() -> Response? {
+    /// `bodyless` reads the answer to a HEAD request: its Content-Length announces a body that is not sent.
+    public func response(bodyless: Bool = false) -> Response? {
         while true {
-            if let parsed = parseBuffered() { return parsed }
+            if let parsed = parseBuffered(bodyless: bodyless) { return parsed }
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count <= 0 { return nil }
@@ -68,20 +80,28 @@ public final class TestClient {
         return recv(descriptor, &byte, 1, 0) == 0
     }
 
-    private func parseBuffered() -> Response? {
-        let text = buffer
-        guard let headEnd = (0..<max(0, text.count - 3)).first(where: { text[$0] == 13 && text[$0 + 1] == 10 && text[$0 + 2] == 13 && text[$0 + 3] == 10 }) else { return nil }
-        let head = String(decoding: text[0..<headEnd], as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
-        let status = Int(head[0].split(separator: " ")[1]) ?? 0
+    private func parseBuffered(bodyless: Bool) -> Response? {
+        let end = buffer.count
+        guard let headEnd = (bufferStart..<max(bufferStart, end - 3)).first(where: { buffer[$0] == 13 && buffer[$0 + 1] == 10 && buffer[$0 + 2] == 13 && buffer[$0 + 3] == 10 }) else {
+            return nil
+        }
+        let head = String(decoding: buffer[bufferStart..<headEnd], as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+        guard head[0].hasPrefix("HTTP/1.") else { return Response(status: 0, headers: [:], body: "malformed status line: \(head[0].prefix(60))") }
+        let status = head[0].split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         var headers: [String: String] = [:]
         for line in head.dropFirst() {
             let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { return Response(status: 0, headers: [:], body: "malformed header line: \(line)") }
             headers[parts[0].lowercased()] = String(parts[1]).trimmed(" ")
         }
-        let length = Int(headers["content-length"] ?? "0") ?? 0
-        guard text.count >= headEnd + 4 + length else { return nil }
-        let body = String(decoding: text[(headEnd + 4)..<(headEnd + 4 + length)], as: UTF8.self)
-        buffer.removeFirst(headEnd + 4 + length)
+        let length = bodyless ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+        guard end >= headEnd + 4 + length else { return nil }
+        let body = String(decoding: buffer[(headEnd + 4)..<(headEnd + 4 + length)], as: UTF8.self)
+        bufferStart = headEnd + 4 + length
+        if bufferStart == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            bufferStart = 0
+        }
         return Response(status: status, headers: headers, body: body)
     }
 }

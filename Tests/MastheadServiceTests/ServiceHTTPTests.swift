@@ -1,0 +1,136 @@
+import Foundation
+import MastheadHTTP
+import MastheadService
+import MastheadTestSupport
+import Testing
+
+/// The service's HTTP manners: the Authorization scheme, HEAD, and `Expect: 100-continue` over a
+/// live server on port 0.
+struct ServiceHTTPTests {
+    /// A server on port 0 in front of the harness's router.
+    static func serve(_ harness: ServiceHarness) throws -> HTTPServer {
+        var configuration = harness.service.configuration.http
+        configuration.port = 0
+        let server = try HTTPServer(configuration: configuration, headCheck: harness.router.headCheck, handler: harness.router.handler)
+        try server.start()
+        return server
+    }
+
+    static func stop(_ server: HTTPServer) {
+        server.stop(gracePeriodMilliseconds: 1000)
+        server.waitUntilStopped()
+    }
+
+    /// RFC 9110 §11.1: the scheme is case-insensitive; the token may follow one or more spaces.
+    @Test(arguments: ["Bearer api-token", "bearer api-token", "BEARER api-token", "BeArEr   api-token"])
+    func bearerScheme_inAnyCase_andAfterSeveralSpaces_isAccepted(authorization: String) throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        #expect(harness.call("GET", "/v1/publications/the-monthly/issues", authorization: authorization).status == 200)
+    }
+
+    @Test(arguments: ["Bearer api-tokenx", "Bearer api-toke", "Bearer  ", "Bearer", "Bearerapi-token", "Basic api-token", "api-token", "Bearer\tapi-token"])
+    func wrongCredentials_are401(authorization: String) throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        #expect(harness.call("GET", "/v1/publications/the-monthly/issues", authorization: authorization).status == 401)
+    }
+
+    @Test func headCheck_refusesWithoutToken_butLetsNotificationsAndHealthThrough() throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        let check = harness.router.headCheck
+        let token = [("Authorization", "bearer api-token")]
+        #expect(check(HTTPRequest(method: "POST", target: "/v1/users/u/receipts", headers: token)) == nil)
+        #expect(check(HTTPRequest(method: "POST", target: "/v1/users/u/receipts"))?.status == 401)
+        #expect(check(HTTPRequest(method: "POST", target: "/v1/users/u/receipts", headers: [("Authorization", "Bearer wrong")]))?.status == 401)
+        #expect(check(HTTPRequest(method: "PUT", target: "/v1/publications/the-monthly/issues/x", headers: [("Authorization", "Bearer admin-token")])) == nil)
+        #expect(check(HTTPRequest(method: "POST", target: "/v1/notifications/app-store")) == nil)
+        #expect(check(HTTPRequest(method: "GET", target: "/health")) == nil)
+    }
+
+    @Test func expectContinue_onReceipts_gets100_thenTheAnswer() throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        let server = try Self.serve(harness)
+        defer { Self.stop(server) }
+        let receipt = try ServiceHarness.example("table-6-1")
+        let client = try TestClient(port: server.port)
+        client.send("POST /v1/users/alice/receipts HTTP/1.1\r\nAuthorization: Bearer api-token\r\nExpect: 100-continue\r\nContent-Length: \(receipt.count)\r\n\r\n")
+        // Nothing of the body has been sent yet.
+        #expect(client.response()?.status == 100)
+        client.send(receipt)
+        let answer = try #require(client.response())
+        #expect(answer.status == 200)
+        #expect(answer.body.contains(#""user_id":"alice""#))
+    }
+
+    @Test func expectContinue_onNotifications_gets100_theirPasswordIsInTheBody() throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        let server = try Self.serve(harness)
+        defer { Self.stop(server) }
+        let transaction = ServiceRouterTests.transaction("n2", original: "n1", from: "2020-03-20T12:00:00Z", to: "2020-04-20T12:00:00Z")
+        let body = Array(ServiceRouterTests.notification("DID_RENEW", transactions: [transaction]).utf8)
+        let client = try TestClient(port: server.port)
+        client.send("POST /v1/notifications/app-store HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: \(body.count)\r\n\r\n")
+        #expect(client.response()?.status == 100)
+        client.send(body)
+        #expect(client.response()?.status == 200)
+    }
+
+    @Test func expectContinue_withWrongToken_gets401WithoutSendingTheBody() throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        let server = try Self.serve(harness)
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        client.send("POST /v1/users/alice/receipts HTTP/1.1\r\nAuthorization: Bearer wrong\r\nExpect: 100-continue\r\nContent-Length: 4000\r\n\r\n")
+        let answer = try #require(client.response())
+        #expect(answer.status == 401)
+        #expect(answer.body.contains("unauthorized"))
+        #expect(client.isClosedByServer())
+        #expect(harness.call("GET", "/v1/users/alice/entitlements").status == 404)
+    }
+
+    @Test func expectContinue_withBodyOverTheLimit_gets413WithoutSendingTheBody() throws {
+        let harness = try ServiceHarness { $0.http.maxBodyBytes = 10_000 }
+        defer { harness.close() }
+        let server = try Self.serve(harness)
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        client.send("POST /v1/users/alice/receipts HTTP/1.1\r\nAuthorization: Bearer api-token\r\nExpect: 100-continue\r\nContent-Length: 10001\r\n\r\n")
+        let answer = try #require(client.response())
+        #expect(answer.status == 413)
+        #expect(client.isClosedByServer())
+    }
+
+    /// Every GET route answers HEAD with GET's status and headers, Content-Length included, and no body.
+    @Test func head_onEveryGetRoute_answersLikeGet_withoutBody() throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        #expect(harness.call("POST", "/v1/users/alice/receipts", body: try ServiceHarness.example("table-6-1")).status == 200)
+        let server = try Self.serve(harness)
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        let authorization = ["Authorization": "Bearer api-token"]
+        let targets = [
+            "/health", "/v1/users/alice/entitlements?at=2020-07-02T00:00:00Z", "/v1/users/alice/issues/the-monthly/2020-06?at=2020-07-02T00:00:00Z",
+            "/v1/users/alice/issues/the-monthly/1999-01", "/v1/publications/the-monthly/issues", "/v1/refresh-due?within=3d", "/metrics",
+        ]
+        for target in targets {
+            let get = try #require(client.request("GET", target, headers: authorization))
+            client.send("HEAD \(target) HTTP/1.1\r\nAuthorization: Bearer api-token\r\n\r\n")
+            let head = try #require(client.response(bodyless: true))
+            #expect(head.status == get.status, "\(target)")
+            #expect(head.headers["content-type"] == get.headers["content-type"], "\(target)")
+            // The metrics count the requests themselves, so their length changes from one to the next.
+            if target != "/metrics" { #expect(head.headers["content-length"] == get.headers["content-length"], "\(target)") }
+        }
+        // No body followed the last HEAD answer.
+        #expect(client.request("GET", "/health")?.body == #"{"status":"ok"}"#)
+        let unauthorized = try TestClient(port: server.port)
+        unauthorized.send("HEAD /v1/publications/the-monthly/issues HTTP/1.1\r\n\r\n")
+        #expect(unauthorized.response(bodyless: true)?.status == 401)
+    }
+}
