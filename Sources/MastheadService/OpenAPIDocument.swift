@@ -14,7 +14,7 @@ enum OpenAPIDocument {
             "title": "Masthead",
             "version": "0.9.0",
             "summary": "Which magazine issues an App Store subscriber may read.",
-            "description": "Masthead's companion service: it decides which magazine issues an App Store subscriber may read. A content-delivery API asks it before serving an issue (the download check); the app's backend posts verified receipts; Apple posts its status notifications (version 1).\n\n**Authentication.** Every route but `/health`, `/openapi.json` and the App Store notifications needs `Authorization: Bearer <MASTHEAD_API_TOKEN>` (the scheme name in any case; the token compared in constant time). Publishing an issue (PUT) needs the admin token, `MASTHEAD_ADMIN_TOKEN`. A notification carries the App Store shared secret, `MASTHEAD_APP_STORE_SHARED_SECRET`, in its body's `password` field (OpenAPI has no security scheme for a secret in the body: see that operation). The token is checked before the route is looked up: without it, an unknown path is 401 too.\n\n**Path ids.** User, publication and issue ids in the path are percent-decoded and must then be 1 to 256 bytes of valid UTF-8 with no control character (C0 U+0000–U+001F, DEL U+007F, C1 U+0080–U+009F); anything else is 400 `invalid_user_id`, `invalid_publication_id` or `invalid_issue_id` before any lookup, the message naming the rule broken.\n\n**Query strings.** Parameters are percent-decoded and `+` is a space (so an offset such as `+09:30` in `at` is sent as `%2B09:30`); the last of repeated names wins; unknown names are ignored.\n\n**Bodies.** JSON (RFC 8259, read strictly), framed by `Content-Length` (at most 2 MiB by default); `Transfer-Encoding` is not supported. A request sent with `Expect: 100-continue` gets `100 Continue`, or its refusal (such as 401) before it sends the body.\n\n**HEAD.** Every GET route answers HEAD as it answers GET: the same status and header fields (`Content-Length` is the length of GET's body), without the body.\n\n**Errors.** Every error is `{\"error\": {\"code\": \"…\", \"message\": \"…\"}}` (schema `Error`); the code is stable, the message is for people. Besides the codes listed with each operation, any request may get:\n- 400 `bad_request`: the request cannot be parsed (malformed request line or header field, obsolete line folding, an invalid or conflicting `Content-Length`, `Content-Length` together with `Transfer-Encoding`); the connection is closed.\n- 404 `not_found`: no route for the method and path (with a valid token).\n- 405 `method_not_allowed`: the path exists but not with this method; the `Allow` header names the one that does.\n- 408 `request_timeout`: the request was not complete within the read timeout (10 s by default).\n- 413 `content_too_large`: the body is larger than `maxBodyBytes` (2 MiB by default).\n- 414 `uri_too_long`: the request line is longer than `maxRequestLineBytes` (8 KiB by default).\n- 431 `request_header_fields_too_large`: a header field, the header section (80 KiB each by default) or the number of fields (1000) is over its limit.\n- 501 `not_implemented`: `Transfer-Encoding` (chunked bodies are not supported; send `Content-Length`).\n- 503 `handler_timeout`: the answer was not ready within the handler timeout (30 s by default); `too_many_connections`: the server has too many open connections.\n- 505 `http_version_not_supported`: only HTTP/1.1 and HTTP/1.0 are served.\nThe HTTP layer's errors close the connection. Every limit is a setting of `masthead serve` (see `masthead serve --help`).",
+            "description": "Masthead's companion service: it decides which magazine issues an App Store subscriber may read. A content-delivery API asks it before serving an issue (the download check); the app's backend posts verified receipts; Apple posts its status notifications (version 1).\n\n**Authentication.** Every route but `/health`, `/openapi.json` and the App Store notifications needs `Authorization: Bearer <MASTHEAD_API_TOKEN>` (the scheme name in any case; the token compared in constant time). Publishing an issue (PUT) needs the admin token, `MASTHEAD_ADMIN_TOKEN`. A notification carries the App Store shared secret, `MASTHEAD_APP_STORE_SHARED_SECRET`, in its body's `password` field (OpenAPI has no security scheme for a secret in the body: see that operation). The token is checked before the route is looked up: without it, an unknown path is 401 too.\n\n**Path ids.** User, publication and issue ids in the path are percent-decoded and must then be 1 to 256 bytes of valid UTF-8 with no control character (C0 U+0000–U+001F, DEL U+007F, C1 U+0080–U+009F); anything else is 400 `invalid_user_id`, `invalid_publication_id` or `invalid_issue_id` before any lookup, the message naming the rule broken.\n\n**Query strings.** Parameters are percent-decoded and `+` is a space (so an offset such as `+09:30` in `at` is sent as `%2B09:30`); the last of repeated names wins; unknown names are ignored.\n\n**Bodies.** JSON (RFC 8259, read strictly), framed by `Content-Length` (at most 2 MiB by default); `Transfer-Encoding` is not supported. A request sent with `Expect: 100-continue` gets `100 Continue` once the token and the limits pass, or its refusal (401, 413) at once, without the body being sent.\n\n**HEAD.** Every GET route answers HEAD as it answers GET: the same status and header fields (`Content-Length` is the length of GET's body), without the body.\n\n**Errors.** Every error is `{\"error\": {\"code\": \"…\", \"message\": \"…\"}}` (schema `Error`); the code is stable, the message is for people. Besides the codes listed with each operation, any request may get:\n- 400 `bad_request`: the request cannot be parsed (malformed request line or header field, obsolete line folding, an invalid or conflicting `Content-Length`, `Content-Length` together with `Transfer-Encoding`); the connection is closed.\n- 404 `not_found`: no route for the method and path (with a valid token).\n- 405 `method_not_allowed`: the path exists but not with this method; the `Allow` header names the one that does.\n- 408 `request_timeout`: the request was not complete within the read timeout (10 s by default).\n- 413 `content_too_large`: the body is larger than `maxBodyBytes` (2 MiB by default).\n- 414 `uri_too_long`: the request line is longer than `maxRequestLineBytes` (8 KiB by default).\n- 431 `request_header_fields_too_large`: a header field, the header section (80 KiB each by default) or the number of fields (1000) is over its limit.\n- 501 `not_implemented`: `Transfer-Encoding` (chunked bodies are not supported; send `Content-Length`).\n- 503 `handler_timeout`: the answer was not ready within the handler timeout (30 s by default); `too_many_connections`: the server has too many open connections.\n- 505 `http_version_not_supported`: only HTTP/1.1 and HTTP/1.0 are served.\nThe HTTP layer's errors close the connection. Every limit is a setting of `masthead serve` (see `masthead serve --help`).",
             "license": {
               "name": "Apache-2.0",
               "identifier": "Apache-2.0"
@@ -2252,11 +2252,19 @@ enum OpenAPIDocument {
                 }
               },
               "VerifyReceiptResponse": {
-                "type": "object",
-                "description": "The JSON Apple's verifyReceipt endpoint answered, as the app's backend received it (it verifies the receipt with Apple; Masthead stores what it is given). Transactions come from `latest_receipt_info`, `receipt.in_app`, and for iOS 6-style receipts the `receipt` object itself and `latest_expired_receipt_info`, de-duplicated by transaction id (R2.3). iOS 6-style responses may carry `auto_renew_status`, `auto_renew_product_id`, `expiration_intent` and `is_in_billing_retry_period` at the top level. A field the rules use that cannot be read makes the whole receipt 400 `invalid_receipt`, naming its JSON path, line and value (R2.5).",
+                "description": "The JSON Apple's verifyReceipt endpoint answered, as the app's backend received it (it verifies the receipt with Apple; Masthead stores what it is given), with its `status`.",
+                "allOf": [
+                  {
+                    "$ref": "#/components/schemas/VerifyReceiptFields"
+                  }
+                ],
                 "required": [
                   "status"
-                ],
+                ]
+              },
+              "VerifyReceiptFields": {
+                "type": "object",
+                "description": "The fields of a verifyReceipt response that Masthead reads. Transactions come from `latest_receipt_info`, `receipt.in_app`, and for iOS 6-style receipts the `receipt` object itself and `latest_expired_receipt_info`, de-duplicated by transaction id (R2.3). iOS 6-style responses may carry `auto_renew_status`, `auto_renew_product_id`, `expiration_intent` and `is_in_billing_retry_period` at the top level. A field the rules use that cannot be read makes the whole receipt 400 `invalid_receipt`, naming its JSON path, line and value (R2.5).",
                 "properties": {
                   "status": {
                     "type": [
@@ -2291,10 +2299,17 @@ enum OpenAPIDocument {
                             "$ref": "#/components/schemas/AppStoreTransaction"
                           },
                           {
-                            "type": "null"
+                            "enum": [
+                              null,
+                              ""
+                            ]
+                          },
+                          {
+                            "type": "object",
+                            "maxProperties": 0
                           }
                         ],
-                        "description": "An array of transactions, or one."
+                        "description": "An array of transactions, or one; null, an empty string or an empty object count as absent."
                       }
                     }
                   },
@@ -2310,10 +2325,17 @@ enum OpenAPIDocument {
                         "$ref": "#/components/schemas/AppStoreTransaction"
                       },
                       {
-                        "type": "null"
+                        "enum": [
+                          null,
+                          ""
+                        ]
+                      },
+                      {
+                        "type": "object",
+                        "maxProperties": 0
                       }
                     ],
-                    "description": "An array of transactions, or one."
+                    "description": "An array of transactions, or one; null, an empty string or an empty object count as absent."
                   },
                   "latest_expired_receipt_info": {
                     "oneOf": [
@@ -2327,10 +2349,17 @@ enum OpenAPIDocument {
                         "$ref": "#/components/schemas/AppStoreTransaction"
                       },
                       {
-                        "type": "null"
+                        "enum": [
+                          null,
+                          ""
+                        ]
+                      },
+                      {
+                        "type": "object",
+                        "maxProperties": 0
                       }
                     ],
-                    "description": "An array of transactions, or one."
+                    "description": "An array of transactions, or one; null, an empty string or an empty object count as absent."
                   },
                   "pending_renewal_info": {
                     "oneOf": [
@@ -2344,10 +2373,17 @@ enum OpenAPIDocument {
                         "$ref": "#/components/schemas/AppStoreRenewalInfo"
                       },
                       {
-                        "type": "null"
+                        "enum": [
+                          null,
+                          ""
+                        ]
+                      },
+                      {
+                        "type": "object",
+                        "maxProperties": 0
                       }
                     ],
-                    "description": "An array of renewal infos, or one."
+                    "description": "An array of renewal infos, or one; null, an empty string or an empty object count as absent."
                   },
                   "latest_receipt": {
                     "type": [
@@ -2382,7 +2418,7 @@ enum OpenAPIDocument {
                     "description": "`Production` (or `PROD`) or `Sandbox`, in any case; absent: production."
                   },
                   "unified_receipt": {
-                    "$ref": "#/components/schemas/VerifyReceiptResponse",
+                    "$ref": "#/components/schemas/VerifyReceiptFields",
                     "description": "Read like a verifyReceipt response; its `status` may be absent."
                   },
                   "latest_receipt": {
@@ -2404,10 +2440,17 @@ enum OpenAPIDocument {
                         "$ref": "#/components/schemas/AppStoreTransaction"
                       },
                       {
-                        "type": "null"
+                        "enum": [
+                          null,
+                          ""
+                        ]
+                      },
+                      {
+                        "type": "object",
+                        "maxProperties": 0
                       }
                     ],
-                    "description": "An array of transactions, or one."
+                    "description": "An array of transactions, or one; null, an empty string or an empty object count as absent."
                   },
                   "latest_expired_receipt": {
                     "type": [
@@ -2428,10 +2471,17 @@ enum OpenAPIDocument {
                         "$ref": "#/components/schemas/AppStoreTransaction"
                       },
                       {
-                        "type": "null"
+                        "enum": [
+                          null,
+                          ""
+                        ]
+                      },
+                      {
+                        "type": "object",
+                        "maxProperties": 0
                       }
                     ],
-                    "description": "An array of transactions, or one."
+                    "description": "An array of transactions, or one; null, an empty string or an empty object count as absent."
                   },
                   "original_transaction_id": {
                     "type": [

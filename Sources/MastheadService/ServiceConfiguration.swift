@@ -63,7 +63,7 @@ public struct ServiceConfiguration: Sendable {
           verifyReceiptBackoffMilliseconds 500                 first wait; doubled each retry
 
         Secrets come from the environment only:
-          MASTHEAD_API_TOKEN                 Bearer token every endpoint but /health and notifications requires
+          MASTHEAD_API_TOKEN                 Bearer token every endpoint but /health, /openapi.json and notifications requires
           MASTHEAD_ADMIN_TOKEN               Bearer token for PUT /v1/publications/{id}/issues/{issueId}
           MASTHEAD_APP_STORE_SHARED_SECRET   notification password and verifyReceipt password
         """

@@ -34,13 +34,13 @@ public struct ServiceRouter: Sendable {
     }
 
     /// The check to give ``HTTPServer`` for requests sent with `Expect: 100-continue`: the token
-    /// check of ``handle(_:reply:)``, so that a refused body is never sent. `/health` needs no
-    /// token and a notification carries its password in the body: both may send theirs.
+    /// check of ``handle(_:reply:)``, so that a refused body is never sent. `/health` and
+    /// `/openapi.json` need no token and a notification carries its password in the body: all may send theirs.
     public var headCheck: HTTPServer.HeadCheck {
         let router = self
         return { head in
             let path = head.pathSegments
-            if path == ["health"] || path == ["v1", "notifications", "app-store"] { return nil }
+            if path == ["health"] || path == ["openapi.json"] || path == ["v1", "notifications", "app-store"] { return nil }
             return router.unauthorized(head)
         }
     }

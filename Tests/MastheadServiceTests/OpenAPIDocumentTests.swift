@@ -2,6 +2,7 @@ import Foundation
 import MastheadHTTP
 import MastheadJSON
 @testable import MastheadService
+import MastheadTestSupport
 import Synchronization
 import Testing
 
@@ -43,7 +44,7 @@ struct OpenAPIDocumentTests {
         guard reference.hasPrefix("#/") else { return nil }
         var value: JSONValue? = document
         for token in reference.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false) {
-            value = value?[token.replacing("~1", with: "/").replacing("~0", with: "~")]
+            value = value?[String(token).replacing("~1", with: "/").replacing("~0", with: "~")]
         }
         return value
     }
@@ -112,15 +113,37 @@ struct OpenAPIDocumentTests {
         let response = Self.respond(harness, "GET", "/openapi.json", token: nil)
         #expect(response.status == 200)
         #expect(response.headers.contains { $0.name == "Content-Type" && $0.value == "application/json" })
-        #expect(response.body == Array(OpenAPIDocument.json.utf8))
+        let isTheDocument = response.body == Array(OpenAPIDocument.json.utf8)
+        #expect(isTheDocument, "the body is not OpenAPIDocument.json")
+    }
+
+    /// Over a live server: GET answers the document, HEAD its head, neither needs a token, and a
+    /// GET sent with `Expect: 100-continue` is not refused for want of one.
+    @Test func openAPIJSON_getAndHead_overHTTP_withoutToken() throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        let server = try ServiceHTTPTests.serve(harness)
+        defer { ServiceHTTPTests.stop(server) }
+        let client = try TestClient(port: server.port)
+        let document = try #require(client.request("GET", "/openapi.json"))
+        #expect(document.status == 200)
+        #expect(document.headers["content-type"] == "application/json")
+        let isTheDocument = document.body == OpenAPIDocument.json
+        #expect(isTheDocument, "the body is not OpenAPIDocument.json")
+        client.send("HEAD /openapi.json HTTP/1.1\r\nHost: test\r\n\r\n")
+        let head = try #require(client.response(bodyless: true))
+        #expect(head.status == 200)
+        #expect(head.headers["content-length"] == String(OpenAPIDocument.json.utf8.count))
+        #expect(head.body.isEmpty)
+        #expect(harness.router.headCheck(HTTPRequest(method: "GET", target: "/openapi.json")) == nil)
     }
 
     /// Each documented operation reaches a route (no 404 `not_found`, no 405), and every other
-    /// method on a documented path does not. HEAD is checked through its GET (the document pairs them).
+    /// method on a documented path does not.
     @Test func document_operations_areTheRoutersRoutes() throws {
         let harness = try ServiceHarness()
         defer { harness.close() }
-        let operations = Self.operations(in: try Self.document()).filter { $0.method != "HEAD" }
+        let operations = Self.operations(in: try Self.document())
         func routed(_ method: String, _ path: String) -> Bool {
             let response = Self.respond(harness, method, Self.target(path), token: method == "PUT" ? "admin-token" : "api-token")
             let code = (try? JSONDocument(parsing: response.body).root["error"]?["code"]?.string) ?? nil
@@ -130,7 +153,7 @@ struct OpenAPIDocumentTests {
             #expect(routed(operation.method, operation.path), "\(operation) has no route")
         }
         for path in Set(operations.map(\.path)) {
-            for method in ["GET", "POST", "PUT", "DELETE", "PATCH"] where !operations.contains(Operation(method: method, path: path)) {
+            for method in ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"] where !operations.contains(Operation(method: method, path: path)) {
                 #expect(!routed(method, path), "\(method) \(path) is routed but not documented")
             }
         }
