@@ -4,12 +4,14 @@ import MastheadJSON
 
 /// What the content-delivery system granted, read from `--grants`: CSV
 /// `user_id,publication,issue_id[,granted_at]` (an optional header line; fields without quotes or
-/// commas) or JSON lines with the same fields. A grant counts for audit instants from its `granted_at` on.
+/// commas) or JSON lines with the same fields. A grant counts for audit instants from its `granted_at`
+/// on, and is judged by the entitlement at that instant (without one, at each audit instant).
 struct Grants: Sendable {
     struct Grant: Sendable {
         var publication: String
         var issue: String
-        /// When it was served, if the file says; it counts only for audit instants from then on.
+        /// When it was served, if the file says: it counts only for audit instants from then on,
+        /// and it is a revenue leak when the reader was not entitled to the issue then.
         var grantedAt: Instant?
         /// The line in the grants file, for reports.
         var line: Int
@@ -17,11 +19,15 @@ struct Grants: Sendable {
 
     let path: String
     let byUser: [String: [Grant]]
+    /// Grants of users outside the audit's shard, left out.
+    let otherShardGrants: Int
 
-    /// Reads the whole file; any unreadable line makes it an error naming the line (nothing is audited then).
-    static func load(_ path: String) throws(CLIError) -> Grants {
+    /// Reads the whole file, keeping the grants of the users in `shard` (all without one); any
+    /// unreadable line makes it an error naming the line (nothing is audited then).
+    static func load(_ path: String, shard: Shard? = nil) throws(CLIError) -> Grants {
         let reader = try LineReader(path: path)
         var byUser: [String: [Grant]] = [:]
+        var otherShardGrants = 0
         var failure: CLIError?
         do {
             while let text = try reader.next({ String(decoding: $0, as: UTF8.self) }) {
@@ -56,6 +62,10 @@ struct Grants: Sendable {
                     }
                     grantedAt = granted
                 }
+                if let shard, !shard.contains(fields.user) {
+                    otherShardGrants += 1
+                    continue
+                }
                 byUser[fields.user, default: []].append(Grant(publication: fields.publication, issue: fields.issue, grantedAt: grantedAt, line: number))
             }
         } catch let error as CLIError {
@@ -64,7 +74,7 @@ struct Grants: Sendable {
             throw CLIError.cannotRead(path: path, reason: "\(error)")
         }
         if let failure { throw failure }
-        return Grants(path: path, byUser: byUser)
+        return Grants(path: path, byUser: byUser, otherShardGrants: otherShardGrants)
     }
 }
 
