@@ -53,7 +53,8 @@ struct Auditor {
         var held: [(issue: Issue, grantedAt: Instant, denial: Denial)] = []
     }
 
-    typealias Result = (entitlement: PublicationEntitlement, reconciliation: Reconciliation?)
+    /// One instant's answer for a (user, publication) line, with its reconciliation when there are grants.
+    typealias Decided = (entitlement: PublicationEntitlement, reconciliation: Reconciliation?)
 
     let decoder: ReceiptDecoder
     let engine: EntitlementEngine
@@ -117,10 +118,10 @@ struct Auditor {
     /// the first shard only.
     mutating func audit(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .skipped }
-        let read: Swift.Result<(userId: String, history: PurchaseHistory)?, LineFailure>
+        let read: Result<(userId: String, history: PurchaseHistory)?, LineFailure>
         do {
             // Parsed in place: the line's bytes are not copied, the values read not reference-counted.
-            read = try JSONDocument.withUnsafeParsing(line) { root in Swift.Result { () throws(LineFailure) in try readUser(root) } }
+            read = try JSONDocument.withUnsafeParsing(line) { root in Result { () throws(LineFailure) in try readUser(root) } }
         } catch {
             return reject(error.description, userId: nil)
         }
@@ -184,7 +185,7 @@ struct Auditor {
         findings.removeAll(keepingCapacity: true)
         for (position, first) in perInstant[0].publications.enumerated() {
             let judged = grants == nil ? [] : judge(granted.filter { $0.publication == first.publication.id }, publication: first.publication, history: history)
-            var results: [Result] = []
+            var results: [Decided] = []
             for (index, entitlements) in perInstant.enumerated() {
                 let entitlement = entitlements.publications[position]
                 results.append((entitlement, grants == nil ? nil : reconcile(entitlement, judged, instant: index, userId: userId)))
@@ -232,7 +233,7 @@ struct Auditor {
     /// issues never are).
     private mutating func reconcile(_ entitlement: PublicationEntitlement, _ judged: [JudgedGrant], instant: Int, userId: String) -> Reconciliation {
         var result = Reconciliation()
-        var served: Set<Int> = []
+        var served = [Bool](repeating: false, count: entitlement.publication.issues.count)
         var position = 0
         while position < judged.count {
             // The grants of one issue made by the instant, earliest first.
@@ -243,7 +244,7 @@ struct Auditor {
                 position += 1
             }
             guard let first = grants.first else { continue }
-            served.insert(issueIndex)
+            served[issueIndex] = true
             let issue = entitlement.publication.issues[issueIndex]
             if let leak = grants.first(where: { $0.deniedWhenServed != nil }), let denial = leak.deniedWhenServed {
                 result.over.append((issue, leak.grant.grantedAt, denial))
@@ -256,7 +257,7 @@ struct Auditor {
             }
         }
         result.under = entitlement.readable.filter { entry in
-            !entry.issue.isFree && !served.contains(entitlement.publication.index(ofIssue: entry.issue.id) ?? -1)
+            !entry.issue.isFree && !(entitlement.publication.index(ofIssue: entry.issue.id).map { served[$0] } ?? false)
         }
         let product = AuditSummary.productKey(entitlement)
         summary.count(.overGranted, product: product, instant: instant, result.over.count)
@@ -278,7 +279,7 @@ struct Auditor {
     /// "served DATE: " for a dated grant, "" for one without a date.
     private static func served(_ instant: Instant?) -> String { instant.map { "served \(CivilTime.readable($0)): " } ?? "" }
 
-    private mutating func writeJSON(userId: String, _ results: [Result]) {
+    private mutating func writeJSON(userId: String, _ results: [Decided]) {
         writer.reset()
         writer.beginObject()
         writer.field("user_id", userId)
@@ -303,7 +304,7 @@ struct Auditor {
 
     /// `status` and `readable` of one instant, and `overGranted`, `underGranted` and
     /// `heldAfterEntitlementEnded` with the engine's reasons and when each issue was served.
-    private mutating func writeJSONResult(_ result: Result) {
+    private mutating func writeJSONResult(_ result: Decided) {
         writer.field("status", result.entitlement.status.state.rawValue)
         writer.key("readable")
         writer.beginArray()
@@ -344,7 +345,7 @@ struct Auditor {
         writer.endArray()
     }
 
-    private mutating func writeCSV(userId: String, _ results: [Result]) {
+    private mutating func writeCSV(userId: String, _ results: [Decided]) {
         var row = [userId, results[0].entitlement.publication.id]
         for (entitlement, reconciliation) in results {
             row.append(entitlement.status.state.rawValue)
