@@ -52,9 +52,10 @@ enum HelpText {
           jsonl (default)  {"user_id", "publication", "status", "readable": [...]} per line
           csv              user_id,publication,status,readable (issue ids separated by spaces)
         A line that cannot be used is reported on standard error with its line number and produces
-        no output; the exit status is then 1. A summary table (users, lines, per status, per product,
-        discrepancies) goes to standard error at the end; while it runs, a progress line is shown
-        when standard error is a terminal.
+        no output; the exit status is then 1. A summary table (users, lines, then per as-of instant:
+        per status, per product, and the reconciliation's findings per kind and product) goes to
+        standard error at the end; while it runs, a progress line is shown when standard error is
+        a terminal.
 
         Options:
           --catalog DIR          Catalog folder holding catalog.json (or the JSON file itself).
@@ -83,8 +84,8 @@ enum HelpText {
                                  the grants alike: N runs over the same files cover every user once.
           --report FILE.html     Also write a self-contained HTML page: inputs, counts per as-of
                                  instant (a chart of statuses), per product, and the findings by
-                                 kind and product, worst first, with up to 1000 lines listed
-                                 (written atomically).
+                                 kind and product, worst first, with about 1000 lines listed
+                                 (at least 10 of each group; written atomically).
           -h, --help             Show this help.
 
         """

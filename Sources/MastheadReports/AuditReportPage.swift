@@ -198,7 +198,7 @@ public struct AuditReportPage {
         table{border-collapse:collapse;font-size:14px;margin:8px 0}td,th{border:1px solid #ddd;padding:4px 10px;text-align:left;vertical-align:top}\
         th{background:#f3f5f8}table.counts td:not(:first-child){text-align:right;font-variant-numeric:tabular-nums}\
         table.pairs td:first-child{color:#555}tr.kind td{font-weight:bold;background:#fafafa}tr.product td:first-child{padding-left:28px}\
-        table.lines td:last-child{white-space:pre-line}ul.kinds{font-size:14px}.note{color:#666;font-size:13px}\
+        table.lines td:first-child{white-space:nowrap}table.lines td:last-child{white-space:pre-line}ul.kinds{font-size:14px}.note{color:#666;font-size:13px}\
         svg.status-chart{display:block;margin:8px 0}
         """
 }
