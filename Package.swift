@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadStorage"], swiftSettings: settings),
         .testTarget(
             name: "MastheadCLITests",
-            dependencies: ["Masthead", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadCLI", "MastheadTestSupport", "masthead"],
+            dependencies: ["Masthead", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadReports", "MastheadCLI", "MastheadTestSupport", "masthead"],
             swiftSettings: settings),
     ]
 )

@@ -52,9 +52,10 @@ enum HelpText {
           jsonl (default)  {"user_id", "publication", "status", "readable": [...]} per line
           csv              user_id,publication,status,readable (issue ids separated by spaces)
         A line that cannot be used is reported on standard error with its line number and produces
-        no output; the exit status is then 1. A summary table (users, lines, per status, per product,
-        discrepancies) goes to standard error at the end; while it runs, a progress line is shown
-        when standard error is a terminal.
+        no output; the exit status is then 1. A summary table (users, lines, then per as-of instant:
+        per status, per product, and the reconciliation's findings per kind and product) goes to
+        standard error at the end; while it runs, a progress line is shown when standard error is
+        a terminal.
 
         Options:
           --catalog DIR          Catalog folder holding catalog.json (or the JSON file itself).
@@ -68,13 +69,23 @@ enum HelpText {
           --output FILE          Write the results here instead of standard output (atomically:
                                  a temporary file renamed into place when the audit is complete).
           --grants FILE          What the content system served: CSV user_id,publication,issue_id[,granted_at]
-                                 or JSON lines with those fields. Adds overGranted and underGranted
-                                 (with the engine's reasons; CSV: issue=reason) to each result; grants
-                                 for unknown users, publications or issues are reported on standard error.
-          --fail-on-discrepancy  Exit 2 when reconciliation finds any over- or under-granted issue.
-          --report FILE.html     Also write a self-contained HTML page: the summary, a chart of
-                                 statuses per as-of instant, per product counts and the first
-                                 1000 discrepancies (written atomically).
+                                 or JSON lines with those fields. Adds to each result, with the
+                                 engine's reasons: overGranted (served when the reader was not
+                                 entitled, judged at granted_at, or at the instant without one: a
+                                 revenue leak), underGranted (entitled, not served by the instant;
+                                 never a free issue) and heldAfterEntitlementEnded (served while
+                                 entitled, no longer entitled at the instant); CSV: issue=reason.
+                                 Grants of unknown publications or issues are reported on standard
+                                 error; those of users without a receipt line in one line.
+          --fail-on-discrepancy  Exit 2 when reconciliation finds any over- or under-granted issue
+                                 (needs --grants).
+          --shard K/N            Audit only the users whose user_id hashes to part K of N (64-bit
+                                 FNV-1a of its UTF-8 bytes, modulo N, plus 1), in the input and in
+                                 the grants alike: N runs over the same files cover every user once.
+          --report FILE.html     Also write a self-contained HTML page: inputs, counts per as-of
+                                 instant (a chart of statuses), per product, and the findings by
+                                 kind and product, worst first, with about 1000 lines listed
+                                 (at least 10 of each group; written atomically).
           -h, --help             Show this help.
 
         """
@@ -82,21 +93,27 @@ enum HelpText {
     static let timeline = """
         Usage: masthead timeline --catalog DIR --receipt FILE --output FILE.svg [options]
 
-        Draws one reader's entitlements as an SVG picture, one panel per publication: a time axis,
-        each paid interval as a bar (trial, introductory offer, upgraded, non-renewing, free and
-        grace intervals styled apart; refunded purchases struck through), the periods they merge
-        into with lapses between them, the as-of instant, and each issue as a tick whose marker
-        says whether it is readable and why (P published in a period, U unlocked at a period's
-        start, S streaming, $ bought on its own, F free; hollow: not readable). Hovering an element
-        in a browser shows the engine's reason in words.
+        Draws one reader's entitlements as an SVG picture, one panel per publication: every issue
+        as a marker per reason it is readable (P published in a period, U unlocked at a period's
+        start, S streaming, $ bought on its own, F free; hollow: not readable), each product's
+        intervals in a row of their own (trial, introductory offer, upgraded, non-renewing, free,
+        billing grace and billing retry styled apart, an arrow at an upgrade), refunded purchases
+        struck through, archive and streaming periods each in a row with their lapses, the date of
+        every period boundary, a time axis and the as-of instant. Hovering an element in a browser
+        shows the engine's reason in words.
 
         Options:
           --catalog DIR          Catalog folder holding catalog.json (or the JSON file itself).
-          --receipt FILE         A verifyReceipt response (JSON). Repeat to merge several receipts.
+          --receipt FILE         A verifyReceipt response (JSON), or an audit input line
+                                 {"user_id": ..., "receipt": {...}}. Repeat to merge several receipts.
           --output FILE          The SVG file to write (atomically).
           --at INSTANT           The as-of instant, RFC 3339 (default: now).
           --publication ID       Only this publication (drawn even without a transaction).
           --environment ENV      production (default) or sandbox.
+          --user NAME            The reader's name for the heading (default: the file's user_id,
+                                 else the subscription's original transaction id).
+          --from INSTANT         Draw from this instant (default: the earliest issue, period or refund).
+          --to INSTANT           Draw up to this instant (default: the latest one, or the as-of instant).
           -h, --help             Show this help.
 
         """
@@ -111,7 +128,8 @@ enum HelpText {
         same bytes. With --grants, also writes what a content system would have served them, as CSV
         user_id,publication,issue_id,granted_at: every issue readable at one of the --grants-at
         instants (dated when it first became readable) but about 2 % left out, and for about 3 % of
-        users one issue they may not read at the last instant (for audit --grants demos).
+        users one issue served in the six months before the last instant at an hour when they could
+        not read it (for audit --grants demos).
 
         Options:
           --catalog DIR          Catalog folder holding catalog.json (or the JSON file itself).

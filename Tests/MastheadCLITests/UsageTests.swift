@@ -37,14 +37,15 @@ struct UsageTests {
         #expect(audit.status == 0)
         #expect(audit.output.hasPrefix("Usage: masthead audit --catalog DIR (--receipts FILE.jsonl | --database FILE) [options]\n"))
         for option in [
-            "--catalog", "--receipts", "--database", "--at", "--environment", "--format", "--output", "--grants", "--fail-on-discrepancy", "--report", "--help",
+            "--catalog", "--receipts", "--database", "--at", "--environment", "--format", "--output", "--grants", "--fail-on-discrepancy", "--report",
+            "--shard", "--help",
         ] {
             #expect(audit.output.contains(option))
         }
         let timeline = try Tool.run(["timeline", "--help"])
         #expect(timeline.status == 0)
         #expect(timeline.output.hasPrefix("Usage: masthead timeline --catalog DIR --receipt FILE --output FILE.svg [options]\n"))
-        for option in ["--catalog", "--receipt", "--output", "--at", "--publication", "--environment", "--help"] {
+        for option in ["--catalog", "--receipt", "--output", "--at", "--publication", "--environment", "--user", "--from", "--to", "--help"] {
             #expect(timeline.output.contains(option))
         }
     }
@@ -63,6 +64,9 @@ struct UsageTests {
         (["audit", "--catalog", "c", "--receipts", "r", "--database", "d"], "masthead: audit: give --receipts or --database, not both\n"),
         (["audit", "--catalog", "c", "--receipts", "r", "--format", "xml"], "masthead: audit: --format must be jsonl or csv, not 'xml'\n"),
         (["timeline", "--catalog", "c", "--receipt", "r"], "masthead: timeline: missing --output (see 'masthead timeline --help')\n"),
+        (["audit", "--catalog", "c", "--receipts", "r", "--fail-on-discrepancy"],
+         "masthead: audit: --fail-on-discrepancy needs --grants FILE (nothing is reconciled without it)\n"),
+        (["audit", "--catalog", "c", "--receipts", "r", "--shard", "4/3"], "masthead: audit: --shard must be K/N with 1 ≤ K ≤ N, such as 1/4, not '4/3'\n"),
     ]
 
     @Test(arguments: mistakes)
