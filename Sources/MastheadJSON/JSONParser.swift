@@ -8,7 +8,9 @@
 ///   sequences) is rejected, and so is a `\u` escape of a lone or mis-ordered surrogate;
 /// - numbers of any size are accepted; a reader asking for an `Int64` or `Double` that does not
 ///   fit gets `nil`;
-/// - nesting is limited (`maxDepth`, 512 by default), so 500 nested arrays are accepted.
+/// - nesting is limited (`maxDepth`, 512 by default), so 500 nested arrays are accepted;
+/// - an object may not repeat a member name (names compared after unescaping, byte for byte),
+///   so that every reader of a document sees the same members.
 struct JSONParser: ~Copyable {
     private let base: UnsafePointer<UInt8>
     private let count: Int
@@ -64,12 +66,24 @@ struct JSONParser: ~Copyable {
             closeContainer(index)
             return
         }
+        // Repeated names: a 64-bit filter of the names read so far sends a name to the exact
+        // comparison only when its bit is already set; an object of more than
+        // `smallObjectLimit` members is checked once more, whole, at its end.
+        var filter: UInt64 = 0
+        var members = 0
         while true {
             guard position < count, base[position] == UInt8(ascii: "\"") else {
                 throw error(position < count ? "unexpected \(describeByte(position)), expected a string key" : "unexpected end of input, expected a string key")
             }
-            pathSlots[pathSlots.count - 1] = tape.count
+            let key = tape.count
+            pathSlots[pathSlots.count - 1] = key
             try parseString()
+            members &+= 1
+            if members <= JSONParser.smallObjectLimit {
+                let bit: UInt64 = 1 &<< filterBit(key)
+                if filter & bit != 0 { try checkRepeated(key, inObject: index) }
+                filter |= bit
+            }
             skipWhitespace()
             guard position < count, base[position] == UInt8(ascii: ":") else {
                 throw error(position < count ? "unexpected \(describeByte(position)), expected ':'" : "unexpected end of input, expected ':'")
@@ -89,6 +103,7 @@ struct JSONParser: ~Copyable {
             position -= 1
             throw error("unexpected \(describeByte(position)), expected ',' or '}'")
         }
+        if members > JSONParser.smallObjectLimit { try checkLargeObject(index) }
         closeContainer(index)
     }
 
@@ -147,6 +162,110 @@ struct JSONParser: ~Copyable {
         }
         tape.append(JSONToken(kind: kind, hasEscapes: false, start: UInt32(truncatingIfNeeded: position), end: UInt32(truncatingIfNeeded: position + length)))
         position += length
+    }
+
+    // MARK: Repeated names
+
+    /// Objects with up to this many members are checked for repeated names as they are read,
+    /// with a filter and comparisons in place; larger ones are checked whole, once more, at
+    /// their end, by sorting hashes of their names.
+    static let smallObjectLimit = 32
+
+    /// The filter bit (0–63) of key `index`: a hash of its length and first and last eight bytes
+    /// (of the unescaped name when it has escapes, so that `"a"` and `"\u0061"` share a bit).
+    @inline(__always)
+    private func filterBit(_ index: Int) -> UInt64 {
+        let token = tape[index]
+        let start = base + Int(token.start)
+        let length = Int(token.end &- token.start)
+        guard !token.hasEscapes else {
+            return keyBytes(index).withUnsafeBufferPointer { JSONParser.filterBit($0.baseAddress ?? start, $0.count) }
+        }
+        return JSONParser.filterBit(start, length)
+    }
+
+    @inline(__always)
+    private static func filterBit(_ start: UnsafePointer<UInt8>, _ length: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(start)
+        var word = UInt64(truncatingIfNeeded: length)
+        if length >= 8 {
+            let last = raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            word ^= raw.loadUnaligned(as: UInt64.self) ^ (last << 29 | last >> 35)
+        } else if length >= 4 {
+            word ^= UInt64(raw.loadUnaligned(as: UInt32.self)) << 8 ^ UInt64(raw.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)) << 29
+        } else {
+            for offset in 0..<length { word ^= UInt64(start[offset]) << (8 + 8 * offset) }
+        }
+        return (word &* 0x9E37_79B9_7F4A_7C15) >> 58
+    }
+
+    /// Throws when an earlier member of the object at tape index `object` has the name of key `key`.
+    private func checkRepeated(_ key: Int, inObject object: Int) throws(JSONError) {
+        let token = tape[key]
+        let length = token.end &- token.start
+        var cursor = object + 1
+        while cursor < key {
+            let earlier = tape[cursor]
+            // Most names differ in length; names with escapes are compared unescaped.
+            if earlier.end &- earlier.start == length || earlier.hasEscapes || token.hasEscapes, keysEqual(cursor, key) {
+                throw duplicateKey(key)
+            }
+            let value = tape[cursor + 1]
+            cursor = value.kind == .object || value.kind == .array ? Int(value.end) : cursor + 2
+        }
+    }
+
+    /// Throws for the first member (in document order) of a large object repeating an earlier
+    /// member's name: names are sorted by a hash of their unescaped bytes, and names of equal
+    /// hash compared.
+    private mutating func checkLargeObject(_ object: Int) throws(JSONError) {
+        var names: [(hash: Int, key: Int)] = []
+        var cursor = object + 1
+        while cursor < tape.count {
+            var hasher = Hasher()
+            keyBytes(cursor).withUnsafeBytes { hasher.combine(bytes: $0) }
+            names.append((hasher.finalize(), cursor))
+            let value = tape[cursor + 1]
+            cursor = value.kind == .object || value.kind == .array ? Int(value.end) : cursor + 2
+        }
+        names.sort { ($0.hash, $0.key) < ($1.hash, $1.key) }
+        var repeated: Int?
+        var runStart = 0
+        for index in names.indices {
+            if names[index].hash != names[runStart].hash { runStart = index }
+            for earlier in runStart..<index where keysEqual(names[earlier].key, names[index].key) {
+                repeated = min(repeated ?? names[index].key, names[index].key)
+            }
+        }
+        guard let repeated else { return }
+        pathSlots[pathSlots.count - 1] = repeated
+        throw duplicateKey(repeated)
+    }
+
+    /// Whether two keys name the same member: their bytes, unescaped when either has escapes.
+    private func keysEqual(_ first: Int, _ second: Int) -> Bool {
+        let a = tape[first]
+        let b = tape[second]
+        if !a.hasEscapes && !b.hasEscapes {
+            let length = Int(a.end &- a.start)
+            guard length == Int(b.end &- b.start) else { return false }
+            return UnsafeBufferPointer(start: base + Int(a.start), count: length)
+                .elementsEqual(UnsafeBufferPointer(start: base + Int(b.start), count: length))
+        }
+        return keyBytes(first) == keyBytes(second)
+    }
+
+    /// The unescaped bytes of key `index`.
+    private func keyBytes(_ index: Int) -> [UInt8] {
+        let token = tape[index]
+        let raw = UnsafeBufferPointer(start: base + Int(token.start), count: Int(token.end &- token.start))
+        return token.hasEscapes ? Array(JSONValue.unescape(raw).utf8) : Array(raw)
+    }
+
+    /// The error for key `key` repeating an earlier member's name, located at its opening quote.
+    private func duplicateKey(_ key: Int) -> JSONError {
+        let offset = Int(tape[key].start) - 1
+        return .duplicateKey(name: String(decoding: keyBytes(key), as: UTF8.self), offset: offset, at: location(offset))
     }
 
     // MARK: Numbers
