@@ -32,7 +32,7 @@ public struct PurchaseHistory: Hashable, Sendable {
             renewals.append(renewal)
             added = true
         }
-        if added { renewals.sort(by: RenewalInfo.isOlder) }
+        if added && renewals.count > 1 { renewals.sort(by: RenewalInfo.isOlder) }
     }
 
     /// Merges copies of one transaction (same environment and id, R2.3) into the first of them,

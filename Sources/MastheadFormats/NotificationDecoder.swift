@@ -71,6 +71,7 @@ public struct NotificationDecoder: Sendable {
             latestReceipt = unified.member("latest_receipt")?.looseText ?? latestReceipt
         }
         let environment = body.environment
+        let renewals = RenewalReading.renewals(body.renewals, transactions: body.transactions, environment: environment)
         let transactions = PurchaseHistory(
             transactions: body.transactions.map { transaction -> Transaction in
                 var copy = transaction
@@ -78,7 +79,6 @@ public struct NotificationDecoder: Sendable {
                 return copy
             }
         ).transactions
-        let renewals = RenewalReading.renewals(body.renewals, transactions: transactions, environment: environment)
         var originals = Set(transactions.map(\.originalTransactionId))
         if let original = try root.member("original_transaction_id")?.identifier(PayloadLocation(top: "$"), "original_transaction_id") {
             originals.insert(original)

@@ -49,11 +49,9 @@ public struct ReceiptDecoder: Sendable {
     /// Reads a verifyReceipt response through an unowned view of its value (no reference counting).
     public func decode(_ value: UnsafeJSONValue, path: String, requireStatus: Bool = true) throws(FormatError) -> Receipt {
         let body = try readBody(value, path: path, requireStatus: requireStatus)
-        var history = PurchaseHistory(transactions: body.transactions)
-        history.merge(
-            transactions: [],
-            renewals: RenewalReading.renewals(body.renewals, transactions: history.transactions, environment: body.environment))
-        return Receipt(status: body.status, environment: body.environment, history: history)
+        let renewals = RenewalReading.renewals(body.renewals, transactions: body.transactions, environment: body.environment)
+        return Receipt(
+            status: body.status, environment: body.environment, history: PurchaseHistory(transactions: body.transactions, renewals: renewals))
     }
 
     /// What one response body holds, before its renewal readings are merged and dated.

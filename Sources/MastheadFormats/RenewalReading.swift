@@ -36,15 +36,17 @@ struct RenewalReading {
     /// transaction in the body. The readings of one subscription merge field by field: each
     /// field from the reading with the newest evidence that gives it; at equal evidence (or none),
     /// `pending_renewal_info` before the top-level fields, then in document order.
-    /// - Parameter transactions: the body's transactions, ordered by purchase.
+    /// - Parameter transactions: the body's transactions, copies included, in any order.
     static func renewals(_ readings: [RenewalReading], transactions: [Transaction], environment: Environment) -> [RenewalInfo] {
+        guard !readings.isEmpty else { return [] }
         var dated: [(reading: RenewalReading, evidence: Instant?)] = []
         dated.reserveCapacity(readings.count)
         for var reading in readings {
             if reading.source == .topLevel {
-                guard let original = reading.originalTransactionId ?? transactions.last?.originalTransactionId else { continue }
+                guard let original = reading.originalTransactionId ?? latest(transactions, where: { _ in true })?.originalTransactionId
+                else { continue }
                 reading.originalTransactionId = original
-                reading.productId = reading.productId ?? transactions.last { $0.originalTransactionId == original }?.productId
+                reading.productId = reading.productId ?? latest(transactions, where: { $0.originalTransactionId == original })?.productId
             }
             dated.append((reading, reading.changed ?? reading.latestPurchase(in: transactions)))
         }
@@ -62,10 +64,20 @@ struct RenewalReading {
     /// The purchase of the latest transaction of this reading's subscription among `transactions`.
     private func latestPurchase(in transactions: [Transaction]) -> Instant? {
         if let originalTransactionId {
-            return transactions.last { $0.originalTransactionId == originalTransactionId }?.purchase
+            return RenewalReading.latest(transactions) { $0.originalTransactionId == originalTransactionId }?.purchase
         }
         guard let productId else { return nil }
-        return transactions.last { $0.productId == productId }?.purchase
+        return RenewalReading.latest(transactions) { $0.productId == productId }?.purchase
+    }
+
+    /// The latest of the transactions that `include` accepts, by purchase, then id.
+    private static func latest(_ transactions: [Transaction], where include: (Transaction) -> Bool) -> Transaction? {
+        var latest: Transaction?
+        for transaction in transactions where include(transaction) {
+            if let current = latest, (current.purchase, current.transactionId) >= (transaction.purchase, transaction.transactionId) { continue }
+            latest = transaction
+        }
+        return latest
     }
 
     /// The renewal info this reading alone gives.

@@ -66,11 +66,14 @@ struct JSONParser: ~Copyable {
             closeContainer(index)
             return
         }
-        // Repeated names: a 64-bit filter of the names read so far sends a name to the exact
-        // comparison only when its bit is already set; an object of more than
-        // `smallObjectLimit` members is checked once more, whole, at its end.
-        var filter: UInt64 = 0
-        var members = 0
+        // Repeated names: two 64-bit filters of the names read so far (one bit in each per name,
+        // from two parts of a hash) send a name to the exact comparison with the earlier ones
+        // only when both its bits are already set. Once an object has needed `comparisonLimit`
+        // such comparisons (a large object fills the filters), it is checked instead once,
+        // whole, at its end.
+        var firstFilter: UInt64 = 0
+        var secondFilter: UInt64 = 0
+        var comparisons = 0
         while true {
             guard position < count, base[position] == UInt8(ascii: "\"") else {
                 throw error(position < count ? "unexpected \(describeByte(position)), expected a string key" : "unexpected end of input, expected a string key")
@@ -78,12 +81,18 @@ struct JSONParser: ~Copyable {
             let key = tape.count
             pathSlots[pathSlots.count - 1] = key
             try parseString()
-            members &+= 1
-            if members <= JSONParser.smallObjectLimit {
-                let bit: UInt64 = 1 &<< filterBit(key)
-                if filter & bit != 0 { try checkRepeated(key, inObject: index) }
-                filter |= bit
+            let token = tape[key]
+            let start = Int(token.start)
+            let hash = token.hasEscapes
+                ? unescapedKeyHash(key) : JSONParser.hash(base + start, Int(token.end &- token.start), available: count &- start)
+            let first: UInt64 = 1 &<< (hash >> 58)
+            let second: UInt64 = 1 &<< (hash >> 52 & 63)
+            if firstFilter & first != 0 && secondFilter & second != 0 {
+                comparisons &+= 1
+                if comparisons <= JSONParser.comparisonLimit { try checkRepeated(key, inObject: index) }
             }
+            firstFilter |= first
+            secondFilter |= second
             skipWhitespace()
             guard position < count, base[position] == UInt8(ascii: ":") else {
                 throw error(position < count ? "unexpected \(describeByte(position)), expected ':'" : "unexpected end of input, expected ':'")
@@ -103,7 +112,7 @@ struct JSONParser: ~Copyable {
             position -= 1
             throw error("unexpected \(describeByte(position)), expected ',' or '}'")
         }
-        if members > JSONParser.smallObjectLimit { try checkLargeObject(index) }
+        if comparisons > JSONParser.comparisonLimit { try checkLargeObject(index) }
         closeContainer(index)
     }
 
@@ -166,56 +175,57 @@ struct JSONParser: ~Copyable {
 
     // MARK: Repeated names
 
-    /// Objects with up to this many members are checked for repeated names as they are read,
-    /// with a filter and comparisons in place; larger ones are checked whole, once more, at
-    /// their end, by sorting hashes of their names.
-    static let smallObjectLimit = 32
+    /// How many names of one object are compared with the earlier ones as they are read; past
+    /// that, the object is checked whole at its end, by sorting hashes of its names, so that a
+    /// large object costs no more than sorting.
+    static let comparisonLimit = 16
 
-    /// The filter bit (0–63) of key `index`: a hash of its length and first and last eight bytes
-    /// (of the unescaped name when it has escapes, so that `"a"` and `"\u0061"` share a bit).
-    @inline(__always)
-    private func filterBit(_ index: Int) -> UInt64 {
-        let token = tape[index]
-        let start = base + Int(token.start)
-        let length = Int(token.end &- token.start)
-        guard !token.hasEscapes else {
-            return keyBytes(index).withUnsafeBufferPointer { JSONParser.filterBit($0.baseAddress ?? start, $0.count) }
-        }
-        return JSONParser.filterBit(start, length)
+    /// The filter hash of the unescaped name of key `index`, which has escapes, so that `"a"`
+    /// and `"\u0061"` hash alike.
+    @inline(never)
+    private func unescapedKeyHash(_ index: Int) -> UInt64 {
+        keyBytes(index).withUnsafeBufferPointer { JSONParser.hash($0.baseAddress!, $0.count, available: $0.count) }
     }
 
+    /// The filter hash of the `length` bytes at `start`, of which `available` may be read: of
+    /// the length and the first and last eight bytes.
     @inline(__always)
-    private static func filterBit(_ start: UnsafePointer<UInt8>, _ length: Int) -> UInt64 {
-        let raw = UnsafeRawPointer(start)
-        var word = UInt64(truncatingIfNeeded: length)
-        if length >= 8 {
-            let last = raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
-            word ^= raw.loadUnaligned(as: UInt64.self) ^ (last << 29 | last >> 35)
-        } else if length >= 4 {
-            word ^= UInt64(raw.loadUnaligned(as: UInt32.self)) << 8 ^ UInt64(raw.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)) << 29
+    private static func hash(_ start: UnsafePointer<UInt8>, _ length: Int, available: Int) -> UInt64 {
+        var word: UInt64 = 0
+        if available >= 8 {
+            let raw = UnsafeRawPointer(start)
+            word = raw.loadUnaligned(as: UInt64.self)
+            if length < 8 {
+                word &= (1 &<< (UInt64(truncatingIfNeeded: length) &* 8)) &- 1
+            } else if length > 8 {
+                let last = raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+                word ^= last << 29 | last >> 35
+            }
         } else {
-            for offset in 0..<length { word ^= UInt64(start[offset]) << (8 + 8 * offset) }
+            for offset in 0..<length { word |= UInt64(start[offset]) << (8 * offset) }
         }
-        return (word &* 0x9E37_79B9_7F4A_7C15) >> 58
+        return (word ^ UInt64(truncatingIfNeeded: length)) &* 0x9E37_79B9_7F4A_7C15
     }
 
     /// Throws when an earlier member of the object at tape index `object` has the name of key `key`.
+    @inline(never)
     private func checkRepeated(_ key: Int, inObject object: Int) throws(JSONError) {
-        let token = tape[key]
+        let tokens = tape.base
+        let token = tokens[key]
         let length = token.end &- token.start
         var cursor = object + 1
         while cursor < key {
-            let earlier = tape[cursor]
+            let earlier = tokens[cursor]
             // Most names differ in length; names with escapes are compared unescaped.
             if earlier.end &- earlier.start == length || earlier.hasEscapes || token.hasEscapes, keysEqual(cursor, key) {
                 throw duplicateKey(key)
             }
-            let value = tape[cursor + 1]
+            let value = tokens[cursor + 1]
             cursor = value.kind == .object || value.kind == .array ? Int(value.end) : cursor + 2
         }
     }
 
-    /// Throws for the first member (in document order) of a large object repeating an earlier
+    /// Throws for the first member (in document order) of an object repeating an earlier
     /// member's name: names are sorted by a hash of their unescaped bytes, and names of equal
     /// hash compared.
     private mutating func checkLargeObject(_ object: Int) throws(JSONError) {
@@ -263,6 +273,7 @@ struct JSONParser: ~Copyable {
     }
 
     /// The error for key `key` repeating an earlier member's name, located at its opening quote.
+    @inline(never)
     private func duplicateKey(_ key: Int) -> JSONError {
         let offset = Int(tape[key].start) - 1
         return .duplicateKey(name: String(decoding: keyBytes(key), as: UTF8.self), offset: offset, at: location(offset))
