@@ -43,9 +43,10 @@ struct DuplicateKeyTests {
         #expect(Self.duplicate(#"[{"a": 1}, {"a": 1}]"#) == nil)
     }
 
-    /// Names of every length from 1 to 40 (so every filter path), in objects of up to 100
-    /// members (past the size where a set takes over), with the repeat at each interesting place.
-    @Test(arguments: [2, 8, 31, 32, 33, 34, 64, 100])
+    /// Names of every length from 1 to 40 (so every hash path), in objects of up to 300 members
+    /// (past the point where the filters fill and the whole-object check takes over), with the
+    /// repeat at each interesting place.
+    @Test(arguments: [2, 8, 16, 17, 33, 64, 100, 300])
     func parser_findsTheFirstRepeat_inObjectsOfAnySize(members: Int) {
         let names = (0..<members).map { index in
             String(repeating: "k", count: index % 40) + "\(index)"
@@ -62,6 +63,21 @@ struct DuplicateKeyTests {
             let prefix = "{" + withRepeat[..<position].map { #""\#($0)": {"\#($0)": 0}"# }.joined(separator: ", ") + ", "
             #expect(found?.offset == prefix.utf8.count)
         }
+    }
+
+    /// Names alike in length and in their first and last eight bytes share every filter bit:
+    /// past 16 comparisons the object is checked whole at its end, and still finds the first repeat.
+    @Test func parser_findsTheFirstRepeat_amongNamesThatHashAlike() {
+        let names = (0..<200).map { "prefix__" + String(1000 + $0) + "__suffix" }
+        #expect(Self.duplicate("{" + names.map { #""\#($0)": 1"# }.joined(separator: ", ") + "}") == nil)
+        var repeated = names
+        repeated.insert(names[40], at: 150)
+        repeated.insert(names[7], at: 180)
+        let text = "{" + repeated.map { #""\#($0)": 1"# }.joined(separator: ", ") + "}"
+        let found = Self.duplicate(text)
+        #expect(found?.name == names[40])
+        #expect(found?.offset == ("{" + repeated[..<150].map { #""\#($0)": 1"# }.joined(separator: ", ") + ", ").utf8.count)
+        #expect(found?.path == "$." + names[40])
     }
 
     @Test func error_describesNameOffsetAndLocation() {
