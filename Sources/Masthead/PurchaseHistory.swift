@@ -114,7 +114,9 @@ public struct PurchaseHistory: Hashable, Sendable {
     public func renewal(
         forOriginalTransaction originalId: String, environment: Environment, latestProductId: String, asOf at: Instant
     ) -> RenewalInfo? {
-        if let exact = renewals.last(where: { $0.environment == environment && $0.originalTransactionId == originalId && $0.isKnown(asOf: at) }) {
+        if let exact = renewals.last(where: {
+            $0.environment == environment && $0.originalTransactionId == originalId && $0.isKnown(asOf: at)
+        }) {
             return exact
         }
         return renewals.last {

@@ -223,9 +223,12 @@ public struct ReceiptDecoder: Sendable {
             throw FormatError.missingField(path: location.path("expires_date"), line: object.line)
         }
         if let expiry, expiry < purchased {
-            let read = expiresMs.map { !$0.isAbsent } == true ? (expiresMs!, "expires_date_ms") : (expires!, "expires_date")
+            // Named by the field the expiry was read from: `_ms` when given (R2.1).
+            let fromMilliseconds = expiresMs.map { !$0.isAbsent } ?? false
+            let written = fromMilliseconds ? expiresMs! : expires!
             throw FormatError.expiresBeforePurchase(
-                path: location.path(read.1), line: read.0.line, value: read.0.rendered, expires: expiry, purchase: purchased)
+                path: location.path(fromMilliseconds ? "expires_date_ms" : "expires_date"), line: written.line, value: written.rendered,
+                expires: expiry, purchase: purchased)
         }
         return Transaction(
             transactionId: id,
@@ -248,7 +251,9 @@ public struct ReceiptDecoder: Sendable {
 
     /// Reads one `pending_renewal_info` entry, or the top-level renewal fields of an iOS 6-style
     /// response or a version 1 notification (with `auto_renew_status_change_date`).
-    func readRenewal(_ object: UnsafeJSONValue, _ location: PayloadLocation, source: RenewalReading.Source) throws(FormatError) -> RenewalReading {
+    func readRenewal(
+        _ object: UnsafeJSONValue, _ location: PayloadLocation, source: RenewalReading.Source
+    ) throws(FormatError) -> RenewalReading {
         guard object.kind == .object else {
             throw FormatError.invalidValue(path: location.objectPath, line: object.line, value: object.rendered, expected: "a renewal info object")
         }

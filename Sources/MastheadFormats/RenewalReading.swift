@@ -56,7 +56,8 @@ struct RenewalReading {
             // A subscription's readings are merged at its first one.
             if dated[..<index].contains(where: { $0.reading.isSameSubscription(as: reading) }) { continue }
             let others = dated[(index + 1)...].filter { $0.reading.isSameSubscription(as: reading) }
-            renewals.append(others.isEmpty ? reading.info(environment, evidence: dated[index].evidence) : merged([dated[index]] + others, environment))
+            renewals.append(
+                others.isEmpty ? reading.info(environment, evidence: dated[index].evidence) : merged([dated[index]] + others, environment))
         }
         return renewals
     }
