@@ -7,7 +7,7 @@ import Testing
 struct AppStoreFixtureTests {
     /// What each file must give: a receipt with this many transactions, or a rejection whose text contains the words.
     static let expectations: [String: Result<Int, Expected>] = [
-        // Restored transactions whose purchase_date (the restore) lies after their expiry.
+        // Sandbox recordings whose purchase_date lies after the expiry (as restored transactions had it).
         "aporat-store-receipt-validator--numeric-fields.json": .failure(
             .init("$.latest_receipt_info[0].expires_date_ms", "before purchase_date 2014-03-25T12:21:23Z", "line 7")),
         "awa-go-iap--status-21007.json": .failure(.init("status 21007", "sandbox (test) receipt was sent to the production")),
