@@ -3,7 +3,7 @@ extension RenewalInfo {
     /// first), then, at the same instant, by how far along a subscription's life each is
     /// (``stage``), then field by field, so that the order of any set of infos never depends
     /// on the order in which they arrived.
-    public static func isOlder(_ a: RenewalInfo, than b: RenewalInfo) -> Bool {
+    static func isOlder(_ a: RenewalInfo, than b: RenewalInfo) -> Bool {
         if let order = compare(a.evidence, b.evidence) { return order }
         if a.stage != b.stage { return a.stage < b.stage }
         if a.environment != b.environment { return a.environment == .production }
