@@ -289,4 +289,24 @@ struct AuditCommandTests {
         #expect(Tool.summaryRow(run.errors, "active") == ["1", "0", "1"])
         #expect(Tool.summaryRow(run.errors, "expired") == ["0", "1", "0"])
     }
+
+    /// The audit dates a receipt's pending renewal info by its subscription's latest transaction
+    /// (R2.7): billing retry and grace learned at the May renewal say nothing about the lapse after
+    /// March, and do put the reader in grace after May's expiry.
+    @Test func renewalInfo_countsFromItsEvidence_notForEarlierInstants() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.jsonl")
+        func transaction(_ id: String, _ from: String, _ to: String) -> String {
+            #"{"transaction_id": "\#(id)", "original_transaction_id": "g1", "product_id": "com.example.monthly", "purchase_date": "\#(from) Etc/GMT", "expires_date": "\#(to) Etc/GMT"}"#
+        }
+        let pending = #"[{"original_transaction_id": "g1", "product_id": "com.example.monthly", "auto_renew_status": "1", "is_in_billing_retry_period": "1", "expiration_intent": "2", "grace_period_expires_date_ms": "1592395200000"}]"#
+        let line = #"{"user_id": "gina", "receipt": {"status": 0, "latest_receipt_info": [\#(transaction("g1", "2020-02-20 12:00:00", "2020-03-20 12:00:00")), \#(transaction("g2", "2020-05-01 12:00:00", "2020-06-01 12:00:00"))], "pending_renewal_info": \#(pending)}}"#
+        try Data(line.utf8).write(to: input)
+        let run = try Tool.run([
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--at", "2020-03-25T00:00:00Z", "--at", "2020-06-10T00:00:00Z",
+        ])
+        #expect(run.status == 0)
+        #expect(run.output == #"{"user_id":"gina","publication":"the-monthly","asOf":[{"at":"2020-03-25T00:00:00Z","status":"expired","readable":["2020-02","2020-03"]},{"at":"2020-06-10T00:00:00Z","status":"gracePeriod","readable":["2020-02","2020-03","2020-05","2020-06"]}]}"# + "\n")
+    }
 }
