@@ -69,7 +69,10 @@ let package = Package(
         .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadStorage"], swiftSettings: settings),
         .testTarget(
             name: "MastheadCLITests",
-            dependencies: ["Masthead", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadCLI", "MastheadTestSupport", "masthead", "MastheadBench"],
+            dependencies: [
+                "Masthead", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports", "MastheadCLI",
+                "MastheadTestSupport", "masthead", "MastheadBench",
+            ],
             swiftSettings: settings),
     ]
 )

@@ -62,13 +62,28 @@ struct ReaderOptions {
 
     /// The reader's entitlements from the receipt files (merged): every publication they have a
     /// transaction for, or only `--publication` (even without one).
-    func entitlements() throws(CLIError) -> UserEntitlements {
+    func entitlements() throws(CLIError) -> UserEntitlements { try read().entitlements }
+
+    /// The reader's history from the receipt files (merged), the user id the files give (a file may
+    /// be an audit input line, `{"user_id": …, "receipt": {…}}`), and the entitlements.
+    func read() throws(CLIError) -> (history: PurchaseHistory, userId: String?, entitlements: UserEntitlements) {
         let catalog = try CommonOptions.catalog(catalogPath)
         var history = PurchaseHistory()
+        var userId: String?
         let decoder = ReceiptDecoder(catalog: catalog)
         for path in receiptPaths {
             let bytes = try Files.read(path)
-            do { history.merge(try decoder.decode(bytes).history) } catch { throw CLIError.invalidInput(path: path, error) }
+            do {
+                let root = try? JSONDocument(parsing: bytes).root
+                if let root, let receipt = root["receipt"], let user = root["user_id"].flatMap({ $0.string ?? $0.numberText }) {
+                    userId = userId ?? user
+                    history.merge(try decoder.decode(receipt, path: "$.receipt").history)
+                } else {
+                    history.merge(try decoder.decode(bytes).history)
+                }
+            } catch {
+                throw CLIError.invalidInput(path: path, error)
+            }
         }
         let engine = EntitlementEngine(catalog: catalog)
         var entitlements = engine.evaluate(history, at: at, environment: environment)
@@ -79,6 +94,6 @@ struct ReaderOptions {
             }
             entitlements.publications = [engine.evaluate(history, publication: publication, at: at, environment: environment)]
         }
-        return entitlements
+        return (history, userId, entitlements)
     }
 }

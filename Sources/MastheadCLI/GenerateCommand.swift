@@ -16,7 +16,8 @@ struct GenerateCommand {
             same bytes. With --grants, also writes what a content system would have served them, as CSV
             user_id,publication,issue_id,granted_at: every issue readable at one of the --grants-at
             instants (dated when it first became readable) but about 2 % left out, and for about 3 % of
-            users one issue they may not read at the last instant (for audit --grants demos).
+            users one issue served in the six months before the last instant at an hour when they could
+            not read it (for audit --grants demos).
             """,
         options: [
             CommonOptions.catalogOption,
@@ -82,7 +83,8 @@ struct GenerateCommand {
 
     /// What a content system served one user by the last of `instants`: every issue readable at
     /// any of them (dated when it first became readable), less a few, plus now and then one issue
-    /// the user may not read.
+    /// served at an instant when the user could not read it (a revenue leak, judged as the audit
+    /// judges it: at the instant it was served).
     static func grants(
         user: String, line: [UInt8], decoder: ReceiptDecoder, engine: EntitlementEngine, instants: [Instant], random: inout SeededGenerator
     ) throws(CLIError) -> String {
@@ -96,13 +98,12 @@ struct GenerateCommand {
         }
         guard let last = instants.last else { return "" }
         // Per publication, in catalog order: each issue readable at some instant, and since when.
-        var served: [(publication: String, issues: [(issue: Issue, since: Instant)])] = []
-        var deniedAtLast: [String: [Issue]] = [:]
+        var served: [(publication: Publication, issues: [(issue: Issue, since: Instant)])] = []
         for at in instants {
             for entitlement in engine.evaluate(history, at: at).publications {
-                let publication = entitlement.publication.id
-                if !served.contains(where: { $0.publication == publication }) { served.append((publication, [])) }
-                let slot = served.firstIndex { $0.publication == publication }!
+                let publication = entitlement.publication
+                if !served.contains(where: { $0.publication.id == publication.id }) { served.append((publication, [])) }
+                let slot = served.firstIndex { $0.publication.id == publication.id }!
                 for entry in entitlement.readable where entry.reasons != [.free] {
                     let since = readableSince(entry, entitlement, history)
                     if let known = served[slot].issues.firstIndex(where: { $0.issue == entry.issue }) {
@@ -111,22 +112,23 @@ struct GenerateCommand {
                         served[slot].issues.append((entry.issue, since))
                     }
                 }
-                if at == last {
-                    deniedAtLast[publication] = entitlement.decisions.filter { !$0.access.isReadable && $0.issue.published <= at }.map(\.issue)
-                }
             }
         }
         var rows = ""
         for (publication, issues) in served {
             for (issue, since) in issues.sorted(by: { ($0.issue.published, $0.issue.id) < ($1.issue.published, $1.issue.id) })
             where !random.chance(missedPercent) {
-                rows += CSV.row([user, publication, issue.id, since.description])
+                rows += CSV.row([user, publication.id, issue.id, since.description])
             }
-            if random.chance(extraPercent), let denied = deniedAtLast[publication], !denied.isEmpty {
-                // Served some day in the three months before the last instant, once published.
-                let issue = denied[random.below(denied.count)]
-                let servedAt = max(issue.published, last.adding(milliseconds: -Int64(random.below(90 * 24)) * 3_600_000))
-                rows += CSV.row([user, publication, issue.id, servedAt.description])
+            if random.chance(extraPercent) {
+                // Served some hour in the six months before the last instant, an issue published
+                // by then that the user could not read then.
+                let servedAt = last.adding(milliseconds: -Int64(random.below(180 * 24)) * 3_600_000)
+                let denied = engine.evaluate(history, publication: publication, at: servedAt).decisions
+                    .filter { !$0.access.isReadable && $0.issue.published <= servedAt }.map(\.issue)
+                if !denied.isEmpty {
+                    rows += CSV.row([user, publication.id, denied[random.below(denied.count)].id, servedAt.description])
+                }
             }
         }
         return rows

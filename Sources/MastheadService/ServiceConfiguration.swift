@@ -65,7 +65,7 @@ public struct ServiceConfiguration: Sendable {
 
     /// The secrets, which come from the environment only: each variable and what it is for.
     public static let secrets: [(variable: String, help: String)] = [
-        ("MASTHEAD_API_TOKEN", "Bearer token every endpoint but /health and notifications requires"),
+        ("MASTHEAD_API_TOKEN", "Bearer token every endpoint but /health, /openapi.json and notifications requires"),
         ("MASTHEAD_ADMIN_TOKEN", "Bearer token for PUT /v1/publications/{id}/issues/{issueId}"),
         ("MASTHEAD_APP_STORE_SHARED_SECRET", "notification password and verifyReceipt password"),
     ]

@@ -9,6 +9,7 @@ import MastheadStorage
 /// | method | path | auth |
 /// |---|---|---|
 /// | GET | `/health` | none |
+/// | GET | `/openapi.json` | none |
 /// | GET | `/metrics` | API token |
 /// | POST | `/v1/notifications/app-store` | shared secret in the body |
 /// | POST | `/v1/users/{userId}/receipts` | API token |
@@ -32,13 +33,13 @@ public struct ServiceRouter: Sendable {
     }
 
     /// The check to give ``HTTPServer`` for requests sent with `Expect: 100-continue`: the token
-    /// check of ``handle(_:reply:)``, so that a refused body is never sent. `/health` needs no
-    /// token and a notification carries its password in the body: both may send theirs.
+    /// check of ``handle(_:reply:)``, so that a refused body is never sent. `/health` and
+    /// `/openapi.json` need no token and a notification carries its password in the body: all may send theirs.
     public var headCheck: HTTPServer.HeadCheck {
         let router = self
         return { head in
             let path = head.pathSegments
-            if path == ["health"] || path == ["v1", "notifications", "app-store"] { return nil }
+            if path == ["health"] || path == ["openapi.json"] || path == ["v1", "notifications", "app-store"] { return nil }
             return router.unauthorized(head)
         }
     }
@@ -66,6 +67,8 @@ public struct ServiceRouter: Sendable {
         switch (request.method, path.count, path.first) {
         case ("GET", 1, "health"):
             return reply(health())
+        case ("GET", 1, "openapi.json"):
+            return reply(.json(200, ServiceRouter.openAPIBody))
         case (_, 3, "v1") where path[1] == "notifications" && path[2] == "app-store":
             guard request.method == "POST" else { return reply(methodNotAllowed("POST")) }
             return postNotification(request, reply: reply)
@@ -115,6 +118,9 @@ public struct ServiceRouter: Sendable {
     }
 
     // MARK: Handlers
+
+    /// The body of `GET /openapi.json`, built once.
+    private static let openAPIBody = Array(OpenAPIDocument.json.utf8)
 
     /// `{"status":"ok"}`, or 503 `{"status":"degraded","database":…}` while the last write failed.
     private func health() -> HTTPResponse {
@@ -391,6 +397,7 @@ public struct ServiceRouter: Sendable {
         switch (path.count, path.first) {
         case (1, "health"): "health"
         case (1, "metrics"): "metrics"
+        case (1, "openapi.json"): "openapi"
         case (3, "v1") where path[1] == "notifications": "notifications"
         case (2, "v1") where path[1] == "refresh-due": "refresh_due"
         case (4, "v1") where path[1] == "users" && path[3] == "receipts": "receipts"

@@ -97,14 +97,15 @@ struct UsageTests {
         #expect(audit.status == 0)
         #expect(audit.output.hasPrefix("Usage: masthead audit --catalog DIR (--receipts FILE.jsonl | --database FILE) [options]\n"))
         for option in [
-            "--catalog", "--receipts", "--database", "--at", "--environment", "--format", "--output", "--grants", "--fail-on-discrepancy", "--report", "--help",
+            "--catalog", "--receipts", "--database", "--at", "--environment", "--format", "--output", "--grants", "--fail-on-discrepancy", "--report",
+            "--shard", "--help",
         ] {
             #expect(audit.output.contains(option))
         }
         let timeline = try Tool.run(["timeline", "--help"])
         #expect(timeline.status == 0)
         #expect(timeline.output.hasPrefix("Usage: masthead timeline --catalog DIR --receipt FILE --output FILE.svg [options]\n"))
-        for option in ["--catalog", "--receipt", "--output", "--at", "--publication", "--environment", "--help"] {
+        for option in ["--catalog", "--receipt", "--output", "--at", "--publication", "--environment", "--user", "--from", "--to", "--help"] {
             #expect(timeline.output.contains(option))
         }
     }
@@ -136,6 +137,9 @@ struct UsageTests {
         (["serve", "--port", "http"], "masthead: serve: --port must be a whole number from 0 to 65535, not 'http'\n"),
         (["serve", "--restore", "steal"], "masthead: serve: --restore must be transfer, keep or transferIfInactive, not 'steal'\n"),
         (["help", "audit", "check"], "masthead: help: name one command (see 'masthead --help')\n"),
+        (["audit", "--catalog", "c", "--receipts", "r", "--fail-on-discrepancy"],
+         "masthead: audit: --fail-on-discrepancy needs --grants FILE (nothing is reconciled without it)\n"),
+        (["audit", "--catalog", "c", "--receipts", "r", "--shard", "4/3"], "masthead: audit: --shard must be K/N with 1 ≤ K ≤ N, such as 1/4, not '4/3'\n"),
     ]
 
     @Test(arguments: mistakes)
