@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "MastheadFormats", targets: ["MastheadFormats"]),
         .library(name: "MastheadStorage", targets: ["MastheadStorage"]),
         .library(name: "MastheadReports", targets: ["MastheadReports"]),
+        .library(name: "MastheadAudit", targets: ["MastheadAudit"]),
         .executable(name: "masthead", targets: ["masthead"]),
         .executable(name: "masthead-bench", targets: ["MastheadBench"]),
     ],
@@ -44,10 +45,14 @@ let package = Package(
             swiftSettings: settings),
         // Pictures and pages for people: the reader timeline (SVG) and the audit report (HTML).
         .target(name: "MastheadReports", dependencies: ["Masthead"], swiftSettings: settings),
+        // Audits: many users decided from a receipts file or the service's database, grants reconciled, in bounded memory.
+        .target(
+            name: "MastheadAudit", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadReports"],
+            swiftSettings: settings),
         // The command-line commands, as a library so tests can call them with arguments.
         .target(
             name: "MastheadCLI",
-            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports"],
+            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadHTTP", "MastheadService", "MastheadReports", "MastheadAudit"],
             swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
         .executableTarget(
@@ -68,10 +73,13 @@ let package = Package(
         .testTarget(name: "MastheadReportsTests", dependencies: ["Masthead", "MastheadReports"], swiftSettings: settings),
         .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadStorage"], swiftSettings: settings),
         .testTarget(
+            name: "MastheadAuditTests", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadReports", "MastheadAudit"],
+            swiftSettings: settings),
+        .testTarget(
             name: "MastheadCLITests",
             dependencies: [
-                "Masthead", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports", "MastheadCLI",
-                "MastheadTestSupport", "masthead", "MastheadBench",
+                "Masthead", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports", "MastheadAudit",
+                "MastheadCLI", "MastheadTestSupport", "masthead", "MastheadBench",
             ],
             swiftSettings: settings),
     ]

@@ -1,33 +1,24 @@
-import Glibc
+import MastheadAudit
 import MastheadFormats
 
 /// The progress line an audit keeps on a terminal's standard error: done / total, rate, ETA.
 /// Redrawn in place (carriage return, erase to end of line) at most four times a second, and
 /// erased at the end; an audit whose standard error is not a terminal prints none.
 struct AuditProgress {
-    /// What the total counts: input bytes (a receipts file) or users (a database).
-    enum Unit {
-        case bytes, users
-    }
-
-    let unit: Unit
-    /// The size of the input in `unit`, when known (not for standard input).
-    let total: Int?
     private let started: Double
     private var lastDrawn = -1.0
 
-    init(unit: Unit, total: Int?) {
-        self.unit = unit
-        self.total = total
+    /// Starts the clock for the rate.
+    init() {
         started = SystemClock.seconds()
     }
 
     /// Redraws the line if a quarter of a second has passed since the last time.
-    mutating func update(users: Int, done: Int, on errors: OutputFile) throws(CLIError) {
+    mutating func update(_ position: AuditPosition, on errors: OutputFile) throws(CLIError) {
         let now = SystemClock.seconds()
         guard now - lastDrawn >= 0.25 else { return }
         lastDrawn = now
-        try errors.write("\r" + Self.render(unit: unit, users: users, done: done, total: total, elapsed: now - started) + "\u{1B}[K")
+        try errors.write("\r" + Self.render(position, elapsed: now - started) + "\u{1B}[K")
         try errors.flush()
     }
 
@@ -38,10 +29,11 @@ struct AuditProgress {
     }
 
     /// One progress line, such as `41200 users · 212.4 / 550.1 MB (38%) · 45210 users/s · ETA 7 s`.
-    static func render(unit: Unit, users: Int, done: Int, total: Int?, elapsed: Double) -> String {
+    static func render(_ position: AuditPosition, elapsed: Double) -> String {
+        let (users, done, total) = (position.users, position.done, position.total)
         var parts = ["\(users) users"]
         let rate = elapsed > 0 ? Double(users) / elapsed : 0
-        switch unit {
+        switch position.unit {
         case .bytes:
             let megabytes = { (bytes: Int) in Self.decimal(Double(bytes) / 1_000_000) }
             parts.append(total.map { "\(megabytes(done)) / \(megabytes($0)) MB (\(percent(done, $0)))" } ?? "\(megabytes(done)) MB")

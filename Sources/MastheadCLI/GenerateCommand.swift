@@ -1,4 +1,5 @@
 import Masthead
+import MastheadAudit
 import MastheadFormats
 import MastheadJSON
 

@@ -1,28 +1,28 @@
 import Foundation
+import MastheadAudit
 import MastheadJSON
+import MastheadReports
 import Testing
 
 /// What reconciling grants with entitlements means: a revenue leak is judged when the issue was
 /// served, content kept after the entitlement ended is named as such, free issues are never
 /// owed, and each count belongs to one instant and one product.
 struct ReconciliationTests {
-    /// Audits `users` (shipped receipt names, or receipt lines) against `grants` (CSV rows after
-    /// the header) at `instants`; returns the run and its JSON lines.
+    /// Audits `users` (shipped receipt names, or receipt objects) against `grants` (CSV rows after
+    /// the header) at `instants`, in-process; returns the summary and the JSON lines.
     static func audit(
-        _ users: [(id: String, receipt: String)], grants: [String], at instants: [String], extra: [String] = []
-    ) throws -> (run: Tool.Outcome, lines: [JSONValue]) {
-        let folder = try Tool.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let receipts = folder.appendingPathComponent("receipts.jsonl")
+        _ users: [(id: String, receipt: String)], grants: [String], at instants: [String]
+    ) throws -> (summary: AuditSummary, lines: [JSONValue]) {
+        let fixture = try AuditFixture()
+        defer { fixture.remove() }
         let lines = try users.map { user in
-            user.receipt.hasPrefix("{") ? #"{"user_id": "\#(user.id)", "receipt": \#(user.receipt)}"# : try AuditCommandTests.receiptLine(user.id, user.receipt)
+            user.receipt.hasPrefix("{") ? #"{"user_id": "\#(user.id)", "receipt": \#(user.receipt)}"# : try AuditFixture.line(user.id, user.receipt)
         }
-        try Data(lines.joined(separator: "\n").utf8).write(to: receipts)
-        let file = folder.appendingPathComponent("grants.csv")
-        try Data((["user_id,publication,issue_id,granted_at"] + grants).joined(separator: "\n").utf8).write(to: file)
-        let run = try Tool.run(
-            ["audit", "--catalog", "Catalog/the-monthly", "--receipts", receipts.path, "--grants", file.path] + instants.flatMap { ["--at", $0] } + extra)
-        return (run, try run.output.split(separator: "\n").map { try JSONDocument(parsing: String($0)).root })
+        let configuration = AuditConfiguration(
+            catalog: AuditFixture.catalog, source: .receipts(path: try fixture.file("receipts.jsonl", lines)), instants: instants.map(AuditFixture.instant),
+            grantsPath: try fixture.file("grants.csv", ["user_id,publication,issue_id,granted_at"] + grants))
+        let (result, sink) = try AuditFixture.run(configuration)
+        return (result.summary, try sink.lines.map { try JSONDocument(parsing: $0).root })
     }
 
     static func issues(_ value: JSONValue?) -> [String] { value?.elements.map { $0["issue"]!.string! } ?? [] }
@@ -31,8 +31,8 @@ struct ReconciliationTests {
     /// served the March issue on 5 March, while active: not a revenue leak after they lapse, but
     /// content still held after the entitlement ended, with the engine's reason as of then.
     @Test func streamingReaderServedWhileActive_thenLapsed_isHeldNotOverGranted() throws {
-        let (run, lines) = try Self.audit([("carol", "table-6-2")], grants: ["carol,the-monthly,2020-03,2020-03-05T00:00:00Z"],
-                                          at: ["2020-06-30T00:00:00Z", "2020-07-10T00:00:00Z"], extra: ["--fail-on-discrepancy"])
+        let (summary, lines) = try Self.audit([("carol", "table-6-2")], grants: ["carol,the-monthly,2020-03,2020-03-05T00:00:00Z"],
+                                              at: ["2020-06-30T00:00:00Z", "2020-07-10T00:00:00Z"])
         let asOf = Array(try #require(lines.first?["asOf"]?.elements))
         #expect(Self.issues(asOf[0]["overGranted"]).isEmpty && Self.issues(asOf[0]["heldAfterEntitlementEnded"]).isEmpty)
         #expect(Self.issues(asOf[1]["overGranted"]).isEmpty)
@@ -41,21 +41,21 @@ struct ReconciliationTests {
         #expect(held["grantedAt"]?.string == "2020-03-05T00:00:00Z")
         #expect(held["reason"]?["kind"]?.string == "streamingInactive")
         #expect(held["reason"]?["since"]?.string == "2020-07-05T12:00:00Z")
-        #expect(Tool.summaryRow(run.errors, "overGranted") == ["0", "0"])
-        #expect(Tool.summaryRow(run.errors, "heldAfterEntitlementEnded") == ["0", "1"])
+        #expect(summary.total(.overGranted) == [0, 0])
+        #expect(summary.total(.heldAfterEntitlementEnded) == [0, 1])
         // Held content is not a discrepancy: under-granted issues at the end of June are.
-        #expect(run.status == 2)
+        #expect(summary.hasDiscrepancy)
         let (onlyHeld, _) = try Self.audit([("carol", "table-6-2")], grants: ["carol,the-monthly,2020-03,2020-03-05T00:00:00Z"],
-                                          at: ["2020-07-10T00:00:00Z"], extra: ["--fail-on-discrepancy"])
-        #expect(Tool.summaryRow(onlyHeld.errors, "underGranted") == ["0"])
-        #expect(onlyHeld.status == 0)
+                                           at: ["2020-07-10T00:00:00Z"])
+        #expect(onlyHeld.total(.underGranted) == [0])
+        #expect(!onlyHeld.hasDiscrepancy)
     }
 
     /// The same reader served the April issue on 25 April, during their lapse: a revenue leak,
     /// reported at every later instant, even once the issue is readable again.
     @Test func grantDuringLapse_isOverGranted_evenWhenReadableLater() throws {
-        let (run, lines) = try Self.audit([("carol", "table-6-2")], grants: ["carol,the-monthly,2020-04,2020-04-25T00:00:00Z"],
-                                          at: ["2020-04-30T00:00:00Z", "2020-06-01T00:00:00Z"])
+        let (summary, lines) = try Self.audit([("carol", "table-6-2")], grants: ["carol,the-monthly,2020-04,2020-04-25T00:00:00Z"],
+                                              at: ["2020-04-30T00:00:00Z", "2020-06-01T00:00:00Z"])
         let asOf = Array(try #require(lines.first?["asOf"]?.elements))
         for result in asOf {
             let over = try #require(result["overGranted"]?.elements.first(where: { _ in true }))
@@ -65,22 +65,22 @@ struct ReconciliationTests {
             #expect(over["reason"]?["since"]?.string == "2020-04-20T12:00:00Z")
         }
         #expect(asOf[1]["readable"]?.elements.map { $0.string! }.contains("2020-04") == true)
-        #expect(Tool.summaryRow(run.errors, "overGranted") == ["1", "1"])
+        #expect(summary.total(.overGranted) == [1, 1])
         // Not counted before it was served.
         let (early, _) = try Self.audit([("carol", "table-6-2")], grants: ["carol,the-monthly,2020-04,2020-04-25T00:00:00Z"], at: ["2020-04-24T00:00:00Z"])
-        #expect(Tool.summaryRow(early.errors, "overGranted") == ["0"])
+        #expect(early.total(.overGranted) == [0])
     }
 
     /// A grant without granted_at is judged at each audit instant.
     @Test func grantWithoutDate_isJudgedAtTheAuditInstant() throws {
-        let (run, lines) = try Self.audit([("carol", "table-6-2")], grants: ["carol,the-monthly,2020-03"], at: ["2020-06-30T00:00:00Z", "2020-07-10T00:00:00Z"])
+        let (summary, lines) = try Self.audit([("carol", "table-6-2")], grants: ["carol,the-monthly,2020-03"], at: ["2020-06-30T00:00:00Z", "2020-07-10T00:00:00Z"])
         let asOf = Array(try #require(lines.first?["asOf"]?.elements))
         #expect(Self.issues(asOf[0]["overGranted"]).isEmpty)
         let over = try #require(asOf[1]["overGranted"]?.elements.first(where: { _ in true }))
         #expect(over["issue"]?.string == "2020-03")
         #expect(over["grantedAt"]?.isNull == true)
         #expect(Self.issues(asOf[1]["heldAfterEntitlementEnded"]).isEmpty)
-        #expect(Tool.summaryRow(run.errors, "overGranted") == ["0", "1"])
+        #expect(summary.total(.overGranted) == [0, 1])
     }
 
     /// A streaming reader in December: the free December issue is readable by streaming too, and
@@ -91,27 +91,30 @@ struct ReconciliationTests {
              "purchase_date_ms": "1605873600000", "expires_date_ms": "1608465600000"}]}
             """#.replacingOccurrences(of: "\n", with: "")
         let grants = ["07", "08", "09", "10"].map { "dan,the-monthly,2020-\($0),2020-11-20T12:00:00Z" }
-        let (run, lines) = try Self.audit([("dan", receipt)], grants: grants, at: ["2020-12-10T00:00:00Z"])
+        let (summary, lines) = try Self.audit([("dan", receipt)], grants: grants, at: ["2020-12-10T00:00:00Z"])
         let dan = try #require(lines.first)
         #expect(dan["readable"]?.elements.map { $0.string! } == ["2020-07", "2020-08", "2020-09", "2020-10", "2020-11", "2020-12"])
         #expect(Self.issues(dan["underGranted"]) == ["2020-11"])
-        #expect(Tool.summaryRow(run.errors, "underGranted") == ["1"])
+        #expect(summary.total(.underGranted) == [1])
     }
 
     /// The summary counts each kind under the product of its line, worst first.
     @Test func summary_findingsByKindAndProduct_worstFirst() throws {
-        let (run, _) = try Self.audit(
+        let (summary, _) = try Self.audit(
             [("alice", "table-6-1"), ("carol", "table-6-2")],
             grants: [
                 "alice,the-monthly,2020-05,2020-05-10T00:00:00Z", "carol,the-monthly,2020-04,2020-04-25T00:00:00Z",
                 "carol,the-monthly,2020-05,2020-05-01T00:00:00Z",
             ],
             at: ["2020-07-02T00:00:00Z"])
-        let lines = run.errors.split(separator: "\n").map(String.init)
+        #expect(summary.total(.overGranted) == [3])
+        #expect(summary.products(with: .overGranted) == ["com.example.reader", "com.example.monthly"])
+        #expect(summary.counts(.overGranted, product: "com.example.reader") == [2])
+        let lines = summary.rendered.split(separator: "\n").map(String.init)
         let start = try #require(lines.firstIndex { $0.hasPrefix("    overGranted ") })
         #expect(lines[start...].prefix(3).map { $0.split(separator: " ").map(String.init) } == [
             ["overGranted", "3"], ["com.example.reader", "2"], ["com.example.monthly", "1"],
         ])
-        #expect(run.errors.contains("  by product (entitled / lines; a line counts under its latest auto-renewable product"))
+        #expect(summary.rendered.contains("  by product (entitled / lines; a line counts under its latest auto-renewable product"))
     }
 }

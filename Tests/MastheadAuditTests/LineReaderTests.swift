@@ -1,5 +1,5 @@
 import Foundation
-@testable import MastheadCLI
+@testable import MastheadAudit
 import Testing
 
 /// The line reader hands out lines in blocks read straight from the file: every line must come

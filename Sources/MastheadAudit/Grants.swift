@@ -32,17 +32,17 @@ struct Grants: Sendable {
 
     /// Reads the whole file, keeping the grants of the users in `shard` (all without one); any
     /// unreadable line makes it an error naming the line (nothing is audited then).
-    static func load(_ path: String, shard: Shard? = nil) throws(CLIError) -> Grants {
+    static func load(_ path: String, shard: Shard? = nil) throws(AuditError) -> Grants {
         let reader = try LineReader(path: path)
         var byUser: [String: [Grant]] = [:]
         var otherShardGrants = 0
-        var failure: CLIError?
+        var failure: AuditError?
         do {
             while let line = try reader.next({ Self.fields($0, number: reader.lineNumber) }) {
                 let number = reader.lineNumber
                 guard case .grant(let user, let publication, let issue, let grantedText) = line else {
                     if case .invalid(let expected) = line {
-                        failure = CLIError.invalidData("\(path):\(number): \(expected)")
+                        failure = AuditError.invalidGrants(path: path, line: number, reason: expected)
                         break
                     }
                     continue
@@ -50,7 +50,7 @@ struct Grants: Sendable {
                 var grantedAt: Instant?
                 if let grantedText {
                     guard let granted = DateText.rfc3339(grantedText) else {
-                        failure = CLIError.invalidData("\(path):\(number): granted_at '\(grantedText)' is not an RFC 3339 instant")
+                        failure = AuditError.invalidGrants(path: path, line: number, reason: "granted_at '\(grantedText)' is not an RFC 3339 instant")
                         break
                     }
                     grantedAt = granted
@@ -61,10 +61,10 @@ struct Grants: Sendable {
                 }
                 byUser[user, default: []].append(Grant(publication: publication, issue: issue, grantedAt: grantedAt, line: number))
             }
-        } catch let error as CLIError {
+        } catch let error as AuditError {
             throw error
         } catch {
-            throw CLIError.cannotRead(path: path, reason: "\(error)")
+            throw AuditError.cannotRead(path: path, reason: "\(error)")
         }
         if let failure { throw failure }
         return Grants(path: path, byUser: byUser, otherShardGrants: otherShardGrants)

@@ -1,52 +1,60 @@
-import Masthead
-import MastheadReports
+public import Masthead
+public import MastheadReports
 
 /// The counts an audit reports at the end: per as-of instant, per state, per product and per
 /// reconciliation finding. Counts of different instants are never added together.
-struct AuditSummary {
+public struct AuditSummary: Sendable {
     /// How many (user, publication) lines have a product as their current one, and how many of
     /// those are entitled (active or in a grace period) at the instant.
-    struct ProductCount: Equatable {
-        var lines = 0
-        var entitled = 0
+    public struct ProductCount: Equatable, Sendable {
+        public internal(set) var lines = 0
+        public internal(set) var entitled = 0
     }
 
     /// A reconciliation finding counted under the product of its line.
-    struct FindingKey: Hashable {
-        var kind: GrantFinding
-        var product: String
+    public struct FindingKey: Hashable, Sendable {
+        public var kind: GrantFinding
+        public var product: String
     }
 
     /// How the product of a line is chosen, in words.
-    static let productRule =
+    public static let productRule =
         "a line counts under its latest auto-renewable product, else the pass or free product that covers (or last covered) the instant, else (single issues) or (none)"
 
     /// Lines of this audit's shard read (all non-blank lines without a shard).
-    var lines = 0
-    var users = 0
-    var rejectedLines = 0
+    public internal(set) var lines = 0
+    /// Users decided (lines or database users not rejected).
+    public internal(set) var users = 0
+    /// Lines that could not be used (reported, nothing written for them).
+    public internal(set) var rejectedLines = 0
     /// Receipts lines (or database users) of other shards, skipped.
-    var otherShardLines = 0
-    var unknownProductTransactions = 0
-    var outputLines = 0
+    public internal(set) var otherShardLines = 0
+    /// Transactions of products the catalog does not know (they grant nothing).
+    public internal(set) var unknownProductTransactions = 0
+    /// (user, publication) lines written.
+    public internal(set) var outputLines = 0
     /// The as-of instants, in order.
-    var instants: [Instant]
+    public internal(set) var instants: [Instant]
     /// Per as-of instant (in order): the count of (user, publication) lines in each state.
-    var byInstant: [[SubscriptionState: Int]]
+    public internal(set) var byInstant: [[SubscriptionState: Int]]
     /// Per as-of instant (in order): the counts per product, keyed by ``productKey(_:)``.
-    var byProduct: [[String: ProductCount]]
+    public internal(set) var byProduct: [[String: ProductCount]]
     /// Whether grants were reconciled (their lines then always appear in the summary).
-    var reconciled = false
+    public internal(set) var reconciled = false
     /// The shard audited, if any.
-    var shard: Shard?
+    public internal(set) var shard: Shard?
     /// Per as-of instant (in order): issues found by reconciliation, per kind and product.
-    var findings: [[FindingKey: Int]]
-    var unknownGrantUsers = 0
-    var unknownGrantPublications = 0
-    var unknownGrantIssues = 0
+    public internal(set) var findings: [[FindingKey: Int]]
+    /// Grants of users without a receipts line (or database user), not reconciled.
+    public internal(set) var unknownGrantUsers = 0
+    /// Grants naming a publication the catalog does not have.
+    public internal(set) var unknownGrantPublications = 0
+    /// Grants naming an issue the publication does not have.
+    public internal(set) var unknownGrantIssues = 0
     /// Grants of users of other shards, left out.
-    var otherShardGrants = 0
+    public internal(set) var otherShardGrants = 0
 
+    /// An empty summary of an audit at `instants`.
     init(instants: [Instant]) {
         self.instants = instants
         byInstant = Array(repeating: [:], count: instants.count)
@@ -60,18 +68,18 @@ struct AuditSummary {
     }
 
     /// The issues of a kind found at each instant.
-    func total(_ kind: GrantFinding) -> [Int] {
+    public func total(_ kind: GrantFinding) -> [Int] {
         findings.map { counts in counts.reduce(0) { $0 + ($1.key.kind == kind ? $1.value : 0) } }
     }
 
     /// The issues of a kind on lines of a product, at each instant.
-    func counts(_ kind: GrantFinding, product: String) -> [Int] {
+    public func counts(_ kind: GrantFinding, product: String) -> [Int] {
         findings.map { $0[FindingKey(kind: kind, product: product)] ?? 0 }
     }
 
     /// The products with findings of a kind, worst first: most at the last instant, then most at
     /// any instant, then by name.
-    func products(with kind: GrantFinding) -> [String] {
+    public func products(with kind: GrantFinding) -> [String] {
         let products = Set(findings.flatMap { $0.keys.filter { $0.kind == kind }.map(\.product) })
         return products.map { (product: $0, counts: counts(kind, product: $0)) }
             .sorted { ($1.counts.last ?? 0, $1.counts.max() ?? 0, $0.product) < ($0.counts.last ?? 0, $0.counts.max() ?? 0, $1.product) }
@@ -79,14 +87,14 @@ struct AuditSummary {
     }
 
     /// Whether any over- or under-granted issue was found, at any instant.
-    var hasDiscrepancy: Bool {
+    public var hasDiscrepancy: Bool {
         findings.contains { $0.contains { $0.key.kind.isDiscrepancy && $0.value > 0 } }
     }
 
     /// The product a (user, publication) line is counted under: the latest auto-renewable one,
     /// else the non-renewing or free product whose interval covers (or last covered) the instant;
     /// `(single issues)` when only issue purchases grant it, `(none)` when nothing does.
-    static func productKey(_ entitlement: PublicationEntitlement) -> String {
+    public static func productKey(_ entitlement: PublicationEntitlement) -> String {
         if let product = entitlement.status.currentProductId { return product }
         var latest: Interval?
         for period in entitlement.periods {
@@ -100,6 +108,7 @@ struct AuditSummary {
         return "(none)"
     }
 
+    /// Counts one user's entitlements at instant number `index` (the user and their lines once, at the first).
     mutating func record(_ entitlements: UserEntitlements, instant index: Int) {
         if index == 0 {
             users += 1
@@ -117,7 +126,7 @@ struct AuditSummary {
 
     /// The counts of two parts of one audit together (the same instants: nothing is added across
     /// instants).
-    func adding(_ other: AuditSummary) -> AuditSummary {
+    public func adding(_ other: AuditSummary) -> AuditSummary {
         var total = self
         total.lines += other.lines
         total.users += other.users
@@ -145,10 +154,10 @@ struct AuditSummary {
     }
 
     /// The products met, in name order.
-    var products: [String] { Set(byProduct.flatMap(\.keys)).sorted() }
+    public var products: [String] { Set(byProduct.flatMap(\.keys)).sorted() }
 
     /// The summary as an aligned table for standard error: one column per as-of instant.
-    var rendered: String {
+    public var rendered: String {
         var rows: [(label: String, cells: [String])] = []
         func row(_ label: String, _ cells: [String] = []) { rows.append((label, cells)) }
         row("audit summary")
@@ -192,8 +201,4 @@ struct AuditSummary {
             return String(line.reversed().drop { $0 == " " }.reversed()) + "\n"
         }.joined()
     }
-}
-
-extension String {
-    func padding(_ width: Int) -> String { self + String(repeating: " ", count: Swift.max(0, width - count)) }
 }

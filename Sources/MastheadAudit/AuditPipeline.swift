@@ -25,8 +25,8 @@ struct AuditPipeline {
     /// with its outcomes, in order, to `write`. `read` and `write` never run at the same time as
     /// each other, and a failure of either stops the audit.
     mutating func run(
-        read: @escaping () throws(CLIError) -> [AuditRecord], write: @escaping ([AuditRecord], [Auditor.Outcome]) throws(CLIError) -> Void
-    ) throws(CLIError) {
+        read: @escaping () throws(AuditError) -> [AuditRecord], write: @escaping ([AuditRecord], [Auditor.Outcome]) throws(AuditError) -> Void
+    ) throws(AuditError) {
         let workers = auditors.count
         let io = InputOutput(read: read, write: write)
         var current = try read()
@@ -64,22 +64,22 @@ struct AuditPipeline {
 /// The input and output side of the pipeline. Only the first worker touches it while the batch
 /// is being decided, and only the caller between batches: never two threads at once.
 private final class InputOutput: @unchecked Sendable {
-    let read: () throws(CLIError) -> [AuditRecord]
-    let write: ([AuditRecord], [Auditor.Outcome]) throws(CLIError) -> Void
+    let read: () throws(AuditError) -> [AuditRecord]
+    let write: ([AuditRecord], [Auditor.Outcome]) throws(AuditError) -> Void
     /// The batch decided last, with its outcomes, to write next.
     var previous: (batch: [AuditRecord], outcomes: [Auditor.Outcome]) = ([], [])
     /// The batch read ahead.
     var upcoming: [AuditRecord] = []
-    var failure: CLIError?
+    var failure: AuditError?
 
-    init(read: @escaping () throws(CLIError) -> [AuditRecord], write: @escaping ([AuditRecord], [Auditor.Outcome]) throws(CLIError) -> Void) {
+    init(read: @escaping () throws(AuditError) -> [AuditRecord], write: @escaping ([AuditRecord], [Auditor.Outcome]) throws(AuditError) -> Void) {
         self.read = read
         self.write = write
     }
 
     /// Writes the previous batch's results and reads the next batch.
     func advance(readMore: Bool) {
-        do throws(CLIError) {
+        do throws(AuditError) {
             try write(previous.batch, previous.outcomes)
             previous = ([], [])
             if readMore { upcoming = try read() }
