@@ -52,7 +52,9 @@ let package = Package(
         // The command-line commands, as a library so tests can call them with arguments.
         .target(
             name: "MastheadCLI",
-            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadHTTP", "MastheadService", "MastheadReports", "MastheadAudit"],
+            dependencies: [
+                "Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports", "MastheadAudit",
+            ],
             swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
         .executableTarget(

@@ -6,7 +6,9 @@ public enum MastheadTool {
     /// The program and its commands, for the help and for finding the command to run.
     static let spec = ToolSpec(
         program: "masthead", about: "decide which magazine issues App Store subscribers may read, and why.",
-        commands: [CheckCommand.spec, AuditCommand.spec, TimelineCommand.spec, GenerateCommand.spec, ServeCommand.spec, RefreshCommand.spec],
+        commands: [
+            CheckCommand.spec, AuditCommand.spec, ImportCommand.spec, TimelineCommand.spec, GenerateCommand.spec, ServeCommand.spec, RefreshCommand.spec,
+        ],
         footer: """
             Run 'masthead help <command>' or 'masthead <command> --help' for a command's options,
             'masthead --version' for the version.
@@ -35,6 +37,7 @@ public enum MastheadTool {
                 switch command.name {
                 case CheckCommand.spec.name: return try CheckCommand(rest, now: now).run(output: out)
                 case AuditCommand.spec.name: return try AuditCommand(rest, now: now).run(output: out, errors: err)
+                case ImportCommand.spec.name: return try ImportCommand(rest).run(output: out, errors: err)
                 case TimelineCommand.spec.name: return try TimelineCommand(rest, now: now).run(output: out)
                 case GenerateCommand.spec.name: return try GenerateCommand(rest, now: now).run(output: out)
                 case ServeCommand.spec.name: return try ServeCommand(rest).run(output: out, errors: err)

@@ -55,6 +55,15 @@ struct ServeCommand {
     static func configuration(
         _ parsed: Arguments, command: String, environment: [String: String], callerTokens: Bool = true
     ) throws(CLIError) -> ServiceConfiguration {
+        var configuration = try settings(parsed, command: command)
+        configuration.applyEnvironment(environment)
+        do { try configuration.validate(callerTokens: callerTokens) } catch { throw CLIError.configuration(error.description) }
+        return configuration
+    }
+
+    /// Defaults, then the configuration file, then the settings given as flags (without secrets,
+    /// not validated).
+    static func settings(_ parsed: Arguments, command: String) throws(CLIError) -> ServiceConfiguration {
         var configuration = ServiceConfiguration()
         if let file = parsed.value("config") {
             let bytes = try Files.read(file)
@@ -71,8 +80,6 @@ struct ServeCommand {
             }
             do { try setting.apply(flag: value, to: &configuration) } catch { throw CLIError.usage("\(command): \(error.message)") }
         }
-        configuration.applyEnvironment(environment)
-        do { try configuration.validate(callerTokens: callerTokens) } catch { throw CLIError.configuration(error.description) }
         return configuration
     }
 
@@ -115,9 +122,10 @@ struct ServeCommand {
         return 0
     }
 
-    /// Loads the catalog and opens the service's database (applying migrations).
-    static func openService(_ configuration: ServiceConfiguration) throws(CLIError) -> EntitlementService {
-        let catalog = try CommonOptions.catalog(configuration.catalogPath)
+    /// Opens the service's database (applying migrations) with `catalog`, or the configured
+    /// catalog folder's when nil.
+    static func openService(_ configuration: ServiceConfiguration, catalog: Catalog? = nil) throws(CLIError) -> EntitlementService {
+        let catalog = if let catalog { catalog } else { try CommonOptions.catalog(configuration.catalogPath) }
         do {
             return try EntitlementService(configuration: configuration, catalog: catalog, clock: { SystemClock.now() })
         } catch {

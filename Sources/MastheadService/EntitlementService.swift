@@ -272,13 +272,7 @@ public final class EntitlementService: Sendable {
     /// Stores a verified receipt for a user, links its subscriptions (applying the restore
     /// behaviour) and answers with the user's history once committed.
     package func postReceipt(userId: String, receipt: Receipt, latestReceipt: String?, completion: @escaping @Sendable (ReceiptOutcome) -> Void) {
-        let now = clock()
-        let restore = configuration.restore
-        writer.submit({ store -> [Change] in
-            try store.save(transactions: receipt.transactions, renewals: receipt.renewals)
-            let previousOwners = try store.link(userId: userId, transactions: receipt.transactions, latestReceipt: latestReceipt, restore: restore, now: now)
-            return ([userId] + previousOwners).map(Change.user)
-        }) { [self] result in
+        writer.submit(Self.storing(receipt, for: userId, latestReceipt: latestReceipt, restore: configuration.restore, now: clock())) { [self] result in
             switch result {
             case .success(let changes):
                 noteWrite(nil)
@@ -288,6 +282,45 @@ public final class EntitlementService: Sendable {
                 noteWrite(error)
                 completion(.failed(error))
             }
+        }
+    }
+
+    /// Stores receipts as posted ones (each saved, its subscriptions linked to its user with the
+    /// configured restore behaviour, the change logged), queued at once so that the group commit
+    /// writes them in as few transactions as `maxCommitBatch` allows; returns once every one is
+    /// committed or refused, with each one's failure (nil when stored). Histories are not read back.
+    public func store(_ receipts: [(userId: String, receipt: Receipt, latestReceipt: String?)]) -> [(any Error)?] {
+        let now = clock()
+        let failures = Mutex([(any Error)?](repeating: nil, count: receipts.count))
+        let committed = DispatchGroup()
+        for (index, posted) in receipts.enumerated() {
+            committed.enter()
+            writer.submit(Self.storing(posted.receipt, for: posted.userId, latestReceipt: posted.latestReceipt, restore: configuration.restore, now: now)) {
+                [self] result in
+                switch result {
+                case .success(let changes):
+                    noteWrite(nil)
+                    invalidate(changes)
+                case .failure(let error):
+                    noteWrite(error)
+                    failures.withLock { $0[index] = error }
+                }
+                committed.leave()
+            }
+        }
+        committed.wait()
+        return failures.withLock { $0 }
+    }
+
+    /// The write of a posted receipt: saved, its subscriptions linked to the user (applying
+    /// `restore`); answers the users whose histories it changed.
+    private static func storing(
+        _ receipt: Receipt, for userId: String, latestReceipt: String?, restore: RestoreBehaviour, now: Instant
+    ) -> @Sendable (Store) throws -> [Change] {
+        { store in
+            try store.save(transactions: receipt.transactions, renewals: receipt.renewals)
+            let previousOwners = try store.link(userId: userId, transactions: receipt.transactions, latestReceipt: latestReceipt, restore: restore, now: now)
+            return ([userId] + previousOwners).map(Change.user)
         }
     }
 

@@ -15,6 +15,7 @@ struct UsageTests {
             Commands:
               check     Show one user's status, periods and every issue's decision, from a receipt.
               audit     Decide entitlements for many users (receipts file or service database); reconcile grants.
+              import    Store a receipts file's users in the service's database, as posted receipts are stored.
               timeline  Draw one reader's intervals, periods, lapses and issues as an SVG picture.
               generate  Write a synthetic population of receipts as audit input (same seed, same bytes).
               serve     Run the companion service: receipts, notifications, download checks over HTTP.

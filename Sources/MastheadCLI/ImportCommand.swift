@@ -1,0 +1,85 @@
+import Masthead
+import MastheadAudit
+import MastheadService
+import MastheadStorage
+
+/// `masthead import`: a receipts file's users stored in the service's database, as the service
+/// stores posted receipts, so that `audit --database` (or the service) can read them.
+struct ImportCommand {
+    static let spec = CommandSpec(
+        name: "import", summary: "Store a receipts file's users in the service's database, as posted receipts are stored.",
+        description: """
+            Stores each line of a receipts JSON lines file, {"user_id": "...", "receipt": {...}} (as
+            'masthead generate' writes it and 'audit --receipts' reads it), for its user as
+            POST /v1/users/{userId}/receipts does: transactions and renewal info saved, the subscriptions
+            linked to the user under the restore behaviour, the change logged for a running service to
+            see. maxCommitBatch lines at a time go to the service's group commit, in as few transactions
+            as it makes. A line that cannot be used, or whose subscription the restore behaviour keeps
+            with another user, is reported on standard error as FILE:LINE: reason and stores nothing; the
+            others are stored and the exit status is 1. Importing a file again gives the same histories.
+            Standard output gets how many lines were stored and rejected.
+            """,
+        options: [
+            CommonOptions.catalogOption,
+            .value("receipts", "FILE.jsonl", "JSON lines input; - reads standard input.", required: true),
+            .value("database", "FILE.sqlite", "The service's SQLite database, created if needed (a running service may use it).", required: true),
+            .value("config", "FILE", "JSON file of the service's settings (see 'masthead serve --help'): restore and maxCommitBatch apply."),
+        ] + ["restore", "maxCommitBatch"].compactMap(ServiceConfiguration.setting).map(ServeCommand.option))
+
+    let receiptsPath: String
+    /// The service's settings: the catalog and database given, the restore behaviour and batch size.
+    let configuration: ServiceConfiguration
+
+    init(_ arguments: [String]) throws(CLIError) {
+        let parsed = try Arguments(arguments, spec: Self.spec)
+        var configuration = try ServeCommand.settings(parsed, command: Self.spec.name)
+        configuration.catalogPath = parsed.required("catalog")
+        configuration.databasePath = parsed.required("database")
+        guard configuration.maxCommitBatch >= 1 else { throw CLIError.configuration("invalid configuration: maxCommitBatch must be at least 1") }
+        self.configuration = configuration
+        receiptsPath = parsed.required("receipts")
+    }
+
+    /// Stores every usable line; the exit status is 1 when a line was rejected.
+    func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
+        let catalog = try CommonOptions.catalog(configuration.catalogPath)
+        let file: ReceiptsFile
+        do { file = try ReceiptsFile(path: receiptsPath, catalog: catalog) } catch { throw CLIError(error) }
+        let service = try ServeCommand.openService(configuration, catalog: catalog)
+        defer { service.close() }
+        var (stored, rejected) = (0, 0)
+        while true {
+            let lines: [ReceiptsFile.Line]
+            do { lines = try file.next(maxLines: configuration.maxCommitBatch) } catch { throw CLIError(error) }
+            if lines.isEmpty { break }
+            let problems = try store(lines, in: service)
+            for (line, reason) in problems { try errors.write("\(file.path):\(line): \(reason)\n") }
+            stored += lines.count - problems.count
+            rejected += problems.count
+        }
+        try output.write("import: \(stored) line(s) stored in \(configuration.databasePath), \(rejected) rejected\n")
+        return rejected > 0 ? 1 : 0
+    }
+
+    /// Stores the users of `lines` and answers the lines that stored nothing, in line order: those
+    /// that cannot be used and those the restore behaviour refused.
+    /// - Throws: ``CLIError/cannotWrite(path:reason:)`` when the database fails.
+    private func store(_ lines: [ReceiptsFile.Line], in service: EntitlementService) throws(CLIError) -> [(line: Int, reason: String)] {
+        var problems: [(line: Int, reason: String)] = []
+        var users: [UserReceipt] = []
+        for line in lines {
+            switch line {
+            case .user(let user): users.append(user)
+            case .rejected(let number, let reason): problems.append((number, reason))
+            }
+        }
+        for (user, failure) in zip(users, service.store(users.map { ($0.userId, $0.receipt, $0.latestReceipt) })) {
+            guard let failure else { continue }
+            guard case StorageError.receiptAlreadyInUse = failure else {
+                throw CLIError.cannotWrite(path: configuration.databasePath, reason: "\(failure)")
+            }
+            problems.append((user.line, "\(failure)"))
+        }
+        return problems.sorted { $0.line < $1.line }
+    }
+}

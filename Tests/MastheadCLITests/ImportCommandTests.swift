@@ -1,0 +1,129 @@
+import Foundation
+import Glibc
+import MastheadTestSupport
+import Testing
+
+/// `masthead import`: a receipts file stored in the service's database as the service stores
+/// posted receipts, so that `audit --database` reads what `audit --receipts` reads.
+struct ImportCommandTests {
+    static func importing(_ receipts: String, into database: String, _ extra: [String] = []) throws -> Tool.Outcome {
+        try Tool.run(["import", "--catalog", "Catalog/the-monthly", "--receipts", receipts, "--database", database] + extra)
+    }
+
+    static func audit(_ source: [String], at: String) throws -> Tool.Outcome {
+        try Tool.run(["audit", "--catalog", "Catalog/the-monthly", "--at", at] + source)
+    }
+
+    /// A generated population imported, then audited from the database: the same lines as audited
+    /// from the file (sorted: the database gives users in id order), at several instants.
+    @Test func importedPopulation_auditsAsTheReceiptsFileDoes() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let receipts = folder.appendingPathComponent("users.jsonl").path
+        let database = folder.appendingPathComponent("masthead.sqlite").path
+        let generate = try Tool.run(["generate", "--catalog", "Catalog/the-monthly", "--users", "400", "--seed", "7", "--output", receipts])
+        #expect(generate.status == 0, "\(generate.errors)")
+        let imported = try Self.importing(receipts, into: database, ["--maxCommitBatch", "64"])
+        #expect(imported.status == 0, "\(imported.errors)")
+        #expect(imported.output == "import: 400 line(s) stored in \(database), 0 rejected\n")
+        #expect(imported.errors.isEmpty)
+        for at in ["2020-06-30T23:59:59Z", "2021-06-30T00:00:00Z"] {
+            let fromDatabase = try Self.audit(["--database", database], at: at)
+            let fromReceipts = try Self.audit(["--receipts", receipts], at: at)
+            #expect(fromDatabase.status == 0, "\(fromDatabase.errors)")
+            #expect(fromDatabase.output.split(separator: "\n").count > 300)
+            #expect(fromDatabase.output.split(separator: "\n").sorted() == fromReceipts.output.split(separator: "\n").sorted())
+            #expect(Tool.summaryRow(fromDatabase.errors, "users") == Tool.summaryRow(fromReceipts.errors, "users"))
+        }
+        // Importing again gives the same histories.
+        #expect(try Self.importing(receipts, into: database).status == 0)
+        let again = try Self.audit(["--database", database], at: "2021-06-30T00:00:00Z")
+        #expect(again.output == (try Self.audit(["--database", database], at: "2021-06-30T00:00:00Z")).output)
+    }
+
+    /// Lines that cannot be used are reported as FILE:LINE, in order, and store nothing; the
+    /// others are stored, and the exit status is 1.
+    @Test func badLines_reportedWithFileAndLine_othersStored() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let receipts = folder.appendingPathComponent("in.jsonl")
+        let database = folder.appendingPathComponent("masthead.sqlite").path
+        let lines = [
+            try AuditCommandTests.receiptLine("alice", "table-6-1"), "{not json", "", #"{"receipt": {"status": 0}}"#,
+            #"{"user_id": "bob", "receipt": {"status": 21007}}"#, try AuditCommandTests.receiptLine("carol", "table-6-2"),
+        ]
+        try Data(lines.joined(separator: "\n").utf8).write(to: receipts)
+        let run = try Self.importing(receipts.path, into: database)
+        #expect(run.status == 1)
+        #expect(run.output == "import: 2 line(s) stored in \(database), 3 rejected\n")
+        let errors = run.errors.split(separator: "\n").map(String.init)
+        #expect(errors.count == 3)
+        #expect(errors[0].hasPrefix("\(receipts.path):2: invalid JSON: "))
+        #expect(errors[1] == "\(receipts.path):4: missing field $.user_id (line 1)")
+        #expect(errors[2].hasPrefix("\(receipts.path):5: receipt rejected: status 21007"))
+        let audit = try Self.audit(["--database", database], at: "2020-07-02T00:00:00Z")
+        #expect(audit.output.split(separator: "\n").map { $0.split(separator: "\"")[3] } == ["alice", "carol"])
+    }
+
+    /// The restore behaviour is the service's: by default a subscription moves to the user whose
+    /// line comes later; with restore keep (a flag, or the service's configuration file) that
+    /// line is refused, naming the subscription.
+    @Test func sameSubscriptionForTwoUsers_followsTheRestoreBehaviour() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let receipts = folder.appendingPathComponent("in.jsonl")
+        try Data([try AuditCommandTests.receiptLine("alice", "table-6-1"), try AuditCommandTests.receiptLine("bob", "table-6-1")]
+            .joined(separator: "\n").utf8).write(to: receipts)
+        func users(_ database: String) throws -> [Substring] {
+            try Self.audit(["--database", database], at: "2020-07-02T00:00:00Z").output.split(separator: "\n").map { $0.split(separator: "\"")[3] }
+        }
+        let transferred = folder.appendingPathComponent("transfer.sqlite").path
+        #expect(try Self.importing(receipts.path, into: transferred).status == 0)
+        #expect(try users(transferred) == ["bob"])
+        let config = folder.appendingPathComponent("config.json")
+        try Data(#"{"restore": "keep"}"#.utf8).write(to: config)
+        for (name, extra) in [("flag", ["--restore", "keep"]), ("config", ["--config", config.path])] {
+            let kept = folder.appendingPathComponent("\(name).sqlite").path
+            let run = try Self.importing(receipts.path, into: kept, extra)
+            #expect(run.status == 1)
+            #expect(run.errors == "\(receipts.path):2: subscription 1000001 (production) is already linked to another user\n")
+            #expect(try users(kept) == ["alice"])
+        }
+    }
+
+    /// An import beside a running service: the service answers from what was imported at once,
+    /// including for a user it had cached.
+    @Test func importBesideRunningService_isAnsweredByIt_atOnce() throws {
+        let database = ServeCommandTests.temporaryDatabase()
+        defer { ServeCommandTests.remove(database) }
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try ServerProcess(database: database)
+        let client = try TestClient(port: server.port)
+        let authorization = ["Authorization": "Bearer api-token"]
+        let alice = Array(try String(contentsOf: Tool.root.appendingPathComponent("Catalog/the-monthly/receipts/table-6-1.json"), encoding: .utf8).utf8)
+        #expect(client.request("POST", "/v1/users/alice/receipts", headers: authorization, body: alice)?.status == 200)
+        func products() -> [String] {
+            let body = client.request("GET", "/v1/users/alice/entitlements?at=2020-07-02T00:00:00Z", headers: authorization)?.body ?? ""
+            return Set(body.components(separatedBy: #""productId":""#).dropFirst().map { String($0.prefix { $0 != "\"" }) }).sorted()
+        }
+        #expect(products() == ["com.example.monthly"])
+        let receipts = folder.appendingPathComponent("in.jsonl")
+        try Data(try AuditCommandTests.receiptLine("alice", "table-6-2").utf8).write(to: receipts)
+        let run = try Self.importing(receipts.path, into: database)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(products() == ["com.example.monthly", "com.example.reader"])
+        #expect(server.stop(signal: SIGTERM).status == 0)
+    }
+
+    /// A receipts file that cannot be read exits 66 before the database is created.
+    @Test func missingReceipts_exits66_andCreatesNoDatabase() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("masthead.sqlite").path
+        let run = try Self.importing(folder.appendingPathComponent("none.jsonl").path, into: database)
+        #expect(run.status == 66)
+        #expect(run.errors == "masthead: cannot read \(folder.appendingPathComponent("none.jsonl").path): No such file or directory\n")
+        #expect(!FileManager.default.fileExists(atPath: database))
+    }
+}
