@@ -58,7 +58,7 @@ let package = Package(
             swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
         .executableTarget(
-            name: "MastheadBench", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadService", "MastheadCLI"],
+            name: "MastheadBench", dependencies: ["MastheadFormats", "MastheadCLI"],
             swiftSettings: settings),
         .testTarget(name: "MastheadTests", dependencies: ["Masthead"], swiftSettings: settings),
         .testTarget(name: "MastheadJSONTests", dependencies: ["MastheadJSON"], swiftSettings: settings),

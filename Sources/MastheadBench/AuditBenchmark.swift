@@ -5,22 +5,10 @@ import MastheadFormats
 
 /// Audit: generate a population, time `masthead audit` and the Python parse on it.
 func runAuditBenchmark(_ options: BenchOptions, masthead: String) throws {
-    let catalog = try CommonOptions.catalog(options.catalog)
-
     // Generate the population.
     let input = options.work + "/receipts-\(options.users)-\(options.seed).jsonl"
     let generationStart = SystemClock.seconds()
-    var random = SeededGenerator(seed: options.seed)
-    let population = SyntheticPopulation(catalog: catalog)
-    guard let file = fopen(input, "wb") else { fail("cannot write \(input)") }
-    var bytes = 0
-    for user in 0..<options.users {
-        var line = population.line(user: user, random: &random)
-        line.append(0x0A)
-        bytes += line.count
-        fwrite(line, 1, line.count, file)
-    }
-    fclose(file)
+    let bytes = try writePopulation(options, to: input)
     let megabytes = Double(bytes) / 1_000_000
     print("generated \(options.users) users, \(String(format: "%.1f", megabytes)) MB in \(String(format: "%.1f", SystemClock.seconds() - generationStart)) s: \(input)")
 

@@ -42,9 +42,9 @@ struct BenchOptions {
             CommandSpec(
                 program: "masthead-bench", name: "database", summary: "Time 'masthead audit --database' against '--receipts' on the same users.",
                 description: """
-                    Stores a generated population through the service (each user's receipt posted and
-                    linked, group-committed), then times 'masthead audit --database' against
-                    'masthead audit --receipts' on the same users.
+                    Stores a generated population with 'masthead import' (each user's receipt stored and
+                    linked as the service stores posted ones, group-committed), then times
+                    'masthead audit --database' against 'masthead audit --receipts' on the same users.
                     """,
                 options: [usersOption, seedOption, workOption, catalogOption]),
             CommandSpec(

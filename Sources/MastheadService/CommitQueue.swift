@@ -36,17 +36,16 @@ final class CommitQueue: Sendable {
         let opened = DispatchSemaphore(value: 0)
         let failure = Mutex<(any Error)?>(nil)
         let thread = Thread { [self] in
-            let store: Store
+            var store: Store?
             do {
                 store = try Store(path: path)
             } catch {
                 failure.withLock { $0 = error }
-                opened.signal()
-                stopped.signal()
-                return
             }
             opened.signal()
-            run(store)
+            if let open = store { run(open) }
+            // Closed before `close()` returns: a process that ends right after leaves no open writer.
+            store = nil
             stopped.signal()
         }
         thread.name = "store-writer"

@@ -271,7 +271,7 @@ public final class EntitlementService: Sendable {
 
     /// Stores a verified receipt for a user, links its subscriptions (applying the restore
     /// behaviour) and answers with the user's history once committed.
-    package func postReceipt(userId: String, receipt: Receipt, latestReceipt: String?, completion: @escaping @Sendable (ReceiptOutcome) -> Void) {
+    func postReceipt(userId: String, receipt: Receipt, latestReceipt: String?, completion: @escaping @Sendable (ReceiptOutcome) -> Void) {
         writer.submit(Self.storing(receipt, for: userId, latestReceipt: latestReceipt, restore: configuration.restore, now: clock())) { [self] result in
             switch result {
             case .success(let changes):

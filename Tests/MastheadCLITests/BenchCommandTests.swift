@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `masthead-bench` as a user meets it: help instead of a benchmark, usage errors for bad
-/// options, and a small database run that stores its population through the service.
+/// options, and a small database run that stores its population with `masthead import`.
 struct BenchCommandTests {
     static func bench(_ arguments: [String]) throws -> Tool.Outcome { try Tool.runProgram(Tool.benchBinary.path, arguments) }
 
@@ -43,13 +43,15 @@ struct BenchCommandTests {
     }
 
     /// The database benchmark on a few users: the population is the one `masthead generate`
-    /// writes, stored through the service, and the audit of the database finds every user.
-    @Test func database_storesTheGeneratedPopulationThroughTheService() throws {
+    /// writes, stored by `masthead import`, and the audit of the database finds every user.
+    @Test func database_storesTheGeneratedPopulationWithImport() throws {
         let folder = try Tool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try Self.bench(["database", "--users", "40", "--seed", "3", "--work", folder.path])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.hasPrefix("stored 40 users in "))
+        #expect(run.output.contains(" s (masthead import): "))
+        #expect(try String(contentsOf: folder.appendingPathComponent("import.txt"), encoding: .utf8).hasPrefix("import: 40 line(s) stored in "))
         let generated = try Tool.run(["generate", "--catalog", "Catalog/the-monthly", "--users", "40", "--seed", "3"])
         let stored = try String(contentsOf: folder.appendingPathComponent("database-40-3.jsonl"), encoding: .utf8)
         #expect(stored == generated.output)

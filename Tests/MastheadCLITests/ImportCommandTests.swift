@@ -27,6 +27,9 @@ struct ImportCommandTests {
         #expect(imported.status == 0, "\(imported.errors)")
         #expect(imported.output == "import: 400 line(s) stored in \(database), 0 rejected\n")
         #expect(imported.errors.isEmpty)
+        // The database is closed, and so checkpointed, when the import ends: no write-ahead log is left.
+        let wal = try? FileManager.default.attributesOfItem(atPath: database + "-wal")
+        #expect((wal?[.size] as? Int ?? 0) == 0)
         for at in ["2020-06-30T23:59:59Z", "2021-06-30T00:00:00Z"] {
             let fromDatabase = try Self.audit(["--database", database], at: at)
             let fromReceipts = try Self.audit(["--receipts", receipts], at: at)
