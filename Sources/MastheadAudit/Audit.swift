@@ -6,8 +6,8 @@ import Masthead
 /// ``init(_:)`` reads what must be whole before anything is decided (the grants, the database's
 /// published issues); ``run(into:)`` reads the users in batches, decides each batch on every
 /// worker while the previous batch is written and the next one read, and hands the results to
-/// the sink in input order. Memory stays bounded by the batch limits of ``AuditPipeline``
-/// whatever the input's size; the grants are held whole.
+/// the sink in input order. Memory stays bounded whatever the input's size (a few batches of
+/// at most 4,096 records); the grants are held whole.
 public struct Audit {
     /// The configuration, its catalog with the database's published issues.
     public let configuration: AuditConfiguration

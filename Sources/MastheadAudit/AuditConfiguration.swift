@@ -14,10 +14,13 @@ public struct AuditConfiguration: Sendable {
 
     /// The catalog as loaded; with a database, the issues published through the service are added.
     public var catalog: Catalog
+    /// Where the users come from.
     public var source: Source
     /// The as-of instants, in the order given; one result per instant.
     public var instants: [Instant]
+    /// Only transactions of this environment count (R14).
     public var environment: Environment
+    /// JSON lines or CSV.
     public var format: AuditFormat
     /// What the content-delivery system served, to reconcile; nil for no reconciliation.
     public var grantsPath: String?
