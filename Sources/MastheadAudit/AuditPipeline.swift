@@ -61,38 +61,40 @@ struct AuditPipeline {
     }
 }
 
-/// The input and output side of the pipeline. Only the first worker touches it while the batch
-/// is being decided, and only the caller between batches: never two threads at once.
-private final class InputOutput: @unchecked Sendable {
-    let read: () throws(AuditError) -> [AuditRecord]
-    let write: ([AuditRecord], [Auditor.Outcome]) throws(AuditError) -> Void
-    /// The batch decided last, with its outcomes, to write next.
-    var previous: (batch: [AuditRecord], outcomes: [Auditor.Outcome]) = ([], [])
-    /// The batch read ahead.
-    var upcoming: [AuditRecord] = []
-    var failure: AuditError?
+extension AuditPipeline {
+    /// The input and output side of the pipeline. Only the first worker touches it while the batch
+    /// is being decided, and only the caller between batches: never two threads at once.
+    private final class InputOutput: @unchecked Sendable {
+        let read: () throws(AuditError) -> [AuditRecord]
+        let write: ([AuditRecord], [Auditor.Outcome]) throws(AuditError) -> Void
+        /// The batch decided last, with its outcomes, to write next.
+        var previous: (batch: [AuditRecord], outcomes: [Auditor.Outcome]) = ([], [])
+        /// The batch read ahead.
+        var upcoming: [AuditRecord] = []
+        var failure: AuditError?
 
-    init(read: @escaping () throws(AuditError) -> [AuditRecord], write: @escaping ([AuditRecord], [Auditor.Outcome]) throws(AuditError) -> Void) {
-        self.read = read
-        self.write = write
-    }
+        init(read: @escaping () throws(AuditError) -> [AuditRecord], write: @escaping ([AuditRecord], [Auditor.Outcome]) throws(AuditError) -> Void) {
+            self.read = read
+            self.write = write
+        }
 
-    /// Writes the previous batch's results and reads the next batch.
-    func advance(readMore: Bool) {
-        do throws(AuditError) {
-            try write(previous.batch, previous.outcomes)
-            previous = ([], [])
-            if readMore { upcoming = try read() }
-        } catch {
-            failure = error
+        /// Writes the previous batch's results and reads the next batch.
+        func advance(readMore: Bool) {
+            do throws(AuditError) {
+                try write(previous.batch, previous.outcomes)
+                previous = ([], [])
+                if readMore { upcoming = try read() }
+            } catch {
+                failure = error
+            }
         }
     }
-}
 
-/// The buffers the audit workers share: worker `w` touches only auditor `w` and the outcomes of
-/// the chunks it took, so no two threads ever write the same element.
-private struct DisjointSlots: @unchecked Sendable {
-    let auditors: UnsafeMutablePointer<Auditor>
-    let outcomes: UnsafeMutablePointer<Auditor.Outcome>
-    let records: UnsafePointer<AuditRecord>
+    /// The buffers the audit workers share: worker `w` touches only auditor `w` and the outcomes of
+    /// the chunks it took, so no two threads ever write the same element.
+    private struct DisjointSlots: @unchecked Sendable {
+        let auditors: UnsafeMutablePointer<Auditor>
+        let outcomes: UnsafeMutablePointer<Auditor.Outcome>
+        let records: UnsafePointer<AuditRecord>
+    }
 }

@@ -146,9 +146,11 @@ struct Auditor {
     }
 }
 
-/// Why a receipts line cannot be used, with its user when the line names one (the user decides
-/// the line's shard).
-private struct LineFailure: Error {
-    var userId: String?
-    var error: FormatError
+extension Auditor {
+    /// Why a receipts line cannot be used, with its user when the line names one (the user decides
+    /// the line's shard).
+    private struct LineFailure: Error {
+        var userId: String?
+        var error: FormatError
+    }
 }
