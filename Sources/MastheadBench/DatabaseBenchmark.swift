@@ -3,6 +3,7 @@ import Glibc
 import Masthead
 import MastheadFormats
 import MastheadJSON
+import MastheadSQLite
 import MastheadStorage
 
 /// Database: stores a generated population as the service would (each user's receipt saved and
@@ -19,7 +20,7 @@ func runDatabaseBenchmark(_ options: Options, masthead: String) throws {
     let population = SyntheticPopulation(catalog: catalog, start: Instant(milliseconds: 1_577_836_800_000))
     let decoder = ReceiptDecoder(catalog: catalog)
     guard let file = fopen(receipts, "wb") else { fail("cannot write \(receipts)") }
-    let store = try Store(path: database)
+    let store = try SQLiteStore(path: database)
     var user = 0
     while user < options.users {
         // A thousand users per transaction, as the service's group commit would write them.

@@ -36,7 +36,7 @@ struct BillingSpan {
         for (originalId, transactions) in Dictionary(grouping: counted, by: \.originalTransactionId).sorted(by: { $0.key < $1.key }) {
             guard let latest = transactions.max(by: { ($0.expires!, $0.transactionId) < ($1.expires!, $1.transactionId) }),
                 let expires = latest.expires, expires <= at, latest.cancellation(asOf: at) == nil, let latestPurchased = transactions.last,
-                let renewal = history.renewal(forOriginalTransaction: originalId, environment: entitlement.environment, latestProductId: latestPurchased.productId),
+                let renewal = history.renewal(forOriginalTransaction: originalId, environment: entitlement.environment, latestProductId: latestPurchased.productId, asOf: at),
                 renewal.isInBillingRetry
             else { continue }
             if let grace = renewal.gracePeriodExpires, grace > expires {
