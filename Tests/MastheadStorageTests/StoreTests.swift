@@ -155,6 +155,25 @@ struct StoreTests {
         ])
     }
 
+    /// A value the schema does not allow is an error naming the column and the query, not a
+    /// default: a transaction whose environment reads 'Sandbox' is not taken for production's.
+    @Test func history_throws_whenAnEnvironmentIsUnknown() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        let store = try SQLiteStore(path: path)
+        let transactions = [Self.transaction("a", from: 0, to: 10)]
+        try store.save(transactions: transactions, renewals: [])
+        _ = try store.link(userId: "u", transactions: transactions, latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 0))
+        try store.database.execute("UPDATE transactions SET environment = 'Sandbox'; UPDATE subscriptions SET environment = 'Sandbox'")
+        #expect {
+            try store.history(forUser: "u")
+        } throws: { error in
+            guard case StorageError.sqlite(.columnValue(let column, let value, let expected, let sql)) = error else { return false }
+            return column == "environment" && value == "Sandbox" && expected == "an environment (production or sandbox)"
+                && sql.contains("FROM subscriptions s JOIN transactions t")
+        }
+    }
+
     @Test func refreshDue_listsSubscriptionsExpiringInWindow_withLatestReceipt() throws {
         let path = Self.temporaryPath()
         defer { Self.remove(path) }
