@@ -12,8 +12,12 @@ public final class Database {
     public let path: String
 
     /// Opens (creating if needed) the database at `path`.
-    /// - Parameter readOnly: open without write access (for readers beside a running writer); the
-    ///   journal mode is then left as the file has it.
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - readOnly: open without write access (for readers beside a running writer); the file
+    ///     must exist, and its journal mode is left as it is.
+    ///   - busyTimeoutMilliseconds: how long a statement waits for another connection's lock
+    ///     before failing with `SQLITE_BUSY`.
     public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
         self.path = path
         var pointer: OpaquePointer?
@@ -29,7 +33,7 @@ public final class Database {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         if !readOnly {
             let mode = try prepare("PRAGMA journal_mode = WAL").firstRow([]) { row throws(SQLiteError) in try row.text(0) }
-            guard mode?.lowercased() == "wal" else { throw SQLiteError.unexpectedSetting(pragma: "journal_mode", value: mode ?? "") }
+            guard mode?.lowercased() == "wal" else { throw SQLiteError.unexpectedSetting(pragma: "journal_mode", value: mode ?? "no answer") }
             try execute("PRAGMA synchronous = FULL")
         }
         try execute("PRAGMA foreign_keys = ON")

@@ -1,4 +1,4 @@
-/// A read transaction in progress, given to the body of ``Database/readSnapshot(_:)-((borrowing ReadSnapshot)throws(E)->R)``:
+/// A read transaction in progress, given to the body of `Database.readSnapshot(_:)`:
 /// every read made on ``database`` until the body returns sees the database as it was at the
 /// first of them, whatever other connections commit meanwhile.
 ///

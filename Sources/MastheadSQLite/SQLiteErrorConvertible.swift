@@ -1,5 +1,5 @@
-/// An error type that can carry a ``SQLiteError``, so that ``Database/inTransaction(_:)-(()throws(E)->R)`` and
-/// ``Database/readSnapshot(_:)-((borrowing ReadSnapshot)throws(E)->R)`` can throw their body's own error type
+/// An error type that can carry a ``SQLiteError``, so that `Database.inTransaction(_:)` and
+/// `Database.readSnapshot(_:)` can throw their body's own error type
 /// when SQLite fails to begin or end the transaction.
 public protocol SQLiteErrorConvertible: Error {
     /// The error for SQLite's failure.

@@ -20,6 +20,7 @@ public final class Statement {
     deinit { sqlite3_finalize(handle) }
 
     /// Runs the statement to completion with these parameters.
+    /// - Parameter values: the parameters, bound from 1 in order.
     public func run(_ values: [SQLValue]) throws(SQLiteError) {
         defer { reset() }
         try bind(values)
@@ -27,6 +28,7 @@ public final class Statement {
     }
 
     /// Every result row, each read by `read`.
+    /// - Parameter values: the parameters, bound from 1 in order.
     /// - Parameter read: called once per row; the ``Row`` is valid only during the call. What it
     ///   throws (a column not of the type read) ends the reading.
     public func rows<T>(_ values: [SQLValue], _ read: (Row) throws(SQLiteError) -> T) throws(SQLiteError) -> [T] {
@@ -38,6 +40,7 @@ public final class Statement {
     }
 
     /// The first result row read by `read`, or nil when there is none; the rest are not computed.
+    /// - Parameter values: the parameters, bound from 1 in order.
     /// - Parameter read: called at most once; the ``Row`` is valid only during the call.
     public func firstRow<T>(_ values: [SQLValue], _ read: (Row) throws(SQLiteError) -> T) throws(SQLiteError) -> T? {
         defer { reset() }

@@ -86,7 +86,9 @@ public protocol EntitlementStore: AnyObject {
 
     /// Records what a write changed, in the caller's transaction, so it commits (or rolls back)
     /// with the write.
-    /// - Parameter origin: the writer's own id, so that its readers can skip what it already knows.
+    /// - Parameters:
+    ///   - changes: the users and published issues the write changed.
+    ///   - origin: the writer's own id, so that its readers can skip what it already knows.
     func recordChanges(_ changes: [Change], origin: Int64) throws(StorageError)
 
     /// Deletes all but the newest entries of the change log (the newest is always kept).
@@ -103,6 +105,6 @@ public protocol EntitlementStore: AnyObject {
     /// has none (the change log is then read before every answer).
     ///
     /// The service compares it before every answer from its cache, so it is the SQLite wrapper's
-    /// concrete ``CommitCounter`` (a load from shared memory), not a protocol of its own.
+    /// concrete `CommitCounter` (a load from shared memory), not a protocol of its own.
     func commitCounter() throws(StorageError) -> CommitCounter?
 }

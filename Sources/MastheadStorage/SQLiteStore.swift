@@ -17,7 +17,9 @@ public final class SQLiteStore: EntitlementStore {
     private var statements: [String: Statement] = [:]
 
     /// Opens the database at `path` and, unless `readOnly`, applies the migrations it has not seen.
-    /// - Parameter readOnly: open without write access, beside a running service (the file must exist).
+    /// - Parameters:
+    ///   - path: the database file, created when missing (unless `readOnly`).
+    ///   - readOnly: open without write access, beside a running service (the file must exist).
     public init(path: String, readOnly: Bool = false) throws(StorageError) {
         do {
             database = try Database(path: path, readOnly: readOnly)
@@ -54,7 +56,7 @@ public final class SQLiteStore: EntitlementStore {
         try database.readSnapshot { _ in try body() }
     }
 
-    /// SQLite's count of commits by any connection to the file (``Database/commitCounter()``).
+    /// SQLite's count of commits by any connection to the file (`Database.commitCounter()`).
     public func commitCounter() throws(StorageError) -> CommitCounter? {
         try sqlite { () throws(SQLiteError) in try database.commitCounter() }
     }
