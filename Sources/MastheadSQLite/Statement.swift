@@ -3,9 +3,9 @@ import CSQLite
 /// A prepared statement, finalized when released.
 ///
 /// It is used only through calls that bind, step and reset it before they return (``run(_:)``,
-/// ``rows(_:_:)``, ``firstRow(_:_:)``, ``singleRow(_:_:)``), so no statement stays active between calls: an active
-/// statement keeps its connection's read transaction open, which pins an old snapshot for every
-/// later read on the connection and stops checkpoints from restarting the WAL.
+/// ``rows(_:_:)``, ``firstRow(_:_:)``, ``singleRow(_:_:)``), so no statement stays active between
+/// calls: an active statement keeps its connection's read transaction open, which pins an old
+/// snapshot for every later read on the connection and stops checkpoints from restarting the WAL.
 public final class Statement {
     let handle: OpaquePointer
     let database: Database
