@@ -7,7 +7,77 @@ import MastheadStorage
 /// `masthead audit`: one result per (user, publication) for every user of a receipts file or of
 /// the service's database, as JSON lines or CSV, with an optional reconciliation and HTML report.
 struct AuditCommand {
-    static let name = "audit"
+    static let spec = CommandSpec(
+        name: "audit", summary: "Decide entitlements for many users (receipts file or service database); reconcile grants.",
+        description: """
+            Decides every user's entitlements and writes one result per (user, publication) the user has
+            a transaction for. Input: --receipts, one user per line,
+            {"user_id": "...", "receipt": {...verifyReceipt response...}}; or --database, the companion
+            service's SQLite database, read-only in one snapshot (safe while the service runs; issues
+            published through the service count). Output, in input order:
+              jsonl (default)  {"user_id", "publication", "status", "readable": [...]} per line
+              csv              user_id,publication,status,readable (issue ids separated by spaces)
+            A line that cannot be used is reported on standard error with its line number and produces
+            no output; the exit status is then 1. A summary table (users, lines, then per as-of instant:
+            per status, per product, and the reconciliation's findings per kind and product) goes to
+            standard error at the end; while it runs, a progress line is shown when standard error is
+            a terminal.
+            """,
+        options: [
+            CommonOptions.catalogOption,
+            .value("receipts", "FILE.jsonl", "JSON lines input; - reads standard input."),
+            .value("database", "FILE", "The service's database (instead of --receipts)."),
+            .value(
+                "at", "INSTANT",
+                """
+                The as-of instant, RFC 3339 (default: now). Repeat for a series: JSON
+                lines then carry "asOf": [{"at", "status", "readable"}, ...], CSV has
+                the columns once per instant, suffixed @INSTANT.
+                """, repeatable: true),
+            CommonOptions.environmentOption,
+            .value("format", "FORMAT", "jsonl (default) or csv."),
+            .value(
+                "output", "FILE",
+                """
+                Write the results here instead of standard output (atomically:
+                a temporary file renamed into place when the audit is complete).
+                """),
+            .value(
+                "grants", "FILE",
+                """
+                What the content system served: CSV user_id,publication,issue_id[,granted_at]
+                or JSON lines with those fields. Adds to each result, with the
+                engine's reasons: overGranted (served when the reader was not
+                entitled, judged at granted_at, or at the instant without one: a
+                revenue leak), underGranted (entitled, not served by the instant;
+                never a free issue) and heldAfterEntitlementEnded (served while
+                entitled, no longer entitled at the instant); CSV: issue=reason.
+                Grants of unknown publications or issues are reported on standard
+                error; those of users without a receipt line in one line.
+                """),
+            .flag(
+                "fail-on-discrepancy",
+                """
+                Exit 2 when reconciliation finds any over- or under-granted issue
+                (needs --grants).
+                """),
+            .value(
+                "shard", "K/N",
+                """
+                Audit only the users whose user_id hashes to part K of N (64-bit
+                FNV-1a of its UTF-8 bytes, modulo N, plus 1), in the input and in
+                the grants alike: N runs over the same files cover every user once.
+                """),
+            .value(
+                "report", "FILE.html",
+                """
+                Also write a self-contained HTML page: inputs, counts per as-of
+                instant (a chart of statuses), per product, and the findings by
+                kind and product, worst first, with about 1000 lines listed
+                (at least 10 of each group; written atomically).
+                """),
+        ],
+        alternatives: [["receipts", "database"]])
     let catalogPath: String
     /// Where the users come from: a receipts JSON lines file, or the service's SQLite database.
     let source: Source
@@ -36,31 +106,25 @@ struct AuditCommand {
     static let reportedLinesPerGroup = 10
 
     init(_ arguments: [String], now: Instant) throws(CLIError) {
-        let parsed = try Arguments(
-            arguments, options: ["catalog", "receipts", "database", "at", "environment", "output", "grants", "format", "report", "shard"],
-            flagNames: ["fail-on-discrepancy"], command: Self.name)
+        let parsed = try Arguments(arguments, spec: Self.spec)
         grantsPath = parsed.value("grants")
         failOnDiscrepancy = parsed.flag("fail-on-discrepancy")
         if failOnDiscrepancy && grantsPath == nil {
-            throw CLIError.usage("\(Self.name): --fail-on-discrepancy needs --grants FILE (nothing is reconciled without it)")
+            throw CLIError.usage("\(Self.spec.name): --fail-on-discrepancy needs --grants FILE (nothing is reconciled without it)")
         }
-        shard = try parsed.value("shard").map { (text) throws(CLIError) in try Shard(parsing: text, command: Self.name) }
+        shard = try parsed.value("shard").map { (text) throws(CLIError) in try Shard(parsing: text, command: Self.spec.name) }
         // To the second, for people.
         self.now = Instant(milliseconds: now.milliseconds - now.milliseconds % 1000)
-        catalogPath = try parsed.required("catalog", command: Self.name)
-        switch (parsed.value("receipts"), parsed.value("database")) {
-        case (let receipts?, nil): source = .receipts(receipts)
-        case (nil, let database?): source = .database(database)
-        case (nil, nil): throw CLIError.usage("\(Self.name): missing --receipts FILE or --database FILE (see 'masthead \(Self.name) --help')")
-        case (.some, .some): throw CLIError.usage("\(Self.name): give --receipts or --database, not both")
-        }
+        catalogPath = parsed.required("catalog")
+        // The parser has made sure exactly one of the two is given.
+        source = parsed.value("receipts").map(Source.receipts) ?? .database(parsed.required("database"))
         var instants: [Instant] = []
-        for text in parsed.all("at") { instants.append(try CommonOptions.instant(text, now: now, command: Self.name)) }
+        for text in parsed.all("at") { instants.append(try CommonOptions.instant(text, now: now, command: Self.spec.name)) }
         self.instants = instants.isEmpty ? [now] : instants
-        environment = try CommonOptions.environment(parsed.value("environment"), command: Self.name)
+        environment = try CommonOptions.environment(parsed.value("environment"), command: Self.spec.name)
         let formatName = parsed.value("format") ?? "jsonl"
         guard let format = AuditFormat(rawValue: formatName) else {
-            throw CLIError.usage("\(Self.name): --format must be jsonl or csv, not '\(formatName)'")
+            throw CLIError.usage("\(Self.spec.name): --format must be jsonl or csv, not '\(formatName)'")
         }
         self.format = format
         outputPath = parsed.value("output")

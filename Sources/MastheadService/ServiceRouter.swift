@@ -1,4 +1,3 @@
-import Glibc
 import Masthead
 import MastheadFormats
 public import MastheadHTTP
@@ -47,11 +46,11 @@ public struct ServiceRouter: Sendable {
 
     /// Answers one request; `reply` is called once, possibly from another thread (after a commit).
     public func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        let started = ServiceRouter.seconds()
+        let started = SystemClock.seconds()
         let route = ServiceRouter.routeName(request.pathSegments)
         let metrics = service.metrics
         let timed: @Sendable (HTTPResponse) -> Void = { response in
-            metrics.record(route: route, status: response.status, seconds: ServiceRouter.seconds() - started)
+            metrics.record(route: route, status: response.status, seconds: SystemClock.seconds() - started)
             reply(response)
         }
         if request.method == "HEAD" {
@@ -408,12 +407,6 @@ public struct ServiceRouter: Sendable {
         case (5, "v1") where path[1] == "publications": "publish_issue"
         default: "other"
         }
-    }
-
-    static func seconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
 

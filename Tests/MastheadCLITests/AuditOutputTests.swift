@@ -1,4 +1,5 @@
 import Foundation
+import Masthead
 @testable import MastheadCLI
 import Testing
 
