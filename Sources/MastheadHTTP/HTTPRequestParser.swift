@@ -6,10 +6,16 @@ import Glibc
 /// `Transfer-Encoding` together with `Content-Length`, several differing `Content-Length`s, or one
 /// that is not a number, is 400; `Transfer-Encoding` alone is 501 (chunked bodies are not
 /// supported). Line folding is refused. Bare LF line ends are accepted.
-struct HTTPRequestParser {
-    let configuration: HTTPServerConfiguration
+///
+/// Package access so that the fuzz target can drive it without a server.
+package struct HTTPRequestParser {
+    package let configuration: HTTPServerConfiguration
 
-    enum Outcome {
+    /// Creates a parser enforcing the limits of `configuration`.
+    package init(configuration: HTTPServerConfiguration) { self.configuration = configuration }
+
+    /// What one call to ``parse(_:headSearchedUpTo:)`` found.
+    package enum Outcome {
         /// More bytes are needed; the header section does not end before `headSearched`, so the
         /// next call may start looking there (a slow client is not rescanned from the start).
         case incomplete(headSearched: Int)
@@ -19,7 +25,9 @@ struct HTTPRequestParser {
         case failure(HTTPResponse)
     }
 
-    func parse(_ bytes: UnsafeBufferPointer<UInt8>, headSearchedUpTo hint: Int = 0) -> Outcome {
+    /// Parses the first request in `bytes`; `hint` is the `headSearched` of the previous
+    /// `.incomplete` outcome for the same bytes (0 the first time).
+    package func parse(_ bytes: UnsafeBufferPointer<UInt8>, headSearchedUpTo hint: Int = 0) -> Outcome {
         guard let headEnd = findHeadEnd(bytes, from: hint) else {
             if let firstLineEnd = bytes.firstIndex(of: 0x0A) {
                 if firstLineEnd > configuration.maxRequestLineBytes { return .failure(uriTooLong()) }
