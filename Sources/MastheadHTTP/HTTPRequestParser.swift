@@ -29,11 +29,11 @@ package struct HTTPRequestParser {
     /// `.incomplete` outcome for the same bytes (0 the first time).
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, headSearchedUpTo hint: Int = 0) -> Outcome {
         guard let headEnd = findHeadEnd(bytes, from: hint) else {
-            if let firstLineEnd = bytes.firstIndex(of: 0x0A) {
-                if firstLineEnd > configuration.maxRequestLineBytes { return .failure(uriTooLong()) }
-            } else if bytes.count > configuration.maxRequestLineBytes {
-                return .failure(uriTooLong())
-            }
+            // The request line so far, without its line end (a CR may be all that came of it), is
+            // measured as it is once the head is whole.
+            let firstLineEnd = bytes.firstIndex(of: 0x0A) ?? bytes.count
+            let carriageReturn = firstLineEnd > 0 && bytes[firstLineEnd - 1] == 0x0D
+            if firstLineEnd - (carriageReturn ? 1 : 0) > configuration.maxRequestLineBytes { return .failure(uriTooLong()) }
             if bytes.count > configuration.maxRequestLineBytes + configuration.maxHeaderListBytes + 4 {
                 return .failure(headersTooLarge("the header section is larger than \(configuration.maxHeaderListBytes) bytes"))
             }

@@ -10,7 +10,8 @@ func fuzzerInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutableP
     let name = getenv("MASTHEAD_FUZZ_TARGET").map { String(cString: $0) } ?? ""
     guard let target = FuzzTarget(rawValue: name) else {
         let known = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
-        fputs("MastheadFuzz: set MASTHEAD_FUZZ_TARGET to one of: \(known) (not '\(name)')\n", stderr)
+        let message = Array("MastheadFuzz: set MASTHEAD_FUZZ_TARGET to one of: \(known) (not '\(name)')\n".utf8)
+        _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
         exit(64)
     }
     selected = target
