@@ -31,9 +31,10 @@ public enum MastheadTool {
             }
             switch name {
             case "check": return try CheckCommand(rest, now: now).run(output: out)
-            case "audit": return try AuditCommand(rest, now: now).run(output: out, errors: err)
+            // Stopped by SIGINT or SIGTERM, these leave no temporary output file behind.
+            case "audit": return try TemporaryFiles.removedOnStopSignals { try AuditCommand(rest, now: now).run(output: out, errors: err) }
             case "timeline": return try TimelineCommand(rest, now: now).run(output: out)
-            case "generate": return try GenerateCommand(rest, now: now).run(output: out)
+            case "generate": return try TemporaryFiles.removedOnStopSignals { try GenerateCommand(rest, now: now).run(output: out) }
             case "serve": return try ServeCommand(rest).run(output: out, errors: err)
             case "refresh": return try RefreshCommand(rest).run(output: out)
             default:
