@@ -3,6 +3,7 @@
 //   masthead-bench audit [--users N] [--seed S] [--work DIR] [--runs N]  audit vs. Python's json module
 //   masthead-bench service [--seconds N] [--loops N] [--work DIR]  the service under wrk
 //   masthead-bench database [--users N] [--seed S] [--work DIR]  audit --database vs. --receipts
+//   masthead-bench soak [--minutes N] [--loops N] [--work DIR]  mixed traffic for N minutes, memory and WAL over time
 //
 // Build first with `swift build -c release`.
 import Foundation
@@ -18,6 +19,8 @@ struct Options {
     var loops = 2
     /// Pairs of audit and Python runs (audit mode).
     var runs = 1
+    /// Length of the run (soak mode).
+    var minutes = 10
 
     init(_ arguments: [String]) {
         var index = 0
@@ -31,7 +34,8 @@ struct Options {
             case "--seconds": seconds = Int(value) ?? seconds
             case "--loops": loops = Int(value) ?? loops
             case "--runs": runs = Int(value) ?? runs
-            default: fail("unknown option \(arguments[index]); options: --users N --seed S --work DIR --catalog DIR --seconds N --loops N --runs N")
+            case "--minutes": minutes = Int(value) ?? minutes
+            default: fail("unknown option \(arguments[index]); options: --users N --seed S --work DIR --catalog DIR --seconds N --loops N --runs N --minutes N")
             }
             index += 2
         }
@@ -88,5 +92,6 @@ switch mode {
 case "audit": try runAuditBenchmark(options, masthead: masthead)
 case "service": try runServiceBenchmark(options, masthead: masthead)
 case "database": try runDatabaseBenchmark(options, masthead: masthead)
-default: fail("unknown mode \(mode); use audit, database or service")
+case "soak": try runSoakBenchmark(options, masthead: masthead)
+default: fail("unknown mode \(mode); use audit, database, service or soak")
 }
