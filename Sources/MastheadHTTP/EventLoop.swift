@@ -116,6 +116,12 @@ final class EventLoop {
 
     /// Parses and dispatches requests while none is in flight on this connection.
     private func process(_ connection: Connection) {
+        // An answer given at once is written from inside this loop, and the write comes back here
+        // for the next request: that call returns, and this loop goes on with the next request,
+        // so a burst of pipelined requests does not nest one call per request on the stack.
+        guard !connection.processing else { return }
+        connection.processing = true
+        defer { connection.processing = false }
         while !connection.awaitingResponse && !connection.closing && connection.inputStart < connection.input.count {
             let outcome = connection.input.withUnsafeBufferPointer { bytes in
                 parser.parse(UnsafeBufferPointer(rebasing: bytes[connection.inputStart...]), headSearchedUpTo: connection.headSearched)
@@ -260,6 +266,8 @@ final class Connection {
     var closing = false
     var peerClosed = false
     var watchingWrites = false
+    /// Whether ``EventLoop`` is in its loop over this connection's requests.
+    var processing = false
     var lastActivity: Int64
     /// When the first byte of the request being received arrived.
     var requestStarted: Int64?
