@@ -56,6 +56,12 @@ let package = Package(
         .executableTarget(
             name: "MastheadBench", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadService", "MastheadCLI"],
             swiftSettings: settings),
+        // libFuzzer targets for the parsers and decoders; replays corpus files when built normally
+        // (see .ci/fuzz, which builds it with -D FUZZING).
+        .executableTarget(
+            name: "MastheadFuzz", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadHTTP"], path: "Tests/Fuzz/MastheadFuzz",
+            swiftSettings: settings),
+        .testTarget(name: "MastheadFuzzTests", dependencies: ["MastheadFuzz"], path: "Tests/Fuzz/MastheadFuzzTests", swiftSettings: settings),
         .testTarget(name: "MastheadTests", dependencies: ["Masthead"], swiftSettings: settings),
         .testTarget(name: "MastheadJSONTests", dependencies: ["MastheadJSON"], swiftSettings: settings),
         .testTarget(

@@ -8,10 +8,16 @@ import Glibc
 /// supported). Line folding is refused. Bare LF line ends are accepted. A request sent with
 /// `Expect: 100-continue` (HTTP/1.1) is reported once its head is complete, before its body
 /// (RFC 9110 §10.1.1).
-struct HTTPRequestParser {
-    let configuration: HTTPServerConfiguration
+///
+/// Package access so that the fuzz target can drive it without a server.
+package struct HTTPRequestParser {
+    package let configuration: HTTPServerConfiguration
 
-    enum Outcome {
+    /// Creates a parser enforcing the limits of `configuration`.
+    package init(configuration: HTTPServerConfiguration) { self.configuration = configuration }
+
+    /// What one call to ``parse(_:headSearchedUpTo:)`` found.
+    package enum Outcome {
         /// More bytes are needed; the header section does not end before `headSearched`, so the
         /// next call may start looking there (a slow client is not rescanned from the start).
         case incomplete(headSearched: Int)
@@ -24,13 +30,16 @@ struct HTTPRequestParser {
         case failure(HTTPResponse)
     }
 
-    func parse(_ bytes: UnsafeBufferPointer<UInt8>, headSearchedUpTo hint: Int = 0, continueAnswered: Bool = false) -> Outcome {
+    /// Parses the first request in `bytes`; `hint` is the `headSearched` of the previous
+    /// `.incomplete` outcome for the same bytes (0 the first time); `continueAnswered` says the
+    /// request's `100 Continue` has been sent.
+    package func parse(_ bytes: UnsafeBufferPointer<UInt8>, headSearchedUpTo hint: Int = 0, continueAnswered: Bool = false) -> Outcome {
         guard let headEnd = findHeadEnd(bytes, from: hint) else {
-            if let firstLineEnd = bytes.firstIndex(of: 0x0A) {
-                if firstLineEnd > configuration.maxRequestLineBytes { return .failure(uriTooLong()) }
-            } else if bytes.count > configuration.maxRequestLineBytes {
-                return .failure(uriTooLong())
-            }
+            // The request line so far, without its line end (a CR may be all that came of it), is
+            // measured as it is once the head is whole.
+            let firstLineEnd = bytes.firstIndex(of: 0x0A) ?? bytes.count
+            let carriageReturn = firstLineEnd > 0 && bytes[firstLineEnd - 1] == 0x0D
+            if firstLineEnd - (carriageReturn ? 1 : 0) > configuration.maxRequestLineBytes { return .failure(uriTooLong()) }
             if bytes.count > configuration.maxRequestLineBytes + configuration.maxHeaderListBytes + 4 {
                 return .failure(headersTooLarge("the header section is larger than \(configuration.maxHeaderListBytes) bytes"))
             }
