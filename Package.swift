@@ -36,7 +36,7 @@ let package = Package(
         // Sockets: a listening socket and an epoll poller, errors with errno.
         .target(name: "MastheadSockets", dependencies: ["CEpoll"], swiftSettings: settings),
         // HTTP/1.1 on the sockets: parsing with limits, keep-alive, one event loop per core.
-        .target(name: "MastheadHTTP", dependencies: ["MastheadSockets", "MastheadJSON", "CEpoll"], swiftSettings: settings),
+        .target(name: "MastheadHTTP", dependencies: ["MastheadSockets"], swiftSettings: settings),
         // The companion service: routes, group-committed writes, cached histories, polling.
         .target(
             name: "MastheadService",
