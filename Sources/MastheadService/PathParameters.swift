@@ -5,7 +5,9 @@ struct PathParameters {
 
     /// The id of a kind (the route's template has a variable for it).
     subscript(kind: PathIdentifier) -> String {
-        for index in template.indices where template[index] == .identifier(kind) { return path[index] }
+        for index in template.indices {
+            if case .identifier(kind) = template[index] { return path[index] }
+        }
         preconditionFailure("the route has no {\(kind.variable)}")
     }
 }

@@ -3,9 +3,19 @@ import MastheadHTTP
 /// One entry of the service's route table (``ServiceRouter/routes``): the methods and path
 /// template it answers, who may call it, the label its requests are counted under in the metrics,
 /// and its handler.
-struct Route: Sendable {
-    /// Answers a request routed here, its ids checked; calls `reply` once, possibly from another thread.
-    typealias Handler = @Sendable (ServiceRouter, HTTPRequest, PathParameters, @escaping @Sendable (HTTPResponse) -> Void) -> Void
+///
+/// A class: the table's entries are shared by every request routed to them, never copied.
+final class Route: Sendable {
+    /// Answers a request at once (a read), or throws the error to answer.
+    typealias ImmediateHandler = @Sendable (ServiceRouter, HTTPRequest, PathParameters) throws(ServiceError) -> HTTPResponse
+    /// Calls `reply` once, possibly from another thread (a write, after its commit).
+    typealias DeferredHandler = @Sendable (ServiceRouter, HTTPRequest, PathParameters, _ reply: @escaping @Sendable (HTTPResponse) -> Void) -> Void
+
+    /// What answers a request routed here, its ids checked.
+    enum Handler: Sendable {
+        case immediate(ImmediateHandler)
+        case deferred(DeferredHandler)
+    }
 
     /// Who may call a route, and how that is checked.
     enum Access: Sendable {
@@ -47,7 +57,7 @@ struct Route: Sendable {
     let segments: [Segment]
 
     /// Creates a route; every `{variable}` of the template must name a ``PathIdentifier`` kind.
-    init(_ methods: [String], _ path: String, _ access: Access, label: String, handler: @escaping Handler) {
+    init(_ methods: [String], _ path: String, _ access: Access, label: String, _ handler: Handler) {
         self.methods = methods
         self.path = path
         self.access = access

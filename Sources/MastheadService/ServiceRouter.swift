@@ -21,32 +21,34 @@ public struct ServiceRouter: Sendable {
 
     /// The routes, in the OpenAPI document's order.
     static let routes: [Route] = [
-        Route(["GET"], "/health", .open, label: "health") { router, _, _, reply in reply(router.health()) },
-        Route(["GET"], "/openapi.json", .open, label: "openapi") { _, _, _, reply in reply(.json(200, ServiceRouter.openAPIBody)) },
-        Route(["GET"], "/metrics", .apiToken, label: "metrics") { router, _, _, reply in reply(router.metrics()) },
-        Route(["POST"], "/v1/notifications/app-store", .sharedSecretInBody, label: "notifications") { router, request, _, reply in
-            router.postNotification(request, reply: reply)
-        },
-        Route(["POST"], "/v1/users/{userId}/receipts", .apiToken, label: "receipts") { router, request, ids, reply in
-            router.postReceipt(request, userId: ids[.user], reply: reply)
-        },
-        Route(["GET"], "/v1/users/{userId}/entitlements", .apiToken, label: "entitlements") { router, request, ids, reply in
-            reply(ServiceRouter.answer { () throws(ServiceError) in try router.entitlements(request, userId: ids[.user]) })
-        },
-        Route(["GET"], "/v1/users/{userId}/issues/{publicationId}/{issueId}", .apiToken, label: "issue_check") { router, request, ids, reply in
-            reply(ServiceRouter.answer { () throws(ServiceError) in
+        Route(["GET"], "/health", .open, label: "health", .immediate { router, _, _ in router.health() }),
+        Route(["GET"], "/openapi.json", .open, label: "openapi", .immediate { _, _, _ in .json(200, ServiceRouter.openAPIBody) }),
+        Route(["GET"], "/metrics", .apiToken, label: "metrics", .immediate { router, _, _ in router.metrics() }),
+        Route(
+            ["POST"], "/v1/notifications/app-store", .sharedSecretInBody, label: "notifications",
+            .deferred { router, request, _, reply in router.postNotification(request, reply: reply) }),
+        Route(
+            ["POST"], "/v1/users/{userId}/receipts", .apiToken, label: "receipts",
+            .deferred { router, request, ids, reply in router.postReceipt(request, userId: ids[.user], reply: reply) }),
+        Route(
+            ["GET"], "/v1/users/{userId}/entitlements", .apiToken, label: "entitlements",
+            .immediate { router, request, ids throws(ServiceError) in try router.entitlements(request, userId: ids[.user]) }),
+        Route(
+            ["GET"], "/v1/users/{userId}/issues/{publicationId}/{issueId}", .apiToken, label: "issue_check",
+            .immediate { router, request, ids throws(ServiceError) in
                 try router.issueCheck(request, userId: ids[.user], publicationId: ids[.publication], issueId: ids[.issue])
-            })
-        },
-        Route(["GET"], "/v1/publications/{publicationId}/issues", .apiToken, label: "publication_issues") { router, _, ids, reply in
-            reply(ServiceRouter.answer { () throws(ServiceError) in try router.listIssues(publicationId: ids[.publication]) })
-        },
-        Route(["PUT"], "/v1/publications/{publicationId}/issues/{issueId}", .adminToken, label: "publish_issue") { router, request, ids, reply in
-            router.publishIssue(request, publicationId: ids[.publication], issueId: ids[.issue], reply: reply)
-        },
-        Route(["GET"], "/v1/refresh-due", .apiToken, label: "refresh_due") { router, request, _, reply in
-            reply(ServiceRouter.answer { () throws(ServiceError) in try router.refreshDue(request) })
-        },
+            }),
+        Route(
+            ["GET"], "/v1/publications/{publicationId}/issues", .apiToken, label: "publication_issues",
+            .immediate { router, _, ids throws(ServiceError) in try router.listIssues(publicationId: ids[.publication]) }),
+        Route(
+            ["PUT"], "/v1/publications/{publicationId}/issues/{issueId}", .adminToken, label: "publish_issue",
+            .deferred { router, request, ids, reply in
+                router.publishIssue(request, publicationId: ids[.publication], issueId: ids[.issue], reply: reply)
+            }),
+        Route(
+            ["GET"], "/v1/refresh-due", .apiToken, label: "refresh_due",
+            .immediate { router, request, _ throws(ServiceError) in try router.refreshDue(request) }),
     ]
 
     /// The route whose template fits the decoded path, whatever the method.
@@ -58,7 +60,14 @@ public struct ServiceRouter: Sendable {
     /// The handler to give ``HTTPServer``.
     public var handler: HTTPServer.Handler {
         let router = self
-        return { request, responder in router.handle(request) { responder.send($0) } }
+        return { request, responder in
+            switch router.dispatch(request) {
+            case .answer(let response): responder.send(response)
+            // The closure the answer comes back through is made only here, for a request answered
+            // later: one allocation a download check does without.
+            case .later(let later): router.answerLater(later, request) { responder.send($0) }
+            }
+        }
     }
 
     /// The check to give ``HTTPServer`` for requests sent with `Expect: 100-continue`: the token
@@ -79,38 +88,72 @@ public struct ServiceRouter: Sendable {
 
     /// Answers one request; `reply` is called once, possibly from another thread (after a commit).
     public func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        switch dispatch(request) {
+        case .answer(let response): reply(response)
+        case .later(let later): answerLater(later, request, reply: reply)
+        }
+    }
+
+    /// What dispatching a request comes to.
+    private enum Dispatch {
+        /// The answer, counted in the metrics.
+        case answer(HTTPResponse)
+        /// A route's handler that answers later (after a commit).
+        case later(Later)
+    }
+
+    /// A handler that answers later, with what counting its answer needs.
+    private struct Later {
+        let handler: Route.DeferredHandler
+        let ids: PathParameters
+        let label: String
+        let started: Double
+    }
+
+    /// Routes a request: answers it, or says which handler will.
+    private func dispatch(_ request: HTTPRequest) -> Dispatch {
         let started = ServiceRouter.seconds()
         let route = ServiceRouter.route(for: request.pathSegments)
         let label = route?.label ?? "other"
+        let answer: HTTPResponse
+        do {
+            let admitted = try admit(request, method: request.method == "HEAD" ? "GET" : request.method, to: route)
+            let ids = PathParameters(template: admitted.segments, path: request.pathSegments)
+            switch admitted.handler {
+            case .immediate(let handler): answer = try handler(self, request, ids)
+            case .deferred(let handler): return .later(Later(handler: handler, ids: ids, label: label, started: started))
+            }
+        } catch {
+            answer = error.response
+        }
+        service.metrics.record(route: label, status: answer.status, seconds: ServiceRouter.seconds() - started)
+        return .answer(answer)
+    }
+
+    /// Runs a handler that answers later, counting its answer when it comes.
+    private func answerLater(_ later: Later, _ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let metrics = service.metrics
-        let timed: @Sendable (HTTPResponse) -> Void = { response in
-            metrics.record(route: label, status: response.status, seconds: ServiceRouter.seconds() - started)
+        later.handler(self, request, later.ids) { response in
+            metrics.record(route: later.label, status: response.status, seconds: ServiceRouter.seconds() - later.started)
             reply(response)
         }
-        dispatch(request, method: request.method == "HEAD" ? "GET" : request.method, route: route, reply: timed)
     }
 
-    /// Checks the credentials, the method and the ids in the order the contract gives, then runs the route's handler.
-    private func dispatch(_ request: HTTPRequest, method: String, route: Route?, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    /// The route that answers the request once its credentials, method and ids pass, checked in
+    /// the order the contract gives; HEAD is asked as GET.
+    private func admit(_ request: HTTPRequest, method: String, to route: Route?) throws(ServiceError) -> Route {
         if let route, !route.access.needsToken {
-            if route.allows(method) { return route.handler(self, request, PathParameters(template: route.segments, path: request.pathSegments), reply) }
-            if route.access == .sharedSecretInBody { return reply(ServiceError.methodNotAllowed(allowed: route.methods).response) }
+            if route.allows(method) { return route }
+            if route.access == .sharedSecretInBody { throw .methodNotAllowed(allowed: route.methods) }
         }
-        if let refusal = unauthorized(request) { return reply(refusal.response) }
+        if let refusal = unauthorized(request) { throw refusal }
         guard let route, route.access.needsToken else {
-            return reply(ServiceError.noRoute(method: method, path: String(request.target.split(separator: "?").first ?? "")).response)
+            throw .noRoute(method: method, path: String(request.target.split(separator: "?").first ?? ""))
         }
-        guard route.allows(method) else { return reply(ServiceError.methodNotAllowed(allowed: route.methods).response) }
-        if route.access == .adminToken, !authorized(request, token: service.configuration.adminToken) {
-            return reply(ServiceError.adminTokenRequired.response)
-        }
-        if let invalid = route.problem(in: request) { return reply(invalid.response) }
-        route.handler(self, request, PathParameters(template: route.segments, path: request.pathSegments), reply)
-    }
-
-    /// A handler's answer, or its error's.
-    private static func answer(_ handler: () throws(ServiceError) -> HTTPResponse) -> HTTPResponse {
-        do { return try handler() } catch { return error.response }
+        guard route.allows(method) else { throw .methodNotAllowed(allowed: route.methods) }
+        if route.access == .adminToken, !authorized(request, token: service.configuration.adminToken) { throw .adminTokenRequired }
+        if let invalid = route.problem(in: request) { throw invalid }
+        return route
     }
 
     // MARK: Handlers
