@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "CEpoll"),
         // Sockets: a listening socket and an epoll poller, errors with errno.
         .target(name: "MastheadSockets", dependencies: ["CEpoll"], swiftSettings: settings),
-        // HTTP/1.1 on the sockets: parsing with limits, keep-alive, one event loop per core.
+        // HTTP/1.1 on the sockets: parsing with limits, keep-alive, event loops on `threads` threads.
         .target(name: "MastheadHTTP", dependencies: ["MastheadSockets"], swiftSettings: settings),
         // The companion service: routes, group-committed writes, cached histories, polling.
         .target(
@@ -51,7 +51,7 @@ let package = Package(
             swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
         .executableTarget(
-            name: "MastheadBench", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage"],
+            name: "MastheadBench", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadService", "MastheadCLI"],
             swiftSettings: settings),
         .testTarget(name: "MastheadTests", dependencies: ["Masthead"], swiftSettings: settings),
         .testTarget(name: "MastheadJSONTests", dependencies: ["MastheadJSON"], swiftSettings: settings),
@@ -69,7 +69,10 @@ let package = Package(
         .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadStorage"], swiftSettings: settings),
         .testTarget(
             name: "MastheadCLITests",
-            dependencies: ["Masthead", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadCLI", "MastheadTestSupport", "masthead"],
+            dependencies: [
+                "Masthead", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports", "MastheadCLI",
+                "MastheadTestSupport", "masthead", "MastheadBench",
+            ],
             swiftSettings: settings),
     ]
 )

@@ -95,7 +95,7 @@ struct IntervalBuilder {
             guard let latestExpiring = transactions.max(by: { ($0.expires!, $0.transactionId) < ($1.expires!, $1.transactionId) }),
                 let latestPurchased = transactions.last,
                 let renewal = history.renewal(
-                    forOriginalTransaction: originalId, environment: environment, latestProductId: latestPurchased.productId),
+                    forOriginalTransaction: originalId, environment: environment, latestProductId: latestPurchased.productId, asOf: at),
                 renewal.isInBillingRetry, let graceEnd = renewal.gracePeriodExpires,
                 let expires = latestExpiring.expires, latestExpiring.cancellation(asOf: at) == nil,
                 expires <= at, at < graceEnd,

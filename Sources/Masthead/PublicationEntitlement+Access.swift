@@ -76,7 +76,7 @@ extension PublicationEntitlement {
             history.renewal(
                 forOriginalTransaction: latest.originalTransactionId, environment: environment,
                 latestProductId: subscriptions.last { $0.originalTransactionId == latest.originalTransactionId }?.productId
-                    ?? latest.productId)
+                    ?? latest.productId, asOf: at)
         }
         let state: SubscriptionState
         if started.contains(where: { $0.kind != .grace && $0.contains(at) }) {

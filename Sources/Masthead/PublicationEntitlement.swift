@@ -53,8 +53,8 @@ public struct PublicationEntitlement: Sendable {
     }
 
     /// The range around `at` that no instant the rules compare `at` with falls into: purchases,
-    /// cancellations, expiries (and 60 days after, R15), grace ends, interval and period bounds
-    /// (stacked passes included), refunds' bounds, publish instants.
+    /// cancellations, expiries (and 60 days after, R15), grace ends, renewal infos' evidence
+    /// instants, interval and period bounds (stacked passes included), refunds' bounds, publish instants.
     private static func stableRange(
         at: Instant, publication: Publication, transactions: [ProductPurchase],
         history: PurchaseHistory, environment: Environment, builder: IntervalBuilder
@@ -75,6 +75,8 @@ public struct PublicationEntitlement: Sendable {
         }
         for renewal in history.renewals where renewal.environment == environment {
             if let grace = renewal.gracePeriodExpires { consider(grace) }
+            // The renewal info in use changes when a newer one becomes known (R2.7).
+            if let evidence = renewal.evidence { consider(evidence) }
         }
         for interval in builder.intervals {
             consider(interval.start)

@@ -3,11 +3,12 @@
 public struct PurchaseHistory: Hashable, Sendable {
     /// Unique per environment and transaction id, ordered by purchase instant, then id.
     public private(set) var transactions: [Transaction]
-    /// The latest renewal info given per environment and subscription.
+    /// Every distinct renewal info given, oldest first (R2.7: by evidence instant, never by
+    /// arrival), so that an as-of question can use what was known by then.
     public private(set) var renewals: [RenewalInfo]
 
-    /// Creates a history, merging copies of the same transaction (R2.3). Of several renewal infos
-    /// for one subscription, the last one given wins: later receipts describe later states.
+    /// Creates a history, merging copies of the same transaction (R2.3) and keeping each
+    /// distinct renewal info once, ordered by its evidence (R2.7).
     public init(transactions: consuming [Transaction] = [], renewals: [RenewalInfo] = []) {
         self.transactions = []
         self.renewals = []
@@ -19,16 +20,19 @@ public struct PurchaseHistory: Hashable, Sendable {
 
     /// Adds transactions and renewal info, as from another receipt or a notification.
     public mutating func merge(transactions newTransactions: consuming [Transaction], renewals newRenewals: [RenewalInfo]) {
-        var all = transactions
-        if all.isEmpty { all = consume newTransactions } else { all.append(contentsOf: newTransactions) }
-        PurchaseHistory.mergeCopies(&all)
-        PurchaseHistory.sortByPurchase(&all)
-        transactions = all
-        for renewal in newRenewals {
-            renewals.removeAll { $0.environment == renewal.environment && $0.originalTransactionId == renewal.originalTransactionId
-                && ($0.originalTransactionId != nil || $0.productId == renewal.productId) }
-            renewals.append(renewal)
+        if !newTransactions.isEmpty {
+            var all = transactions
+            if all.isEmpty { all = consume newTransactions } else { all.append(contentsOf: newTransactions) }
+            PurchaseHistory.mergeCopies(&all)
+            PurchaseHistory.sortByPurchase(&all)
+            transactions = all
         }
+        var added = false
+        for renewal in newRenewals where !renewals.contains(renewal) {
+            renewals.append(renewal)
+            added = true
+        }
+        if added && renewals.count > 1 { renewals.sort(by: RenewalInfo.isOlder) }
     }
 
     /// Merges copies of one transaction (same environment and id, R2.3) into the first of them,
@@ -104,14 +108,20 @@ public struct PurchaseHistory: Hashable, Sendable {
         merge(transactions: other.transactions, renewals: other.renewals)
     }
 
-    /// The renewal info for a subscription (R2.6): the entry naming its original transaction, else
-    /// one without an original transaction id whose product is that of the subscription's latest
-    /// transaction.
-    public func renewal(forOriginalTransaction originalId: String, environment: Environment, latestProductId: String) -> RenewalInfo? {
-        if let exact = renewals.last(where: { $0.environment == environment && $0.originalTransactionId == originalId }) {
+    /// The renewal info for a subscription as of an instant (R2.6, R2.7): the newest known by
+    /// `at` of the entries naming its original transaction, else of those without an original
+    /// transaction id whose product is that of the subscription's latest transaction.
+    public func renewal(
+        forOriginalTransaction originalId: String, environment: Environment, latestProductId: String, asOf at: Instant
+    ) -> RenewalInfo? {
+        if let exact = renewals.last(where: {
+            $0.environment == environment && $0.originalTransactionId == originalId && $0.isKnown(asOf: at)
+        }) {
             return exact
         }
-        return renewals.last { $0.environment == environment && $0.originalTransactionId == nil && $0.productId == latestProductId }
+        return renewals.last {
+            $0.environment == environment && $0.originalTransactionId == nil && $0.productId == latestProductId && $0.isKnown(asOf: at)
+        }
     }
 }
 

@@ -14,12 +14,17 @@ public struct RenewalInfo: Hashable, Sendable {
     public var gracePeriodExpires: Instant?
     /// Why the subscription expired (Apple's code: 1 cancelled, 2 billing error, …).
     public var expirationIntent: String?
+    /// The newest instant the info is known to describe (R2.7): its change date
+    /// (`auto_renew_status_change_date`), else the purchase of its subscription's latest
+    /// transaction in the same receipt or notification; nil when it carries neither. It orders
+    /// renewal infos and says from when an as-of question may use it.
+    public var evidence: Instant?
 
     /// Creates renewal info.
     public init(
         environment: Environment = .production, originalTransactionId: String? = nil, productId: String? = nil,
         autoRenewProductId: String? = nil, autoRenewOn: Bool? = nil, isInBillingRetry: Bool = false,
-        gracePeriodExpires: Instant? = nil, expirationIntent: String? = nil
+        gracePeriodExpires: Instant? = nil, expirationIntent: String? = nil, evidence: Instant? = nil
     ) {
         self.environment = environment
         self.originalTransactionId = originalTransactionId
@@ -29,5 +34,13 @@ public struct RenewalInfo: Hashable, Sendable {
         self.isInBillingRetry = isInBillingRetry
         self.gracePeriodExpires = gracePeriodExpires
         self.expirationIntent = expirationIntent
+        self.evidence = evidence
+    }
+
+    /// Whether the info may answer an as-of question about `at` (R2.7, R10): it was known by
+    /// then. Info without evidence counts as known at any instant.
+    public func isKnown(asOf at: Instant) -> Bool {
+        guard let evidence else { return true }
+        return evidence <= at
     }
 }

@@ -1,30 +1,17 @@
 import Foundation
 import Glibc
-import Masthead
+import MastheadCLI
 import MastheadFormats
 
 /// Audit: generate a population, time `masthead audit` and the Python parse on it.
-func runAuditBenchmark(_ options: Options, masthead: String) throws {
-    mkdir(options.work, 0o755)
-
-    // The catalog, read once to know its products.
-    let catalogFile = options.catalog + "/catalog.json"
-    guard let handle = fopen(catalogFile, "rb") else { fail("cannot open \(catalogFile)") }
-    var catalogBytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, handle)
-        if count == 0 { break }
-        catalogBytes += chunk[0..<count]
-    }
-    fclose(handle)
-    let catalog = try CatalogDecoder().decode(catalogBytes, file: catalogFile)
+func runAuditBenchmark(_ options: BenchOptions, masthead: String) throws {
+    let catalog = try CommonOptions.catalog(options.catalog)
 
     // Generate the population.
     let input = options.work + "/receipts-\(options.users)-\(options.seed).jsonl"
-    let generationStart = seconds()
+    let generationStart = SystemClock.seconds()
     var random = SeededGenerator(seed: options.seed)
-    let population = SyntheticPopulation(catalog: catalog, start: Instant(milliseconds: 1_577_836_800_000))
+    let population = SyntheticPopulation(catalog: catalog)
     guard let file = fopen(input, "wb") else { fail("cannot write \(input)") }
     var bytes = 0
     for user in 0..<options.users {
@@ -35,11 +22,11 @@ func runAuditBenchmark(_ options: Options, masthead: String) throws {
     }
     fclose(file)
     let megabytes = Double(bytes) / 1_000_000
-    print("generated \(options.users) users, \(String(format: "%.1f", megabytes)) MB in \(String(format: "%.1f", seconds() - generationStart)) s: \(input)")
+    print("generated \(options.users) users, \(String(format: "%.1f", megabytes)) MB in \(String(format: "%.1f", SystemClock.seconds() - generationStart)) s: \(input)")
 
     // Interleaved, so that each pair sees the machine in about the same state.
     var pairs: [(audit: Measurement, python: Measurement)] = []
-    for _ in 0..<max(1, options.runs) {
+    for _ in 0..<options.runs {
         let audit = measure(
             [masthead, "audit", "--catalog", options.catalog, "--receipts", input, "--at", "2021-06-30T00:00:00Z"],
             stdoutPath: options.work + "/audit.jsonl")

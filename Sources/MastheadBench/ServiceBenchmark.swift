@@ -7,7 +7,7 @@ import Glibc
 /// Service: starts the release `masthead serve`, then drives it with wrk (32 keep-alive
 /// connections over loopback): the download check for a user with a year of renewals, and
 /// durable notification ingest (each request a new transaction, answered after its commit).
-func runServiceBenchmark(_ options: Options, masthead: String) throws {
+func runServiceBenchmark(_ options: BenchOptions, masthead: String) throws {
     guard access("/usr/bin/wrk", X_OK) == 0 else { fail("wrk is needed: apt-get install wrk") }
     let database = options.work + "/service-bench.sqlite"
     for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }

@@ -1,4 +1,5 @@
 import Glibc
+import MastheadFormats
 
 /// The progress line an audit keeps on a terminal's standard error: done / total, rate, ETA.
 /// Redrawn in place (carriage return, erase to end of line) at most four times a second, and
@@ -18,12 +19,12 @@ struct AuditProgress {
     init(unit: Unit, total: Int?) {
         self.unit = unit
         self.total = total
-        started = Self.seconds()
+        started = SystemClock.seconds()
     }
 
     /// Redraws the line if a quarter of a second has passed since the last time.
     mutating func update(users: Int, done: Int, on errors: OutputFile) throws(CLIError) {
-        let now = Self.seconds()
+        let now = SystemClock.seconds()
         guard now - lastDrawn >= 0.25 else { return }
         lastDrawn = now
         try errors.write("\r" + Self.render(unit: unit, users: users, done: done, total: total, elapsed: now - started) + "\u{1B}[K")
@@ -67,11 +68,5 @@ struct AuditProgress {
     private static func duration(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded(.up))
         return whole < 60 ? "\(whole) s" : "\(whole / 60) min \(whole % 60) s"
-    }
-
-    private static func seconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -1,6 +1,8 @@
 import Masthead
+import MastheadReports
 
-/// The counts an audit reports at the end: per as-of instant, per state and per product.
+/// The counts an audit reports at the end: per as-of instant, per state, per product and per
+/// reconciliation finding. Counts of different instants are never added together.
 struct AuditSummary {
     /// How many (user, publication) lines have a product as their current one, and how many of
     /// those are entitled (active or in a grace period) at the instant.
@@ -9,9 +11,22 @@ struct AuditSummary {
         var entitled = 0
     }
 
+    /// A reconciliation finding counted under the product of its line.
+    struct FindingKey: Hashable {
+        var kind: GrantFinding
+        var product: String
+    }
+
+    /// How the product of a line is chosen, in words.
+    static let productRule =
+        "a line counts under its latest auto-renewable product, else the pass or free product that covers (or last covered) the instant, else (single issues) or (none)"
+
+    /// Lines of this audit's shard read (all non-blank lines without a shard).
     var lines = 0
     var users = 0
     var rejectedLines = 0
+    /// Receipts lines (or database users) of other shards, skipped.
+    var otherShardLines = 0
     var unknownProductTransactions = 0
     var outputLines = 0
     /// The as-of instants, in order.
@@ -22,28 +37,51 @@ struct AuditSummary {
     var byProduct: [[String: ProductCount]]
     /// Whether grants were reconciled (their lines then always appear in the summary).
     var reconciled = false
-    /// Per as-of instant (in order): over- and under-granted issues found by reconciliation.
-    var overGrantedByInstant: [Int]
-    var underGrantedByInstant: [Int]
+    /// The shard audited, if any.
+    var shard: Shard?
+    /// Per as-of instant (in order): issues found by reconciliation, per kind and product.
+    var findings: [[FindingKey: Int]]
     var unknownGrantUsers = 0
     var unknownGrantPublications = 0
     var unknownGrantIssues = 0
+    /// Grants of users of other shards, left out.
+    var otherShardGrants = 0
 
     init(instants: [Instant]) {
         self.instants = instants
         byInstant = Array(repeating: [:], count: instants.count)
         byProduct = Array(repeating: [:], count: instants.count)
-        overGrantedByInstant = Array(repeating: 0, count: instants.count)
-        underGrantedByInstant = Array(repeating: 0, count: instants.count)
+        findings = Array(repeating: [:], count: instants.count)
     }
 
-    /// Over-granted issues over every instant.
-    var overGranted: Int { overGrantedByInstant.reduce(0, +) }
-    /// Under-granted issues over every instant.
-    var underGranted: Int { underGrantedByInstant.reduce(0, +) }
+    /// Adds `count` issues of a kind found on a line of `product` at instant number `instant`.
+    mutating func count(_ kind: GrantFinding, product: String, instant: Int, _ count: Int) {
+        if count > 0 { findings[instant][FindingKey(kind: kind, product: product), default: 0] += count }
+    }
 
-    /// Discrepancies found by reconciliation.
-    var discrepancies: Int { overGranted + underGranted }
+    /// The issues of a kind found at each instant.
+    func total(_ kind: GrantFinding) -> [Int] {
+        findings.map { counts in counts.reduce(0) { $0 + ($1.key.kind == kind ? $1.value : 0) } }
+    }
+
+    /// The issues of a kind on lines of a product, at each instant.
+    func counts(_ kind: GrantFinding, product: String) -> [Int] {
+        findings.map { $0[FindingKey(kind: kind, product: product)] ?? 0 }
+    }
+
+    /// The products with findings of a kind, worst first: most at the last instant, then most at
+    /// any instant, then by name.
+    func products(with kind: GrantFinding) -> [String] {
+        let products = Set(findings.flatMap { $0.keys.filter { $0.kind == kind }.map(\.product) })
+        return products.map { (product: $0, counts: counts(kind, product: $0)) }
+            .sorted { ($1.counts.last ?? 0, $1.counts.max() ?? 0, $0.product) < ($0.counts.last ?? 0, $0.counts.max() ?? 0, $1.product) }
+            .map(\.product)
+    }
+
+    /// Whether any over- or under-granted issue was found, at any instant.
+    var hasDiscrepancy: Bool {
+        findings.contains { $0.contains { $0.key.kind.isDiscrepancy && $0.value > 0 } }
+    }
 
     /// The product a (user, publication) line is counted under: the latest auto-renewable one,
     /// else the non-renewing or free product whose interval covers (or last covered) the instant;
@@ -77,12 +115,14 @@ struct AuditSummary {
         }
     }
 
-    /// The counts of two parts of one audit together.
+    /// The counts of two parts of one audit together (the same instants: nothing is added across
+    /// instants).
     func adding(_ other: AuditSummary) -> AuditSummary {
         var total = self
         total.lines += other.lines
         total.users += other.users
         total.rejectedLines += other.rejectedLines
+        total.otherShardLines += other.otherShardLines
         total.unknownProductTransactions += other.unknownProductTransactions
         total.outputLines += other.outputLines
         for (index, states) in other.byInstant.enumerated() {
@@ -94,51 +134,63 @@ struct AuditSummary {
                 total.byProduct[index][product, default: ProductCount()].entitled += count.entitled
             }
         }
-        for index in other.overGrantedByInstant.indices {
-            total.overGrantedByInstant[index] += other.overGrantedByInstant[index]
-            total.underGrantedByInstant[index] += other.underGrantedByInstant[index]
+        for (index, counts) in other.findings.enumerated() {
+            for (key, count) in counts { total.findings[index][key, default: 0] += count }
         }
         total.unknownGrantUsers += other.unknownGrantUsers
         total.unknownGrantPublications += other.unknownGrantPublications
         total.unknownGrantIssues += other.unknownGrantIssues
+        total.otherShardGrants += other.otherShardGrants
         return total
     }
 
     /// The products met, in name order.
     var products: [String] { Set(byProduct.flatMap(\.keys)).sorted() }
 
-    /// The summary as an aligned table for standard error.
+    /// The summary as an aligned table for standard error: one column per as-of instant.
     var rendered: String {
-        let labelWidth = max(24, products.map { $0.count + 6 }.max() ?? 0)
-        let columnWidth = 26
-        func row(_ label: String, _ cells: [String]) -> String {
-            String((label.padding(labelWidth) + cells.map { $0.padding(columnWidth) }.joined()).reversed().drop { $0 == " " }.reversed()) + "\n"
+        var rows: [(label: String, cells: [String])] = []
+        func row(_ label: String, _ cells: [String] = []) { rows.append((label, cells)) }
+        row("audit summary")
+        row("  lines read", [String(lines)])
+        if let shard {
+            row("  shard", [shard.description])
+            row("  lines of other shards", [String(otherShardLines)])
         }
-        var text = "audit summary\n"
-        text += row("  lines read", [String(lines)])
-        text += row("  users", [String(users)])
-        text += row("  rejected lines", [String(rejectedLines)])
-        text += row("  unknown products", ["\(unknownProductTransactions) transaction(s)"])
-        text += row("  (user, publication)", [String(outputLines)])
-        text += row("  as of", instants.map(\.description))
-        text += "  by status\n"
+        row("  users", [String(users)])
+        row("  rejected lines", [String(rejectedLines)])
+        row("  unknown products", ["\(unknownProductTransactions) transaction(s)"])
+        row("  (user, publication)", [String(outputLines)])
+        row("  as of", instants.map(\.description))
+        row("  by status (lines)")
         for state in SubscriptionState.allCases {
-            text += row("    \(state.rawValue)", byInstant.map { String($0[state] ?? 0) })
+            row("    \(state.rawValue)", byInstant.map { String($0[state] ?? 0) })
         }
-        text += "  by product (entitled / lines)\n"
+        row("  by product (entitled / lines; \(Self.productRule))")
         for product in products {
-            text += row("    \(product)", byProduct.map { count in
+            row("    \(product)", byProduct.map { count in
                 let count = count[product] ?? ProductCount()
                 return "\(count.entitled) / \(count.lines)"
             })
         }
-        if overGranted + underGranted + unknownGrantUsers + unknownGrantPublications + unknownGrantIssues > 0 || reconciled {
-            text += "  discrepancies\n"
-            text += row("    overGranted", overGrantedByInstant.map(String.init))
-            text += row("    underGranted", underGrantedByInstant.map(String.init))
-            text += row("    unknown grants", ["users \(unknownGrantUsers), publications \(unknownGrantPublications), issues \(unknownGrantIssues)"])
+        let anyFinding = findings.contains { !$0.isEmpty }
+        if anyFinding || unknownGrantUsers + unknownGrantPublications + unknownGrantIssues > 0 || reconciled {
+            row("  reconciliation (issues per instant, by the product of their line)")
+            for kind in GrantFinding.allCases {
+                row("    \(kind.rawValue)", total(kind).map(String.init))
+                for product in products(with: kind) {
+                    row("      \(product)", counts(kind, product: product).map(String.init))
+                }
+            }
+            row("    unknown grants", ["users \(unknownGrantUsers), publications \(unknownGrantPublications), issues \(unknownGrantIssues)"])
+            if shard != nil { row("    grants of other shards", [String(otherShardGrants)]) }
         }
-        return text
+        let labelWidth = (rows.filter { !$0.cells.isEmpty }.map(\.label.count).max() ?? 0) + 3
+        let columnWidth = 26
+        return rows.map { label, cells in
+            let line = cells.isEmpty ? label : label.padding(labelWidth) + cells.map { $0.padding(columnWidth) }.joined()
+            return String(line.reversed().drop { $0 == " " }.reversed()) + "\n"
+        }.joined()
     }
 }
 

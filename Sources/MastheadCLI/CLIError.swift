@@ -1,7 +1,7 @@
-import MastheadFormats
+package import MastheadFormats
 
 /// Why a command stopped: a usage mistake (exit 64), unreadable input (66) or bad data (1).
-enum CLIError: Error, Sendable, CustomStringConvertible {
+package enum CLIError: Error, Sendable, CustomStringConvertible {
     /// The arguments are wrong; the message says which and how.
     case usage(String)
     /// A file could not be opened or read.
@@ -16,7 +16,7 @@ enum CLIError: Error, Sendable, CustomStringConvertible {
     case configuration(String)
 
     /// The process exit status for this error (sysexits.h where one fits).
-    var exitStatus: Int32 {
+    package var exitStatus: Int32 {
         switch self {
         case .usage: 64
         case .cannotRead: 66
@@ -26,7 +26,7 @@ enum CLIError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .usage(let message): message
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"

@@ -2,45 +2,77 @@ import Dispatch
 import Foundation
 import Glibc
 import Masthead
+import MastheadFormats
 import MastheadHTTP
 import MastheadService
 
 /// `masthead serve`: the companion service on HTTP.
 struct ServeCommand {
-    static let name = "serve"
-    let configuration: ServiceConfiguration
+    static let spec = CommandSpec(
+        name: "serve", summary: "Run the companion service: receipts, notifications, download checks over HTTP.",
+        description: """
+            Runs the companion service. Once it accepts connections it prints 'listening on HOST:PORT'.
+            SIGTERM or SIGINT stop it gracefully: no new connections, requests in flight finish, the
+            database is closed.
 
-    init(_ arguments: [String]) throws(CLIError) {
-        let parsed = try Arguments(arguments, options: ["catalog", "database", "host", "port", "config"], command: Self.name)
-        configuration = try ServeCommand.configuration(parsed, command: Self.name)
+            Every option after --config is a setting, and also a key of the --config file (a JSON
+            object such as {"port": 0, "polling": true}); a flag given here wins over the file.
+            """,
+        options: [configOption] + ServiceConfiguration.settings.map(option),
+        epilogue: "Secrets come from the environment only:\n" + ServiceConfiguration.secrets.map { secret in
+            "  " + secret.variable + String(repeating: " ", count: 35 - secret.variable.count) + secret.help
+        }.joined(separator: "\n"))
+
+    /// `--config FILE`.
+    static let configOption = OptionSpec.value("config", "FILE", "JSON file of settings (below); flags given here win over it.")
+
+    /// A setting of the settings table as an option: its key as the flag's name, its help and default.
+    static func option(_ setting: ServiceSetting) -> OptionSpec {
+        let help = "\(setting.help.dropLast()) (default \(setting.defaultText))."
+        guard let valueName = setting.valueName else { return .flag(setting.key, help) }
+        return .value(setting.key, valueName, help)
     }
 
-    /// Defaults, then the configuration file, then the flags, then the secrets from the environment; validated.
-    /// - Parameter callerTokens: whether the API and admin tokens are required (not for `refresh`).
-    static func configuration(_ parsed: Arguments, command: String, callerTokens: Bool = true) throws(CLIError) -> ServiceConfiguration {
-        var configuration = ServiceConfiguration()
-        do {
-            if let file = parsed.value("config") { try configuration.apply(configurationFile: try Files.read(file), file: file) }
-            if let catalog = parsed.value("catalog") { configuration.catalogPath = catalog }
-            if let database = parsed.value("database") { configuration.databasePath = database }
-            if let host = parsed.value("host") { configuration.http.host = host }
-            if let port = parsed.value("port") {
-                guard let number = UInt16(port) else { throw CLIError.usage("\(command): --port must be a number from 0 to 65535, not '\(port)'") }
-                configuration.http.port = number
-            }
-            var environment: [String: String] = [:]
-            for name in ["MASTHEAD_API_TOKEN", "MASTHEAD_ADMIN_TOKEN", "MASTHEAD_APP_STORE_SHARED_SECRET"] {
-                if let value = getenv(name) { environment[name] = String(cString: value) }
-            }
-            configuration.applyEnvironment(environment)
-            try configuration.validate(callerTokens: callerTokens)
-        } catch let error as ConfigurationError {
-            throw CLIError.configuration(error.description)
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError.configuration("\(error)")
+    let configuration: ServiceConfiguration
+
+    init(_ arguments: [String], environment: [String: String] = ServeCommand.secretsFromEnvironment()) throws(CLIError) {
+        let parsed = try Arguments(arguments, spec: Self.spec)
+        configuration = try ServeCommand.configuration(parsed, command: Self.spec.name, environment: environment)
+    }
+
+    /// The secrets' environment variables that are set.
+    static func secretsFromEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for secret in ServiceConfiguration.secrets {
+            if let value = getenv(secret.variable) { environment[secret.variable] = String(cString: value) }
         }
+        return environment
+    }
+
+    /// Defaults, then the configuration file, then the settings given as flags, then the secrets
+    /// from `environment`; validated.
+    /// - Parameter callerTokens: whether the API and admin tokens are required (not for `refresh`).
+    static func configuration(
+        _ parsed: Arguments, command: String, environment: [String: String], callerTokens: Bool = true
+    ) throws(CLIError) -> ServiceConfiguration {
+        var configuration = ServiceConfiguration()
+        if let file = parsed.value("config") {
+            let bytes = try Files.read(file)
+            do { try configuration.apply(configurationFile: bytes, file: file) } catch { throw CLIError.configuration(error.description) }
+        }
+        for setting in ServiceConfiguration.settings {
+            let value: String?
+            if setting.valueName == nil {
+                guard parsed.flag(setting.key) else { continue }
+                value = nil
+            } else {
+                guard let text = parsed.value(setting.key) else { continue }
+                value = text
+            }
+            do { try setting.apply(flag: value, to: &configuration) } catch { throw CLIError.usage("\(command): \(error.message)") }
+        }
+        configuration.applyEnvironment(environment)
+        do { try configuration.validate(callerTokens: callerTokens) } catch { throw CLIError.configuration(error.description) }
         return configuration
     }
 
@@ -88,7 +120,7 @@ struct ServeCommand {
     static func openService(_ configuration: ServiceConfiguration) throws(CLIError) -> EntitlementService {
         let catalog = try CommonOptions.catalog(configuration.catalogPath)
         do {
-            return try EntitlementService(configuration: configuration, catalog: catalog, clock: { MastheadTool.currentInstant() })
+            return try EntitlementService(configuration: configuration, catalog: catalog, clock: { SystemClock.now() })
         } catch {
             throw CLIError.cannotWrite(path: configuration.databasePath, reason: "\(error)")
         }

@@ -1,22 +1,75 @@
 import Masthead
+import MastheadFormats
 import MastheadReports
 
 /// `masthead timeline`: one reader's intervals, periods, lapses and issues as an SVG picture.
 struct TimelineCommand {
-    static let name = "timeline"
+    static let spec = CommandSpec(
+        name: "timeline", summary: "Draw one reader's intervals, periods, lapses and issues as an SVG picture.",
+        description: """
+            Draws one reader's entitlements as an SVG picture, one panel per publication: every issue
+            as a marker per reason it is readable (P published in a period, U unlocked at a period's
+            start, S streaming, $ bought on its own, F free; hollow: not readable), each product's
+            intervals in a row of their own (trial, introductory offer, upgraded, non-renewing, free,
+            billing grace and billing retry styled apart, an arrow at an upgrade), refunded purchases
+            struck through, archive and streaming periods each in a row with their lapses, the date of
+            every period boundary, a time axis and the as-of instant. Hovering an element in a browser
+            shows the engine's reason in words.
+            """,
+        options: [
+            CommonOptions.catalogOption,
+            .value(
+                "receipt", "FILE",
+                """
+                A verifyReceipt response (JSON), or an audit input line
+                {"user_id": ..., "receipt": {...}}. Repeat to merge several receipts.
+                """, repeatable: true, required: true),
+            .value("output", "FILE.svg", "The SVG file to write (atomically).", required: true), CommonOptions.atOption,
+            .value("publication", "ID", "Only this publication (drawn even without a transaction)."), CommonOptions.environmentOption,
+            .value(
+                "user", "NAME",
+                """
+                The reader's name for the heading (default: the file's user_id,
+                else the subscription's original transaction id).
+                """),
+            .value("from", "INSTANT", "Draw from this instant (default: the earliest issue, period or refund)."),
+            .value("to", "INSTANT", "Draw up to this instant (default: the latest one, or the as-of instant)."),
+        ])
     let reader: ReaderOptions
     let outputPath: String
+    /// The name for the heading; by default the file's `user_id`, else the subscription's id.
+    let user: String?
+    /// Limits of the time drawn; by default everything.
+    let from: Instant?
+    let to: Instant?
 
     init(_ arguments: [String], now: Instant) throws(CLIError) {
-        let parsed = try Arguments(arguments, options: ReaderOptions.names.union(["output"]), command: Self.name)
-        reader = try ReaderOptions(parsed, now: now, command: Self.name)
-        outputPath = try parsed.required("output", command: Self.name)
+        let parsed = try Arguments(arguments, spec: Self.spec)
+        reader = try ReaderOptions(parsed, now: now, command: Self.spec.name)
+        outputPath = parsed.required("output")
+        user = parsed.value("user")
+        func instant(_ name: String) throws(CLIError) -> Instant? {
+            guard let text = parsed.value(name) else { return nil }
+            guard let instant = DateText.rfc3339(text) else {
+                throw CLIError.usage("\(Self.spec.name): --\(name) '\(text)' is not an RFC 3339 instant such as 2020-07-02T00:00:00Z")
+            }
+            return instant
+        }
+        from = try instant("from")
+        to = try instant("to")
+        if let from, let to, from >= to { throw CLIError.usage("\(Self.spec.name): --from must be before --to") }
     }
 
     func run(output: OutputFile) throws(CLIError) -> Int32 {
-        let entitlements = try reader.entitlements()
-        let name = reader.receiptPaths.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: " + ")
-        let chart = TimelineChart(reader: name, entitlements: entitlements.publications)
+        let (history, userId, entitlements) = try reader.read()
+        // Named as the user is known: given, from the file, or by the App Store's subscription ids.
+        var subscriptions: [String] = []
+        for transaction in history.transactions where transaction.environment == reader.environment && !subscriptions.contains(transaction.originalTransactionId) {
+            subscriptions.append(transaction.originalTransactionId)
+        }
+        let name = user ?? userId
+            ?? (subscriptions.isEmpty ? nil : "Reader of original transaction\(subscriptions.count == 1 ? "" : "s") " + subscriptions.joined(separator: ", "))
+        let chart = TimelineChart(reader: name, entitlements: entitlements.publications, history: history, from: from, to: to)
         let file = try OutputFile(path: outputPath)
         try file.write(chart.svg)
         try file.finish()

@@ -2,6 +2,11 @@ public import Masthead
 
 /// Parses the date texts App Store payloads and catalogs use (R2.1).
 public enum DateText {
+    /// The instants an App Store date may name, whether written as milliseconds or as text
+    /// (R2.1): 1970-01-01T00:00:00Z through 9999-12-31T23:59:59.999Z. Milliseconds cannot be
+    /// written before 1970, so neither can text; years past 9999 have no text form.
+    public static let appStoreRange = Instant(milliseconds: 0)...Instant(milliseconds: 253_402_300_799_999)
+
     /// Parses RFC 3339 (`2020-02-01T00:00:00Z`, `2020-02-01T09:30:00.250+09:30`); fractions
     /// beyond milliseconds are truncated. Returns nil for anything else.
     public static func rfc3339(_ text: String) -> Instant? {

@@ -1,3 +1,4 @@
+public import Masthead
 public import MastheadJSON
 
 /// Input that cannot be used, with what a person needs to fix it: file, line, JSON path, value.
@@ -8,6 +9,8 @@ public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
     case missingField(path: String, line: Int)
     /// A field's value cannot be read; `expected` says what it should be.
     case invalidValue(path: String, line: Int, value: String, expected: String)
+    /// A transaction whose expiry (the field at `path`, written `value`) lies before its purchase.
+    case expiresBeforePurchase(path: String, line: Int, value: String, expires: Instant, purchase: Instant)
     /// A verifyReceipt response whose status is neither 0 nor 21006 (R2.4); nothing of it is used.
     case receiptRejected(status: Int, meaning: String)
     /// A catalog with problems, each with its JSON path.
@@ -19,6 +22,8 @@ public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
         case .missingField(let path, let line): "missing field \(path) (line \(line))"
         case .invalidValue(let path, let line, let value, let expected):
             "invalid value \(value) at \(path) (line \(line)): expected \(expected)"
+        case .expiresBeforePurchase(let path, let line, let value, let expires, let purchase):
+            "\(path): \(value) (\(expires)) is before purchase_date \(purchase) (line \(line))"
         case .receiptRejected(let status, let meaning): "receipt rejected: status \(status): \(meaning)"
         case .invalidCatalog(let file, let problems):
             "invalid catalog \(file):\n" + problems.map { "  \($0.path): \($0.message)" }.joined(separator: "\n")

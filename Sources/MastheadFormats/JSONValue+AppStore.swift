@@ -51,11 +51,20 @@ extension UnsafeJSONValue {
         }
     }
 
-    /// An identifier given as a string or an integer number (real payloads use both).
+    /// An identifier given as a string or an integer number (real payloads use both); one
+    /// holding a control character (U+0000–U+001F, U+007F–U+009F) is an error, as a NUL or a
+    /// line break would make distinct ids compare or store as one. (Invalid UTF-8 never gets
+    /// this far: the JSON reader rejects it.)
     func identifier(_ location: PayloadLocation, _ key: String) throws(FormatError) -> String? {
         if isAbsent { return nil }
         switch kind {
-        case .string: return string
+        case .string:
+            guard let raw = rawBytes, IdentifierText.mayHoldControlCharacter(raw) else { return string }
+            let text = string ?? ""
+            guard text.unicodeScalars.contains(where: IdentifierText.isControl) else { return text }
+            throw FormatError.invalidValue(
+                path: location.path(key), line: line, value: IdentifierText.escaped(text),
+                expected: "an identifier without control characters")
         case .number:
             guard int64 != nil, let text = numberText else { break }
             return text
@@ -115,20 +124,15 @@ extension UnsafeJSONValue {
     }
 }
 
-/// The same readings on owning values, for decoders outside the hot path.
+/// The same reading on owning values, for decoders outside the hot path.
 extension JSONValue {
-    /// Null, an empty string and an empty object count as absent (R2.5).
-    var isAbsent: Bool { withUnsafeValue { $0.isAbsent } }
-
-    /// Free text given as a string or a number; nil when absent.
-    var looseText: String? { withUnsafeValue { $0.looseText } }
-
     /// The value as it appears in the payload, for error messages (strings quoted, long ones cut).
     public var rendered: String { withUnsafeValue { $0.rendered } }
 }
 
 /// Reads a date field `X_date` the way R2.1 says: `X_date_ms` when present (string or number);
 /// else `X_date` as all-digit milliseconds, Apple's `yyyy-MM-dd HH:mm:ss Etc/GMT`, or RFC 3339.
+/// Either form must lie in ``DateText/appStoreRange``.
 func appStoreDate(
     milliseconds: UnsafeJSONValue?, text: UnsafeJSONValue?, location: PayloadLocation, key: String
 ) throws(FormatError) -> Instant? {
@@ -138,12 +142,26 @@ func appStoreDate(
                 path: location.path(key + "_ms"), line: milliseconds.line, value: milliseconds.rendered,
                 expected: "milliseconds since 1970 (digits)")
         }
-        return Instant(milliseconds: value)
+        return try inAppStoreRange(Instant(milliseconds: value), milliseconds, location, key, millisecondsField: true)
     }
     guard let text, !text.isAbsent else { return nil }
-    if let value = text.milliseconds { return Instant(milliseconds: value) }
-    if let instant = text.withStringBytes({ DateText.appleUTC(bytes: $0) ?? DateText.rfc3339(bytes: $0) }) ?? nil { return instant }
+    if let value = text.milliseconds { return try inAppStoreRange(Instant(milliseconds: value), text, location, key, millisecondsField: false) }
+    if let instant = text.withStringBytes({ DateText.appleUTC(bytes: $0) ?? DateText.rfc3339(bytes: $0) }) ?? nil {
+        return try inAppStoreRange(instant, text, location, key, millisecondsField: false)
+    }
     throw FormatError.invalidValue(
         path: location.path(key), line: text.line, value: text.rendered,
         expected: "a date (milliseconds, \"yyyy-MM-dd HH:mm:ss Etc/GMT\" or RFC 3339)")
+}
+
+/// `instant`, read from `value` (field `key`, or `key_ms`), when it lies in ``DateText/appStoreRange``.
+private func inAppStoreRange(
+    _ instant: Instant, _ value: UnsafeJSONValue, _ location: PayloadLocation, _ key: String, millisecondsField: Bool
+) throws(FormatError) -> Instant {
+    guard DateText.appStoreRange.contains(instant) else {
+        throw FormatError.invalidValue(
+            path: location.path(millisecondsField ? key + "_ms" : key), line: value.line, value: value.rendered,
+            expected: "a date from 1970-01-01 through 9999-12-31 (UTC)")
+    }
+    return instant
 }

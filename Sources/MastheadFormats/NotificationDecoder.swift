@@ -31,8 +31,9 @@ public struct AppStoreNotification: Sendable {
 /// stored, so a REFUND or CANCEL arrives as a transaction with a `cancellation_date`, a DID_RENEW
 /// as a new transaction, a DID_CHANGE_RENEWAL_STATUS as renewal info. The top-level renewal
 /// fields (`auto_renew_status`, `auto_renew_product_id`, `expiration_intent`,
-/// `is_in_billing_retry_period`) apply to the top-level `original_transaction_id`, or to the
-/// subscription of the latest transaction.
+/// `is_in_billing_retry_period`, dated by `auto_renew_status_change_date`) apply to the top-level
+/// `original_transaction_id`, or to the subscription of the latest transaction, and merge with
+/// the `pending_renewal_info` the body gives for that subscription (R2.7).
 public struct NotificationDecoder: Sendable {
     let receipts: ReceiptDecoder
 
@@ -48,6 +49,10 @@ public struct NotificationDecoder: Sendable {
 
     /// Reads a parsed notification body.
     public func decode(_ root: JSONValue) throws(FormatError) -> AppStoreNotification {
+        try root.withUnsafeValue { (node) throws(FormatError) in try decode(node) }
+    }
+
+    private func decode(_ root: UnsafeJSONValue) throws(FormatError) -> AppStoreNotification {
         guard root.kind == .object else {
             throw FormatError.invalidValue(path: "$", line: root.line, value: root.rendered, expected: "a notification object")
         }
@@ -56,37 +61,28 @@ public struct NotificationDecoder: Sendable {
         }
         let password = root.member("password")?.string
         // The top level is read like an iOS 6-style receipt body; `unified_receipt` like a modern one.
-        var top = try receipts.decode(root, path: "$", requireStatus: false)
+        var body = try receipts.readBody(root, path: "$", requireStatus: false)
         var latestReceipt = root.member("latest_receipt")?.looseText ?? root.member("latest_expired_receipt")?.looseText
         if let unified = root.member("unified_receipt"), !unified.isAbsent {
-            let inner = try receipts.decode(unified, path: "$.unified_receipt", requireStatus: false)
-            if root.member("environment") == nil || root.member("environment")?.isAbsent == true { top.environment = inner.environment }
-            top.history.merge(inner.history)
+            let inner = try receipts.readBody(unified, path: "$.unified_receipt", requireStatus: false)
+            if root.member("environment")?.isAbsent ?? true { body.environment = inner.environment }
+            body.transactions += inner.transactions
+            body.renewals += inner.renewals
             latestReceipt = unified.member("latest_receipt")?.looseText ?? latestReceipt
         }
-        let environment = top.environment
-        if ["auto_renew_status", "auto_renew_product_id", "expiration_intent", "is_in_billing_retry_period"].contains(where: { root[$0] != nil }) {
-            var renewal = try root.withUnsafeValue { (node) throws(FormatError) in
-                try receipts.readRenewal(node, PayloadLocation(top: "$"), environment)
+        let environment = body.environment
+        let renewals = RenewalReading.renewals(body.renewals, transactions: body.transactions, environment: environment)
+        let transactions = PurchaseHistory(
+            transactions: body.transactions.map { transaction -> Transaction in
+                var copy = transaction
+                copy.environment = environment
+                return copy
             }
-            let latest = top.history.transactions.max { ($0.purchase, $0.transactionId) < ($1.purchase, $1.transactionId) }
-            renewal.originalTransactionId = renewal.originalTransactionId ?? latest?.originalTransactionId
-            renewal.productId = renewal.productId ?? latest?.productId
-            if renewal.originalTransactionId != nil { top.history.merge(transactions: [], renewals: [renewal]) }
-        }
-        var transactions = top.history.transactions.map { transaction -> Transaction in
-            var copy = transaction
-            copy.environment = environment
-            return copy
-        }
-        transactions = PurchaseHistory(transactions: transactions).transactions
-        let renewals = top.history.renewals.map { renewal -> RenewalInfo in
-            var copy = renewal
-            copy.environment = environment
-            return copy
-        }
+        ).transactions
         var originals = Set(transactions.map(\.originalTransactionId))
-        if let original = root.member("original_transaction_id")?.looseText { originals.insert(original) }
+        if let original = try root.member("original_transaction_id")?.identifier(PayloadLocation(top: "$"), "original_transaction_id") {
+            originals.insert(original)
+        }
         for renewal in renewals { if let original = renewal.originalTransactionId { originals.insert(original) } }
         return AppStoreNotification(
             type: type, password: password, environment: environment, transactions: transactions, renewals: renewals,

@@ -48,6 +48,22 @@ public struct ReceiptDecoder: Sendable {
 
     /// Reads a verifyReceipt response through an unowned view of its value (no reference counting).
     public func decode(_ value: UnsafeJSONValue, path: String, requireStatus: Bool = true) throws(FormatError) -> Receipt {
+        let body = try readBody(value, path: path, requireStatus: requireStatus)
+        let renewals = RenewalReading.renewals(body.renewals, transactions: body.transactions, environment: body.environment)
+        return Receipt(
+            status: body.status, environment: body.environment, history: PurchaseHistory(transactions: body.transactions, renewals: renewals))
+    }
+
+    /// What one response body holds, before its renewal readings are merged and dated.
+    struct Body {
+        var status: Int
+        var environment: Environment
+        var transactions: [Transaction]
+        var renewals: [RenewalReading]
+    }
+
+    /// Reads the status, environment, transactions and renewal readings of a response body.
+    func readBody(_ value: UnsafeJSONValue, path: String, requireStatus: Bool) throws(FormatError) -> Body {
         let top = PayloadLocation(top: path)
         guard value.kind == .object else {
             throw FormatError.invalidValue(path: path, line: value.line, value: value.rendered, expected: "a verifyReceipt response object")
@@ -102,25 +118,23 @@ public struct ReceiptDecoder: Sendable {
         if let latestExpired, !latestExpired.isAbsent {
             try readTransactions(latestExpired, top.member("latest_expired_receipt_info"), environment, into: &transactions)
         }
-        var renewals: [RenewalInfo] = []
+        var renewals: [RenewalReading] = []
         if let pending, !pending.isAbsent {
             let pendingLocation = top.member("pending_renewal_info")
             if pending.kind == .array {
                 for (index, entry) in pending.elements.enumerated() {
-                    renewals.append(try readRenewal(entry, pendingLocation.element(index), environment))
+                    renewals.append(try readRenewal(entry, pendingLocation.element(index), source: .pendingRenewalInfo))
                 }
             } else {
-                renewals.append(try readRenewal(pending, pendingLocation, environment))
+                renewals.append(try readRenewal(pending, pendingLocation, source: .pendingRenewalInfo))
             }
         }
-        if topLevelRenewal, let latestTransaction = transactions.max(by: { ($0.purchase, $0.transactionId) < ($1.purchase, $1.transactionId) }) {
-            // iOS 6-style responses carry the renewal fields at the top level, for the receipt's subscription.
-            var renewal = try readRenewal(value, top, environment)
-            renewal.originalTransactionId = renewal.originalTransactionId ?? latestTransaction.originalTransactionId
-            renewals.append(renewal)
+        if topLevelRenewal {
+            // iOS 6-style responses and version 1 notifications carry renewal fields at the top
+            // level, for the body's latest subscription.
+            renewals.append(try readRenewal(value, top, source: .topLevel))
         }
-        return Receipt(
-            status: statusCode, environment: environment, history: PurchaseHistory(transactions: transactions, renewals: renewals))
+        return Body(status: statusCode, environment: environment, transactions: transactions, renewals: renewals)
     }
 
     private func readStatus(_ value: UnsafeJSONValue?, _ top: PayloadLocation) throws(FormatError) -> Int {
@@ -208,6 +222,14 @@ public struct ReceiptDecoder: Sendable {
         if expiry == nil, catalog?.product(product)?.type == .autoRenewable {
             throw FormatError.missingField(path: location.path("expires_date"), line: object.line)
         }
+        if let expiry, expiry < purchased {
+            // Named by the field the expiry was read from: `_ms` when given (R2.1).
+            let fromMilliseconds = expiresMs.map { !$0.isAbsent } ?? false
+            let written = fromMilliseconds ? expiresMs! : expires!
+            throw FormatError.expiresBeforePurchase(
+                path: location.path(fromMilliseconds ? "expires_date_ms" : "expires_date"), line: written.line, value: written.rendered,
+                expires: expiry, purchase: purchased)
+        }
         return Transaction(
             transactionId: id,
             originalTransactionId: try originalId?.identifier(location, "original_transaction_id"),
@@ -227,35 +249,45 @@ public struct ReceiptDecoder: Sendable {
         return try value?.identifier(location, "product_id")
     }
 
-    /// Reads one `pending_renewal_info` entry (or the top-level renewal fields of an iOS 6 response).
-    func readRenewal(_ object: UnsafeJSONValue, _ location: PayloadLocation, _ environment: Environment) throws(FormatError) -> RenewalInfo {
+    /// Reads one `pending_renewal_info` entry, or the top-level renewal fields of an iOS 6-style
+    /// response or a version 1 notification (with `auto_renew_status_change_date`).
+    func readRenewal(
+        _ object: UnsafeJSONValue, _ location: PayloadLocation, source: RenewalReading.Source
+    ) throws(FormatError) -> RenewalReading {
         guard object.kind == .object else {
             throw FormatError.invalidValue(path: location.objectPath, line: object.line, value: object.rendered, expected: "a renewal info object")
         }
-        var info = RenewalInfo(environment: environment)
+        var reading = RenewalReading(source: source)
         var grace: UnsafeJSONValue?
         var graceMs: UnsafeJSONValue?
+        var changed: UnsafeJSONValue?
+        var changedMs: UnsafeJSONValue?
         for (key, value) in object.members {
             if key == "original_transaction_id" {
-                info.originalTransactionId = try value.identifier(location, "original_transaction_id")
+                reading.originalTransactionId = try value.identifier(location, "original_transaction_id")
             } else if key == "product_id" {
-                info.productId = try value.identifier(location, "product_id")
+                reading.productId = try value.identifier(location, "product_id")
             } else if key == "auto_renew_product_id" {
-                info.autoRenewProductId = value.looseText
+                reading.autoRenewProductId = try value.identifier(location, "auto_renew_product_id")
             } else if key == "auto_renew_status" {
-                info.autoRenewOn = try value.flag(location, "auto_renew_status")
+                reading.autoRenewOn = try value.flag(location, "auto_renew_status")
             } else if key == "is_in_billing_retry_period" {
-                info.isInBillingRetry = try value.flag(location, "is_in_billing_retry_period") ?? false
+                reading.isInBillingRetry = try value.flag(location, "is_in_billing_retry_period")
             } else if key == "expiration_intent" {
-                info.expirationIntent = value.looseText
+                reading.expirationIntent = value.looseText
             } else if key == "grace_period_expires_date_ms" {
                 graceMs = value
             } else if key == "grace_period_expires_date" {
                 grace = value
+            } else if key == "auto_renew_status_change_date_ms" {
+                changedMs = value
+            } else if key == "auto_renew_status_change_date" {
+                changed = value
             }
         }
-        info.gracePeriodExpires = try appStoreDate(milliseconds: graceMs, text: grace, location: location, key: "grace_period_expires_date")
-        return info
+        reading.gracePeriodExpires = try appStoreDate(milliseconds: graceMs, text: grace, location: location, key: "grace_period_expires_date")
+        reading.changed = try appStoreDate(milliseconds: changedMs, text: changed, location: location, key: "auto_renew_status_change_date")
+        return reading
     }
 }
 

@@ -29,11 +29,19 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 /// flag shapes real payloads use (R2.1, R2.2). The same seed gives the same bytes.
 public struct SyntheticPopulation: Sendable {
     public let catalog: Catalog
-    /// The first purchase instants are spread over the year before this instant.
+    /// The first purchase instants are spread over the year after this instant.
     public let start: Instant
     private let autoRenewable: [Product]
     private let nonRenewing: [Product]
     private let issues: [Product]
+
+    /// Creates a generator for a catalog whose histories begin in the year after its first issue
+    /// (so they meet its issues), or after 2020-01-01 when it has none: the population
+    /// `masthead generate` writes and the benchmarks measure.
+    public init(catalog: Catalog) {
+        let firstIssue = catalog.publications.compactMap { $0.issues.first?.published }.min()
+        self.init(catalog: catalog, start: firstIssue ?? Instant(milliseconds: 1_577_836_800_000))
+    }
 
     /// Creates a generator for a catalog; histories begin in the year after `start`.
     public init(catalog: Catalog, start: Instant) {

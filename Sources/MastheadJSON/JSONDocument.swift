@@ -9,7 +9,7 @@ public struct JSONDocument: Sendable {
     /// The default limit on nesting depth.
     public static let defaultMaxDepth = 512
 
-    /// Parses and validates a JSON text.
+    /// Parses and validates a JSON text; an object repeating a member name is an error.
     /// - Parameters:
     ///   - bytes: the UTF-8 text.
     ///   - maxDepth: the deepest nesting accepted.

@@ -25,12 +25,24 @@ public enum JSONError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooDeep(limit: Int, at: JSONLocation)
     /// The text is larger than one document may be (offsets are 32-bit).
     case tooLarge(bytes: Int)
+    /// An object repeats a member name (compared after unescaping); `offset` is the byte offset
+    /// of the repeated name's opening quote, `at` its line, column and path.
+    case duplicateKey(name: String, offset: Int, at: JSONLocation)
 
     public var description: String {
         switch self {
         case .syntax(let message, let location): "invalid JSON: \(message) (\(location))"
         case .tooDeep(let limit, let location): "invalid JSON: nesting deeper than \(limit) levels (\(location))"
         case .tooLarge(let bytes): "JSON document of \(bytes) bytes is larger than the 4 GiB limit"
+        case .duplicateKey(let name, let offset, let location):
+            "invalid JSON: duplicate key \(JSONError.quoted(name)) at byte \(offset) (\(location))"
         }
+    }
+
+    /// A name as a JSON string, so that control characters in it show as escapes.
+    private static func quoted(_ name: String) -> String {
+        var writer = JSONWriter(capacity: name.utf8.count + 2)
+        writer.string(name)
+        return writer.text
     }
 }

@@ -8,7 +8,9 @@
 ///   sequences) is rejected, and so is a `\u` escape of a lone or mis-ordered surrogate;
 /// - numbers of any size are accepted; a reader asking for an `Int64` or `Double` that does not
 ///   fit gets `nil`;
-/// - nesting is limited (`maxDepth`, 512 by default), so 500 nested arrays are accepted.
+/// - nesting is limited (`maxDepth`, 512 by default), so 500 nested arrays are accepted;
+/// - an object may not repeat a member name (names compared after unescaping, byte for byte),
+///   so that every reader of a document sees the same members.
 struct JSONParser: ~Copyable {
     private let base: UnsafePointer<UInt8>
     private let count: Int
@@ -64,12 +66,33 @@ struct JSONParser: ~Copyable {
             closeContainer(index)
             return
         }
+        // Repeated names: two 64-bit filters of the names read so far (one bit in each per name,
+        // from two parts of a hash) send a name to the exact comparison with the earlier ones
+        // only when both its bits are already set. Once an object has needed `comparisonLimit`
+        // such comparisons (a large object fills the filters), it is checked instead once,
+        // whole, at its end.
+        var firstFilter: UInt64 = 0
+        var secondFilter: UInt64 = 0
+        var comparisons = 0
         while true {
             guard position < count, base[position] == UInt8(ascii: "\"") else {
                 throw error(position < count ? "unexpected \(describeByte(position)), expected a string key" : "unexpected end of input, expected a string key")
             }
-            pathSlots[pathSlots.count - 1] = tape.count
+            let key = tape.count
+            pathSlots[pathSlots.count - 1] = key
             try parseString()
+            let token = tape[key]
+            let start = Int(token.start)
+            let hash = token.hasEscapes
+                ? unescapedKeyHash(key) : JSONParser.hash(base + start, Int(token.end &- token.start), available: count &- start)
+            let first: UInt64 = 1 &<< (hash >> 58)
+            let second: UInt64 = 1 &<< (hash >> 52 & 63)
+            if firstFilter & first != 0 && secondFilter & second != 0 {
+                comparisons &+= 1
+                if comparisons <= JSONParser.comparisonLimit { try checkRepeated(key, inObject: index) }
+            }
+            firstFilter |= first
+            secondFilter |= second
             skipWhitespace()
             guard position < count, base[position] == UInt8(ascii: ":") else {
                 throw error(position < count ? "unexpected \(describeByte(position)), expected ':'" : "unexpected end of input, expected ':'")
@@ -89,6 +112,7 @@ struct JSONParser: ~Copyable {
             position -= 1
             throw error("unexpected \(describeByte(position)), expected ',' or '}'")
         }
+        if comparisons > JSONParser.comparisonLimit { try checkLargeObject(index) }
         closeContainer(index)
     }
 
@@ -147,6 +171,112 @@ struct JSONParser: ~Copyable {
         }
         tape.append(JSONToken(kind: kind, hasEscapes: false, start: UInt32(truncatingIfNeeded: position), end: UInt32(truncatingIfNeeded: position + length)))
         position += length
+    }
+
+    // MARK: Repeated names
+
+    /// How many names of one object are compared with the earlier ones as they are read; past
+    /// that, the object is checked whole at its end, by sorting hashes of its names, so that a
+    /// large object costs no more than sorting.
+    static let comparisonLimit = 16
+
+    /// The filter hash of the unescaped name of key `index`, which has escapes, so that `"a"`
+    /// and `"\u0061"` hash alike.
+    @inline(never)
+    private func unescapedKeyHash(_ index: Int) -> UInt64 {
+        keyBytes(index).withUnsafeBufferPointer { JSONParser.hash($0.baseAddress!, $0.count, available: $0.count) }
+    }
+
+    /// The filter hash of the `length` bytes at `start`, of which `available` may be read: of
+    /// the length and the first and last eight bytes.
+    @inline(__always)
+    private static func hash(_ start: UnsafePointer<UInt8>, _ length: Int, available: Int) -> UInt64 {
+        var word: UInt64 = 0
+        if available >= 8 {
+            let raw = UnsafeRawPointer(start)
+            word = raw.loadUnaligned(as: UInt64.self)
+            if length < 8 {
+                word &= (1 &<< (UInt64(truncatingIfNeeded: length) &* 8)) &- 1
+            } else if length > 8 {
+                let last = raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+                word ^= last << 29 | last >> 35
+            }
+        } else {
+            for offset in 0..<length { word |= UInt64(start[offset]) << (8 * offset) }
+        }
+        return (word ^ UInt64(truncatingIfNeeded: length)) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    /// Throws when an earlier member of the object at tape index `object` has the name of key `key`.
+    @inline(never)
+    private func checkRepeated(_ key: Int, inObject object: Int) throws(JSONError) {
+        let tokens = tape.base
+        let token = tokens[key]
+        let length = token.end &- token.start
+        var cursor = object + 1
+        while cursor < key {
+            let earlier = tokens[cursor]
+            // Most names differ in length; names with escapes are compared unescaped.
+            if earlier.end &- earlier.start == length || earlier.hasEscapes || token.hasEscapes, keysEqual(cursor, key) {
+                throw duplicateKey(key)
+            }
+            let value = tokens[cursor + 1]
+            cursor = value.kind == .object || value.kind == .array ? Int(value.end) : cursor + 2
+        }
+    }
+
+    /// Throws for the first member (in document order) of an object repeating an earlier
+    /// member's name: names are sorted by a hash of their unescaped bytes, and names of equal
+    /// hash compared.
+    private mutating func checkLargeObject(_ object: Int) throws(JSONError) {
+        var names: [(hash: Int, key: Int)] = []
+        var cursor = object + 1
+        while cursor < tape.count {
+            var hasher = Hasher()
+            keyBytes(cursor).withUnsafeBytes { hasher.combine(bytes: $0) }
+            names.append((hasher.finalize(), cursor))
+            let value = tape[cursor + 1]
+            cursor = value.kind == .object || value.kind == .array ? Int(value.end) : cursor + 2
+        }
+        names.sort { ($0.hash, $0.key) < ($1.hash, $1.key) }
+        var repeated: Int?
+        var runStart = 0
+        for index in names.indices {
+            if names[index].hash != names[runStart].hash { runStart = index }
+            for earlier in runStart..<index where keysEqual(names[earlier].key, names[index].key) {
+                repeated = min(repeated ?? names[index].key, names[index].key)
+            }
+        }
+        guard let repeated else { return }
+        pathSlots[pathSlots.count - 1] = repeated
+        throw duplicateKey(repeated)
+    }
+
+    /// Whether two keys name the same member: their bytes, unescaped when either has escapes.
+    private func keysEqual(_ first: Int, _ second: Int) -> Bool {
+        let a = tape[first]
+        let b = tape[second]
+        if !a.hasEscapes && !b.hasEscapes {
+            let length = Int(a.end &- a.start)
+            guard length == Int(b.end &- b.start) else { return false }
+            return UnsafeBufferPointer(start: base + Int(a.start), count: length)
+                .elementsEqual(UnsafeBufferPointer(start: base + Int(b.start), count: length))
+        }
+        return keyBytes(first) == keyBytes(second)
+    }
+
+    /// The unescaped bytes of key `index`.
+    private func keyBytes(_ index: Int) -> [UInt8] {
+        let token = tape[index]
+        let raw = UnsafeBufferPointer(start: base + Int(token.start), count: Int(token.end &- token.start))
+        return token.hasEscapes ? Array(JSONValue.unescape(raw).utf8) : Array(raw)
+    }
+
+    /// The error for key `key` repeating an earlier member's name, located at its opening quote.
+    @inline(never)
+    private func duplicateKey(_ key: Int) -> JSONError {
+        let offset = Int(tape[key].start) - 1
+        return .duplicateKey(name: String(decoding: keyBytes(key), as: UTF8.self), offset: offset, at: location(offset))
     }
 
     // MARK: Numbers

@@ -69,12 +69,12 @@ public struct JSONValue: Sendable {
     /// The number of members of an object or elements of an array; 0 for scalars.
     public var count: Int { node.count }
 
-    /// The value of an object's member `key` (the first, if repeated); `nil` when absent or not an object.
+    /// The value of an object's member `key` (names are unique: ``JSONDocument``); `nil` when absent or not an object.
     public func member(_ key: StaticString) -> JSONValue? {
         node.member(key).map { JSONValue(storage: storage, index: $0.index) }
     }
 
-    /// The value of an object's member `key` (the first, if repeated); `nil` when absent or not an object.
+    /// The value of an object's member `key` (names are unique: ``JSONDocument``); `nil` when absent or not an object.
     public subscript(key: String) -> JSONValue? {
         node[key].map { JSONValue(storage: storage, index: $0.index) }
     }

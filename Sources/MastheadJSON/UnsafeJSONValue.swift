@@ -123,13 +123,13 @@ public struct UnsafeJSONValue {
         }
     }
 
-    /// The value of an object's member `key` (the first, if repeated); `nil` when absent or not an object.
+    /// The value of an object's member `key` (names are unique: ``JSONDocument``); `nil` when absent or not an object.
     public func member(_ key: StaticString) -> UnsafeJSONValue? {
         for (name, value) in members where name == key { return value }
         return nil
     }
 
-    /// The value of an object's member `key` (the first, if repeated); `nil` when absent or not an object.
+    /// The value of an object's member `key` (names are unique: ``JSONDocument``); `nil` when absent or not an object.
     public subscript(key: String) -> UnsafeJSONValue? {
         for (name, value) in members where name.string == key { return value }
         return nil

@@ -27,6 +27,17 @@ struct Markup {
         return magnitude % 10 == 0 ? "\(sign)\(magnitude / 10)" : "\(sign)\(magnitude / 10).\(magnitude % 10)"
     }
 
+    /// A count with thousands separators: `85,849`.
+    static func thousands(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { grouped += "," }
+            grouped.append(digit)
+        }
+        return (value < 0 ? "-" : "") + grouped
+    }
+
     /// Appends raw markup.
     mutating func raw(_ markup: String) { text += markup }
 

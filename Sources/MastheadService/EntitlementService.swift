@@ -260,7 +260,7 @@ public final class EntitlementService: Sendable {
     // MARK: Writing
 
     /// What posting a receipt did.
-    enum ReceiptOutcome: Sendable {
+    package enum ReceiptOutcome: Sendable {
         /// Committed; the user's history as read back after the commit.
         case stored(PurchaseHistory)
         /// Committed, but reading the history back failed (why): the write still stands.
@@ -271,7 +271,7 @@ public final class EntitlementService: Sendable {
 
     /// Stores a verified receipt for a user, links its subscriptions (applying the restore
     /// behaviour) and answers with the user's history once committed.
-    func postReceipt(userId: String, receipt: Receipt, latestReceipt: String?, completion: @escaping @Sendable (ReceiptOutcome) -> Void) {
+    package func postReceipt(userId: String, receipt: Receipt, latestReceipt: String?, completion: @escaping @Sendable (ReceiptOutcome) -> Void) {
         let now = clock()
         let restore = configuration.restore
         writer.submit({ store -> [Change] in

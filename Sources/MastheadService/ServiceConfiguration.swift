@@ -33,40 +33,45 @@ public struct ServiceConfiguration: Sendable {
     /// The defaults.
     public init() {}
 
-    /// Every setting, its default and where it can be set, for `masthead serve --help`.
-    public static let settingsHelp = """
-        Configuration file keys (--config FILE, JSON) and their defaults:
-          catalog                      "Catalog/the-monthly"   catalog folder (also --catalog)
-          database                     "masthead.sqlite"       SQLite file (also --database)
-          host                         "127.0.0.1"             (also --host)
-          port                         8080                    0 picks a free port (also --port)
-          threads                      2                       event-loop threads
-          maxRequestLineBytes          8192                    longer request line: 414
-          maxHeaderFieldBytes          81920                   longer header field: 431
-          maxHeaderListBytes           81920                   larger header section: 431
-          maxHeaderCount               1000                    more header fields: 431
-          maxBodyBytes                 2097152                 larger body: 413
-          idleTimeoutMilliseconds      60000                   idle keep-alive connections closed
-          readTimeoutMilliseconds      10000                   a request not complete in time: 408
-          handlerTimeoutMilliseconds   30000                   an answer not ready in time: 503
-          maxConnectionsPerThread      10000                   more connections: 503
-          maxPendingOutputBytes        1048576                 unread answers past it: stop reading
-          maxPipelinedBytes            65536                   requests read ahead while one is answered
-          restore                      "transfer"              transfer | keep | transferIfInactive
-          maxCommitBatch               1000                    writes committed together at most
-          polling                      false                   poll Apple for expiring subscriptions
-          pollingIntervalSeconds       3600
-          pollingWindowSeconds         259200                  look 3 days ahead
-          verifyReceiptProductionURL   "https://buy.itunes.apple.com/verifyReceipt"
-          verifyReceiptSandboxURL      "https://sandbox.itunes.apple.com/verifyReceipt"
-          verifyReceiptAttempts        4                       tries on 21005, 21100-21199, network errors
-          verifyReceiptBackoffMilliseconds 500                 first wait; doubled each retry
+    /// The settings table: every setting a `--config` file or a `masthead serve` flag may give,
+    /// in the order `masthead serve --help` lists them (README.md lists the same keys).
+    public static let settings: [ServiceSetting] = [
+        .text("catalog", "DIR", \.catalogPath, "Catalog folder holding catalog.json."),
+        .text("database", "FILE", \.databasePath, "SQLite database, created if needed."),
+        .text("host", "HOST", \.http.host, "Address to listen on."),
+        .port("port", \.http.port, "Port; 0 picks a free one."),
+        .number("threads", \.http.threads, "Event-loop threads."),
+        .number("maxRequestLineBytes", \.http.maxRequestLineBytes, "Longest request line; longer: 414."),
+        .number("maxHeaderFieldBytes", \.http.maxHeaderFieldBytes, "Longest header field; longer: 431."),
+        .number("maxHeaderListBytes", \.http.maxHeaderListBytes, "Largest header section; larger: 431."),
+        .number("maxHeaderCount", \.http.maxHeaderCount, "Most header fields; more: 431."),
+        .number("maxBodyBytes", \.http.maxBodyBytes, "Largest request body; larger: 413."),
+        .number("idleTimeoutMilliseconds", \.http.idleTimeoutMilliseconds, "Idle keep-alive connections are closed after this."),
+        .number("readTimeoutMilliseconds", \.http.readTimeoutMilliseconds, "A request not complete in time: 408."),
+        .number("handlerTimeoutMilliseconds", \.http.handlerTimeoutMilliseconds, "An answer not ready in time: 503."),
+        .number("maxConnectionsPerThread", \.http.maxConnectionsPerThread, "More connections per event loop: 503."),
+        .number("maxPendingOutputBytes", \.http.maxPendingOutputBytes, "Unread answers past it: the connection is not read."),
+        .number("maxPipelinedBytes", \.http.maxPipelinedBytes, "Requests read ahead while one is answered."),
+        .choice("restore", "MODE", \.restore, "A receipt with another user's subscription: transfer, keep or transferIfInactive."),
+        .number("maxCommitBatch", \.maxCommitBatch, "Most writes committed together."),
+        .toggle("polling", \.pollingEnabled, "Poll Apple for subscriptions about to expire."),
+        .number("pollingIntervalSeconds", \.pollingIntervalSeconds, "Seconds between polls."),
+        .number("pollingWindowSeconds", \.pollingWindowSeconds, "How far ahead polling looks for expiries, in seconds."),
+        .text("verifyReceiptProductionURL", "URL", \.verifyReceiptProductionURL, "Apple's verifyReceipt for production receipts."),
+        .text("verifyReceiptSandboxURL", "URL", \.verifyReceiptSandboxURL, "Apple's verifyReceipt for sandbox receipts."),
+        .number("verifyReceiptAttempts", \.verifyReceiptAttempts, "Tries on 21005, 21100-21199 and network errors."),
+        .number("verifyReceiptBackoffMilliseconds", \.verifyReceiptBackoffMilliseconds, "The first retry's wait; doubled each retry."),
+    ]
 
-        Secrets come from the environment only:
-          MASTHEAD_API_TOKEN                 Bearer token every endpoint but /health, /openapi.json and notifications requires
-          MASTHEAD_ADMIN_TOKEN               Bearer token for PUT /v1/publications/{id}/issues/{issueId}
-          MASTHEAD_APP_STORE_SHARED_SECRET   notification password and verifyReceipt password
-        """
+    /// The secrets, which come from the environment only: each variable and what it is for.
+    public static let secrets: [(variable: String, help: String)] = [
+        ("MASTHEAD_API_TOKEN", "Bearer token every endpoint but /health, /openapi.json and notifications requires"),
+        ("MASTHEAD_ADMIN_TOKEN", "Bearer token for PUT /v1/publications/{id}/issues/{issueId}"),
+        ("MASTHEAD_APP_STORE_SHARED_SECRET", "notification password and verifyReceipt password"),
+    ]
+
+    /// The settings row with this key.
+    public static func setting(_ key: String) -> ServiceSetting? { settings.first { $0.key == key } }
 
     /// Applies a JSON configuration file's settings; unknown keys and wrong types are errors.
     public mutating func apply(configurationFile bytes: [UInt8], file: String) throws(ConfigurationError) {
@@ -74,55 +79,10 @@ public struct ServiceConfiguration: Sendable {
         do { root = try JSONDocument(parsing: bytes).root } catch { throw ConfigurationError.invalid("\(file): \(error)") }
         guard root.kind == .object else { throw ConfigurationError.invalid("\(file): expected a JSON object of settings") }
         for (key, value) in root.members {
-            let name = key.string
-            func text() throws(ConfigurationError) -> String {
-                guard let text = value.string else { throw ConfigurationError.invalid("\(file): \(name) must be a string") }
-                return text
+            guard let setting = Self.setting(key.string) else {
+                throw ConfigurationError.invalid("\(file): unknown setting \"\(key.string)\" (see 'masthead serve --help')")
             }
-            func number() throws(ConfigurationError) -> Int {
-                guard let number = value.int64, number >= 0, number <= Int64(Int32.max) else {
-                    throw ConfigurationError.invalid("\(file): \(name) must be a whole number from 0 to \(Int32.max)")
-                }
-                return Int(number)
-            }
-            switch name {
-            case "catalog": catalogPath = try text()
-            case "database": databasePath = try text()
-            case "host": http.host = try text()
-            case "port":
-                let port = try number()
-                guard port <= 65535 else { throw ConfigurationError.invalid("\(file): port must be at most 65535") }
-                http.port = UInt16(port)
-            case "threads": http.threads = try number()
-            case "maxRequestLineBytes": http.maxRequestLineBytes = try number()
-            case "maxHeaderFieldBytes": http.maxHeaderFieldBytes = try number()
-            case "maxHeaderListBytes": http.maxHeaderListBytes = try number()
-            case "maxHeaderCount": http.maxHeaderCount = try number()
-            case "maxBodyBytes": http.maxBodyBytes = try number()
-            case "idleTimeoutMilliseconds": http.idleTimeoutMilliseconds = try number()
-            case "readTimeoutMilliseconds": http.readTimeoutMilliseconds = try number()
-            case "handlerTimeoutMilliseconds": http.handlerTimeoutMilliseconds = try number()
-            case "maxConnectionsPerThread": http.maxConnectionsPerThread = try number()
-            case "maxPendingOutputBytes": http.maxPendingOutputBytes = try number()
-            case "maxPipelinedBytes": http.maxPipelinedBytes = try number()
-            case "restore":
-                let text = try text()
-                guard let behaviour = RestoreBehaviour(rawValue: text) else {
-                    throw ConfigurationError.invalid("\(file): restore must be transfer, keep or transferIfInactive, not \"\(text)\"")
-                }
-                restore = behaviour
-            case "maxCommitBatch": maxCommitBatch = try number()
-            case "polling":
-                guard let flag = value.bool else { throw ConfigurationError.invalid("\(file): polling must be true or false") }
-                pollingEnabled = flag
-            case "pollingIntervalSeconds": pollingIntervalSeconds = try number()
-            case "pollingWindowSeconds": pollingWindowSeconds = try number()
-            case "verifyReceiptProductionURL": verifyReceiptProductionURL = try text()
-            case "verifyReceiptSandboxURL": verifyReceiptSandboxURL = try text()
-            case "verifyReceiptAttempts": verifyReceiptAttempts = try number()
-            case "verifyReceiptBackoffMilliseconds": verifyReceiptBackoffMilliseconds = try number()
-            default: throw ConfigurationError.invalid("\(file): unknown setting \"\(name)\" (see 'masthead serve --help')")
-            }
+            try setting.apply(json: value, file: file, to: &self)
         }
     }
 
@@ -169,9 +129,12 @@ public struct ServiceConfiguration: Sendable {
 public enum ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalid(String)
 
-    public var description: String {
+    /// What is wrong, without the "invalid configuration" prefix.
+    public var message: String {
         switch self {
-        case .invalid(let message): "invalid configuration: \(message)"
+        case .invalid(let message): message
         }
     }
+
+    public var description: String { "invalid configuration: \(message)" }
 }

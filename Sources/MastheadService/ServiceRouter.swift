@@ -1,4 +1,3 @@
-import Glibc
 import Masthead
 import MastheadFormats
 public import MastheadHTTP
@@ -112,7 +111,7 @@ public struct ServiceRouter: Sendable {
 
     /// Routes a request: answers it, or says which handler will.
     private func dispatch(_ request: HTTPRequest) -> Dispatch {
-        let started = ServiceRouter.seconds()
+        let started = SystemClock.seconds()
         let route = ServiceRouter.route(for: request.pathSegments)
         let label = route?.label ?? "other"
         let answer: HTTPResponse
@@ -126,7 +125,7 @@ public struct ServiceRouter: Sendable {
         } catch {
             answer = error.response
         }
-        service.metrics.record(route: label, status: answer.status, seconds: ServiceRouter.seconds() - started)
+        service.metrics.record(route: label, status: answer.status, seconds: SystemClock.seconds() - started)
         return .answer(answer)
     }
 
@@ -134,7 +133,7 @@ public struct ServiceRouter: Sendable {
     private func answerLater(_ later: Later, _ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let metrics = service.metrics
         later.handler(self, request, later.ids) { response in
-            metrics.record(route: later.label, status: response.status, seconds: ServiceRouter.seconds() - later.started)
+            metrics.record(route: later.label, status: response.status, seconds: SystemClock.seconds() - later.started)
             reply(response)
         }
     }
@@ -406,11 +405,5 @@ public struct ServiceRouter: Sendable {
             }
             return difference == 0 && left.count == right.count
         }
-    }
-
-    static func seconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -35,6 +35,20 @@ enum Migrations {
             id INTEGER PRIMARY KEY, origin INTEGER NOT NULL, user_id TEXT, publication_id TEXT, issue_id TEXT,
             CHECK ((user_id IS NULL) != (publication_id IS NULL AND issue_id IS NULL)));
         """,
+        // Renewal infos become a history per subscription, each with its evidence instant (R2.7);
+        // the infos stored before carry none.
+        """
+        CREATE TABLE renewal_history (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, evidence_ms INTEGER, product_id TEXT,
+            auto_renew_product_id TEXT, auto_renew_on INTEGER, billing_retry INTEGER NOT NULL, grace_expires_ms INTEGER,
+            expiration_intent TEXT);
+        CREATE INDEX renewal_history_by_subscription ON renewal_history (environment, original_transaction_id);
+        INSERT INTO renewal_history (environment, original_transaction_id, product_id, auto_renew_product_id, auto_renew_on,
+            billing_retry, grace_expires_ms, expiration_intent)
+        SELECT environment, original_transaction_id, product_id, auto_renew_product_id, auto_renew_on, billing_retry,
+            grace_expires_ms, expiration_intent FROM renewals;
+        DROP TABLE renewals;
+        """,
     ]
 
     /// Applies the steps the database has not recorded yet.

@@ -30,8 +30,8 @@ public struct RefreshDue: Hashable, Sendable {
 }
 
 /// The service's durable state in SQLite: users and the subscriptions linked to them,
-/// every transaction (merged per R2.3), the latest renewal info, every notification's raw body,
-/// and issues published through the API.
+/// every transaction (merged per R2.3), every distinct renewal info with its evidence instant
+/// (R2.7), every notification's raw body, and issues published through the API.
 ///
 /// Each method runs its statements on the caller's connection; wrap several in
 /// ``Database/inTransaction(_:)`` to commit them together. No statement stays active after a
@@ -61,7 +61,8 @@ public final class Store {
     // MARK: Writing
 
     /// Stores transactions (merging copies: earliest purchase and cancellation, latest expiry,
-    /// flags kept once set) and renewal infos (the latest replaces the previous one).
+    /// flags kept once set) and renewal infos (each distinct one once, with its evidence instant:
+    /// which one is in force as of an instant is the engine's question, R2.7).
     public func save(transactions: [Transaction], renewals: [RenewalInfo]) throws(StorageError) {
         let insert = try statement("""
             INSERT INTO transactions (environment, transaction_id, original_transaction_id, product_id, purchase_ms,
@@ -85,19 +86,20 @@ public final class Store {
                 .integer(transaction.isTrial ? 1 : 0), .integer(transaction.isIntroductoryOffer ? 1 : 0),
             ])
         }
+        // Renewal infos are kept as a history with their evidence instants, each distinct one
+        // once (R2.7): `IS` compares the optional columns, NULL included.
         let renewal = try statement("""
-            INSERT INTO renewals (environment, original_transaction_id, product_id, auto_renew_product_id, auto_renew_on,
-                billing_retry, grace_expires_ms, expiration_intent)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (environment, original_transaction_id) DO UPDATE SET
-                product_id = excluded.product_id, auto_renew_product_id = excluded.auto_renew_product_id,
-                auto_renew_on = excluded.auto_renew_on, billing_retry = excluded.billing_retry,
-                grace_expires_ms = excluded.grace_expires_ms, expiration_intent = excluded.expiration_intent
+            INSERT INTO renewal_history (environment, original_transaction_id, evidence_ms, product_id, auto_renew_product_id,
+                auto_renew_on, billing_retry, grace_expires_ms, expiration_intent)
+            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+            WHERE NOT EXISTS (SELECT 1 FROM renewal_history WHERE environment = ?1 AND original_transaction_id = ?2
+                AND evidence_ms IS ?3 AND product_id IS ?4 AND auto_renew_product_id IS ?5 AND auto_renew_on IS ?6
+                AND billing_retry = ?7 AND grace_expires_ms IS ?8 AND expiration_intent IS ?9)
             """)
         for info in Store.resolve(renewals, transactions: transactions) {
             try renewal.run([
-                .text(info.environment.rawValue), .optional(info.originalTransactionId), .optional(info.productId),
-                .optional(info.autoRenewProductId), .optional(info.autoRenewOn.map { $0 ? 1 : 0 }),
+                .text(info.environment.rawValue), .optional(info.originalTransactionId), .optional(info.evidence?.milliseconds),
+                .optional(info.productId), .optional(info.autoRenewProductId), .optional(info.autoRenewOn.map { $0 ? 1 : 0 }),
                 .integer(info.isInBillingRetry ? 1 : 0), .optional(info.gracePeriodExpires?.milliseconds), .optional(info.expirationIntent),
             ])
         }
@@ -223,8 +225,8 @@ public final class Store {
         }
         let renewalsQuery = try statement("""
             SELECT r.environment, r.original_transaction_id, r.product_id, r.auto_renew_product_id, r.auto_renew_on, r.billing_retry,
-                r.grace_expires_ms, r.expiration_intent
-            FROM subscriptions s JOIN renewals r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
+                r.grace_expires_ms, r.expiration_intent, r.evidence_ms
+            FROM subscriptions s JOIN renewal_history r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
             WHERE s.user_id = ?
             """)
         let renewals = try renewalsQuery.rows([.text(userId)]) { row in
@@ -233,7 +235,8 @@ public final class Store {
                 originalTransactionId: row.text(1), productId: row.text(2),
                 autoRenewProductId: row.text(3), autoRenewOn: row.integer(4).map { $0 == 1 },
                 isInBillingRetry: row.integer(5) == 1,
-                gracePeriodExpires: row.integer(6).map(Instant.init(milliseconds:)), expirationIntent: row.text(7))
+                gracePeriodExpires: row.integer(6).map(Instant.init(milliseconds:)), expirationIntent: row.text(7),
+                evidence: row.integer(8).map(Instant.init(milliseconds:)))
         }
         return PurchaseHistory(transactions: transactions, renewals: renewals)
     }

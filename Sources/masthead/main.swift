@@ -1,4 +1,4 @@
 import Glibc
 import MastheadCLI
 
-exit(MastheadTool.run(Array(CommandLine.arguments.dropFirst()), now: MastheadTool.currentInstant()))
+exit(MastheadTool.run(Array(CommandLine.arguments.dropFirst())))

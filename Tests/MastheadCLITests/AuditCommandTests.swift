@@ -139,6 +139,73 @@ struct AuditCommandTests {
         #expect(merged == expected)
     }
 
+    /// With grants, --shard K/N takes the users whose id hashes to part K from the receipts and
+    /// the grants alike: the parts' outputs together are the whole audit's lines, their counts add
+    /// up to its counts, and no part reports the other parts' grants as unknown.
+    @Test func shards_takeTheirUsersFromReceiptsAndGrants_andAddUp() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let users = folder.appendingPathComponent("users.jsonl")
+        let grants = folder.appendingPathComponent("grants.csv")
+        let generated = try Tool.run([
+            "generate", "--catalog", "Catalog/the-monthly", "--users", "900", "--seed", "4", "--output", users.path, "--grants", grants.path,
+            "--grants-at", "2021-03-31T23:59:59Z", "--grants-at", "2021-06-30T23:59:59Z",
+        ])
+        #expect(generated.status == 0)
+        func audit(_ extra: [String]) throws -> Tool.Outcome {
+            try Tool.run([
+                "audit", "--catalog", "Catalog/the-monthly", "--receipts", users.path, "--grants", grants.path,
+                "--at", "2021-03-31T23:59:59Z", "--at", "2021-06-30T23:59:59Z",
+            ] + extra)
+        }
+        let whole = try audit([])
+        let parts = try (1...3).map { try audit(["--shard", "\($0)/3"]) }
+        #expect(parts.map(\.status) == [0, 0, 0])
+        #expect(parts.flatMap { $0.output.split(separator: "\n") }.sorted() == whole.output.split(separator: "\n").sorted())
+        #expect(parts.allSatisfy { !$0.output.isEmpty && !$0.errors.contains("without a receipt line") })
+        /// A summary row's numbers, added over the parts column by column.
+        func sum(_ label: String) -> [Int] {
+            parts.map { (Tool.summaryRow($0.errors, label) ?? []).map { Int($0) ?? -1 } }.reduce([]) { total, row in
+                (0..<max(total.count, row.count)).map { (total.indices.contains($0) ? total[$0] : 0) + (row.indices.contains($0) ? row[$0] : 0) }
+            }
+        }
+        for label in ["overGranted", "underGranted", "heldAfterEntitlementEnded", "active", "expired"] {
+            let expected = (Tool.summaryRow(whole.errors, label) ?? []).map { Int($0) ?? -1 }
+            #expect(sum(label) == expected, "\(label)")
+        }
+        #expect(sum("users") == [900])
+        #expect(sum("lines read") == [900])
+        let grantRows = try String(contentsOf: grants, encoding: .utf8).split(separator: "\n").count - 1
+        #expect(sum("grants of other shards") == [2 * grantRows])
+        #expect(Tool.summaryRow(parts[0].errors, "shard") == ["1/3"])
+    }
+
+    /// Audited by line ranges against the whole grants file, a part summarises the grants of the
+    /// users it does not have in one line.
+    @Test func grantsOfUsersWithoutReceiptLine_areSummarisedInOneLine() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let users = folder.appendingPathComponent("users.jsonl")
+        let grants = folder.appendingPathComponent("grants.csv")
+        _ = try Tool.run([
+            "generate", "--catalog", "Catalog/the-monthly", "--users", "300", "--seed", "4", "--output", users.path, "--grants", grants.path,
+            "--grants-at", "2021-06-30T23:59:59Z",
+        ])
+        let part = folder.appendingPathComponent("part.jsonl")
+        try Data(try String(contentsOf: users, encoding: .utf8).split(separator: "\n").prefix(100).joined(separator: "\n").utf8).write(to: part)
+        let run = try Tool.run([
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", part.path, "--grants", grants.path, "--at", "2021-06-30T23:59:59Z",
+            "--output", folder.appendingPathComponent("out.jsonl").path,
+        ])
+        #expect(run.status == 0)
+        // The grants of users 100 to 299, by user.
+        let others = try String(contentsOf: grants, encoding: .utf8).split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) }
+            .filter { Int($0.dropFirst(5))! >= 100 }
+        let mentions = run.errors.split(separator: "\n").filter { $0.contains("user") && $0.hasPrefix(grants.path) }
+        #expect(mentions.count == 1)
+        #expect(mentions.first?.hasPrefix("\(grants.path): \(others.count) grant(s) of \(Set(others).count) user(s) without a receipt line, not reconciled (first: line ") == true)
+    }
+
     /// Reconciliation: each discrepancy kind, unknown grants, granted_at after the instant, exit 2.
     @Test func grants_reconciledWithReasons() throws {
         let folder = try Tool.temporaryFolder()
@@ -169,6 +236,8 @@ struct AuditCommandTests {
         // Served in a lapse: over-granted with the engine's reason.
         #expect(alice["overGranted"]?.elements.map { $0["issue"]!.string! } == ["2020-05"])
         #expect(alice["overGranted"]?.elements.first(where: { _ in true })?["reason"]?["kind"]?.string == "publishedDuringLapse")
+        #expect(alice["overGranted"]?.elements.first(where: { _ in true })?["grantedAt"]?.string == "2020-05-02T00:00:00Z")
+        #expect(alice["heldAfterEntitlementEnded"]?.count == 0)
         // Entitled, never served (July's grant comes after the audit instant and does not count).
         #expect(alice["underGranted"]?.elements.map { $0["issue"]!.string! } == ["2020-04", "2020-06", "2020-07"])
         #expect(alice["underGranted"]?.elements.first(where: { _ in true })?["reason"]?["kind"]?.string == "publishedDuringPeriod")
@@ -177,7 +246,7 @@ struct AuditCommandTests {
         #expect(bob["underGranted"]?.count == 0)
         #expect(run.errors.contains("grants.csv:6: publication the-monthly has no issue 1999-01\n"))
         #expect(run.errors.contains("grants.csv:7: unknown publication the-daily\n"))
-        #expect(run.errors.contains("grants.csv:8: unknown user carol (no receipt line)\n"))
+        #expect(run.errors.contains("grants.csv: 1 grant(s) of 1 user(s) without a receipt line, not reconciled (first: line 8, user carol)\n"))
         #expect(Tool.summaryRow(run.errors, "overGranted") == ["1"])
         #expect(Tool.summaryRow(run.errors, "underGranted") == ["3"])
         // Without --fail-on-discrepancy the same audit succeeds.
@@ -219,5 +288,25 @@ struct AuditCommandTests {
         #expect(Tool.summaryRow(run.errors, "as of") == ["2020-03-31T23:59:59Z", "2020-05-31T23:59:59Z", "2020-06-30T23:59:59Z"])
         #expect(Tool.summaryRow(run.errors, "active") == ["1", "0", "1"])
         #expect(Tool.summaryRow(run.errors, "expired") == ["0", "1", "0"])
+    }
+
+    /// The audit dates a receipt's pending renewal info by its subscription's latest transaction
+    /// (R2.7): billing retry and grace learned at the May renewal say nothing about the lapse after
+    /// March, and do put the reader in grace after May's expiry.
+    @Test func renewalInfo_countsFromItsEvidence_notForEarlierInstants() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.jsonl")
+        func transaction(_ id: String, _ from: String, _ to: String) -> String {
+            #"{"transaction_id": "\#(id)", "original_transaction_id": "g1", "product_id": "com.example.monthly", "purchase_date": "\#(from) Etc/GMT", "expires_date": "\#(to) Etc/GMT"}"#
+        }
+        let pending = #"[{"original_transaction_id": "g1", "product_id": "com.example.monthly", "auto_renew_status": "1", "is_in_billing_retry_period": "1", "expiration_intent": "2", "grace_period_expires_date_ms": "1592395200000"}]"#
+        let line = #"{"user_id": "gina", "receipt": {"status": 0, "latest_receipt_info": [\#(transaction("g1", "2020-02-20 12:00:00", "2020-03-20 12:00:00")), \#(transaction("g2", "2020-05-01 12:00:00", "2020-06-01 12:00:00"))], "pending_renewal_info": \#(pending)}}"#
+        try Data(line.utf8).write(to: input)
+        let run = try Tool.run([
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--at", "2020-03-25T00:00:00Z", "--at", "2020-06-10T00:00:00Z",
+        ])
+        #expect(run.status == 0)
+        #expect(run.output == #"{"user_id":"gina","publication":"the-monthly","asOf":[{"at":"2020-03-25T00:00:00Z","status":"expired","readable":["2020-02","2020-03"]},{"at":"2020-06-10T00:00:00Z","status":"gracePeriod","readable":["2020-02","2020-03","2020-05","2020-06"]}]}"# + "\n")
     }
 }

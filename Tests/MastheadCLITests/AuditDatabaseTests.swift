@@ -48,6 +48,22 @@ struct AuditDatabaseTests {
         }
     }
 
+    /// --shard K/N on the database: every user in exactly one part, the others counted.
+    @Test func database_shards_coverEveryUserOnce() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try Self.database(in: folder)
+        let whole = try Self.audit(["--database", path])
+        let parts = try (1...2).map { try Self.audit(["--database", path, "--shard", "\($0)/2"]) }
+        #expect(parts.map(\.status) == [0, 0])
+        #expect(parts.allSatisfy { !$0.output.isEmpty })
+        #expect(parts.flatMap { $0.output.split(separator: "\n") }.sorted() == whole.output.split(separator: "\n").sorted())
+        for part in parts {
+            let users = Int(Tool.summaryRow(part.errors, "users")?.first ?? "") ?? -1
+            #expect(Tool.summaryRow(part.errors, "lines of other shards") == ["\(4 - users)"])
+        }
+    }
+
     /// While the service holds a write transaction open, the audit reads the last committed state,
     /// waits for nothing, and writes nothing to the database.
     @Test func runningService_isNotDisturbed_andUncommittedWritesAreUnseen() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Masthead
 @testable import MastheadCLI
 import Testing
 
@@ -23,10 +24,10 @@ struct AuditOutputTests {
         ])
         #expect(run.status == 0)
         #expect(run.output == """
-            user_id,publication,status,readable,over_granted,under_granted
+            user_id,publication,status,readable,over_granted,under_granted,held_after_entitlement_ended
             alice,the-monthly,active,2020-02 2020-03 2020-04 2020-06 2020-07,2020-05=publishedDuringLapse,\
-            2020-02=unlockedAtPeriodStart 2020-04=publishedDuringPeriod 2020-06=unlockedAtPeriodStart 2020-07=publishedDuringPeriod
-            frank,the-monthly,none,2020-05,2020-06=notSubscribed,2020-05=singlePurchase
+            2020-02=unlockedAtPeriodStart 2020-04=publishedDuringPeriod 2020-06=unlockedAtPeriodStart 2020-07=publishedDuringPeriod,
+            frank,the-monthly,none,2020-05,2020-06=notSubscribed,2020-05=singlePurchase,
 
             """)
         let plain = try Tool.run(["audit", "--catalog", "Catalog/the-monthly", "--receipts", receipts.path, "--at", "2020-07-02T00:00:00Z", "--format", "csv"])
@@ -72,9 +73,10 @@ struct AuditOutputTests {
         #expect(!run.errors.contains("\r"), "no progress line when standard error is not a terminal")
     }
 
-    /// One self-contained page: the chart's bars hold the summary's counts, the discrepancy table
-    /// its rows; nothing is fetched from anywhere.
-    @Test func report_summaryChartAndDiscrepancies() throws {
+    /// One self-contained page: the chart's bars hold the summary's counts, laid out as a reader
+    /// would want; the findings by kind and product, worst first, per instant; nothing is
+    /// fetched from anywhere.
+    @Test func report_chartCountsAndFindingsByKindAndProduct() throws {
         let folder = try Tool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (receipts, grants) = try Self.inputs(in: folder)
@@ -87,21 +89,28 @@ struct AuditOutputTests {
         let html = try String(contentsOf: report, encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         for outside in ["<script", "src=", "href=", "@import", "url(http"] { #expect(!html.contains(outside)) }
+        #expect(html.contains("<tr><td>masthead</td><td>\(MastheadVersion.current)</td></tr>"))
+        #expect(html.contains("<tr><td>generated</td><td>20"))
         let chartStart = try #require(html.range(of: "<svg"))
         let chartEnd = try #require(html.range(of: "</svg>"))
         let chart = try SVGElements.read(String(html[chartStart.lowerBound..<chartEnd.upperBound]))
-        let bars = chart.classed("bar")
-        #expect(bars.map { $0.attributes["data-at"] } == ["2020-03-31T23:59:59Z", "2020-07-02T00:00:00Z"])
+        #expect(chart.classed("bar").map { $0.attributes["data-at"] } == ["2020-03-31T23:59:59Z", "2020-07-02T00:00:00Z"])
         let segments = chart.filter { $0.attributes["data-state"] != nil }.map { "\($0.attributes["data-state"]!)=\($0.attributes["data-count"]!)" }
         #expect(segments == ["active=1", "none=1", "active=1", "none=1"])
-        let rows = html.components(separatedBy: "<tr class=\"").dropFirst().map { $0.components(separatedBy: "</tr>")[0] }
-        #expect(rows.count == 10)
-        #expect(rows.contains {
-            $0.contains("<td>alice</td>") && $0.contains("<td>2020-07-02T00:00:00Z</td><td>overGranted</td><td>2020-05</td>")
-                && $0.contains("published during a lapse (2020-04-20 12:00 → 2020-06-17 12:00)")
-        })
-        #expect(html.contains("<tr><td>over-granted</td><td>2</td><td>2</td></tr>"))
-        #expect(html.contains("<tr><td>under-granted</td><td>1</td><td>5</td></tr>"))
+        #expect(chart.classed("segment-label").map(\.text) == ["active 1", "none 1", "active 1", "none 1"])
+        #expect(SVGLayout.problems(chart).isEmpty, "\(SVGLayout.problems(chart))")
+        // Per instant, side by side; per kind, then per product worst first.
+        #expect(html.contains(#"<tr class="kind overGranted"><td>over-granted</td><td>2</td><td>2</td></tr>"#))
+        #expect(html.contains(#"<tr class="kind underGranted"><td>under-granted</td><td>1</td><td>5</td></tr>"#))
+        #expect(html.contains(#"<tr class="product underGranted"><td>com.example.monthly</td><td>1</td><td>4</td></tr><tr class="product underGranted"><td>(single issues)</td><td>0</td><td>1</td></tr>"#))
+        let groups = html.components(separatedBy: "<h4 class=").dropFirst().map { $0.components(separatedBy: "</h4>")[0] }
+        #expect(groups.map { $0.components(separatedBy: ">").dropFirst().joined(separator: ">") } == [
+            "As of 2020-03-31T23:59:59Z: over-granted, com.example.monthly — 1 issue", "As of 2020-03-31T23:59:59Z: over-granted, (none) — 1 issue",
+            "As of 2020-03-31T23:59:59Z: under-granted, com.example.monthly — 1 issue",
+            "As of 2020-07-02T00:00:00Z: over-granted, (single issues) — 1 issue", "As of 2020-07-02T00:00:00Z: over-granted, com.example.monthly — 1 issue",
+            "As of 2020-07-02T00:00:00Z: under-granted, com.example.monthly — 4 issues", "As of 2020-07-02T00:00:00Z: under-granted, (single issues) — 1 issue",
+        ])
+        #expect(html.contains("<td>alice</td><td>the-monthly</td><td>2020-05: published during a lapse (2020-04-20 12:00 → 2020-06-17 12:00)</td>"))
         #expect(Tool.summaryRow(run.errors, "overGranted") == ["2", "2"])
         #expect(Tool.summaryRow(run.errors, "underGranted") == ["1", "5"])
         #expect(html.contains("<td>com.example.monthly</td><td>1 / 1</td><td>1 / 1</td>"))

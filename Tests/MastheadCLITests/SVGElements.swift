@@ -9,11 +9,18 @@ final class SVGElements: NSObject, XMLParserDelegate {
     struct Element {
         var name: String
         var attributes: [String: String]
+        /// The text directly inside the element (a `<title>` child's text not included).
+        var text = ""
+        /// The index of the enclosing element, nil for the root.
+        var parent: Int?
         /// The `class` attribute's words.
         var classes: [String] { attributes["class"]?.split(separator: " ").map(String.init) ?? [] }
+        /// A numeric attribute.
+        func number(_ name: String) -> Double? { attributes[name].flatMap(Double.init) }
     }
 
     private(set) var elements: [Element] = []
+    private var open: [Int] = []
     private var failure: (any Error)?
 
     static func read(_ text: String) throws -> [Element] {
@@ -27,7 +34,16 @@ final class SVGElements: NSObject, XMLParserDelegate {
     func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
     ) {
-        elements.append(Element(name: elementName, attributes: attributes))
+        elements.append(Element(name: elementName, attributes: attributes, parent: open.last))
+        open.append(elements.count - 1)
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        open.removeLast()
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if let current = open.last, elements[current].name != "title" { elements[current].text += string }
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) { failure = parseError }
@@ -37,5 +53,17 @@ extension [SVGElements.Element] {
     /// The elements whose class list holds every one of `classes`.
     func classed(_ classes: String...) -> [SVGElements.Element] {
         filter { element in classes.allSatisfy(element.classes.contains) }
+    }
+
+    /// The elements inside the element at `index` (at any depth).
+    func inside(_ index: Int) -> [SVGElements.Element] {
+        indices.filter { candidate in
+            var parent = self[candidate].parent
+            while let current = parent {
+                if current == index { return true }
+                parent = self[current].parent
+            }
+            return false
+        }.map { self[$0] }
     }
 }

@@ -3,30 +3,45 @@ import Testing
 
 /// `masthead timeline`: the picture holds the right bars, gaps and ticks, in the right places.
 struct TimelineCommandTests {
-    static func draw(_ receipt: String, at: String, extra: [String] = []) throws -> [SVGElements.Element] {
+    /// The SVG text `timeline` writes for `receipts` (shipped receipt names, or paths) as of `at`.
+    static func svg(_ receipts: [String], at: String, extra: [String] = []) throws -> String {
         let folder = try Tool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("timeline.svg")
-        let run = try Tool.run(
-            ["timeline", "--catalog", "Catalog/the-monthly", "--receipt", "Catalog/the-monthly/receipts/\(receipt).json", "--at", at, "--output", output.path]
-                + extra)
+        let files = receipts.flatMap { ["--receipt", $0.hasPrefix("/") ? $0 : "Catalog/the-monthly/receipts/\($0).json"] }
+        let run = try Tool.run(["timeline", "--catalog", "Catalog/the-monthly"] + files + ["--at", at, "--output", output.path] + extra)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output == "")
-        return try SVGElements.read(String(contentsOf: output, encoding: .utf8))
+        return try String(contentsOf: output, encoding: .utf8)
     }
 
-    /// The first `rect` after `element` (the bar inside a group), as (x, width).
-    static func bar(after group: SVGElements.Element, in elements: [SVGElements.Element]) -> (x: Double, width: Double)? {
+    static func draw(_ receipt: String, at: String, extra: [String] = []) throws -> [SVGElements.Element] {
+        try SVGElements.read(svg([receipt], at: at, extra: extra))
+    }
+
+    /// The first `rect` after `element` (the bar inside a group), as (x, y, width).
+    static func bar(after group: SVGElements.Element, in elements: [SVGElements.Element]) -> (x: Double, y: Double, width: Double)? {
         guard let index = elements.firstIndex(where: { $0.attributes == group.attributes && $0.name == group.name }),
             let rect = elements[(index + 1)...].first(where: { $0.name == "rect" }),
-            let x = rect.attributes["x"].flatMap(Double.init), let width = rect.attributes["width"].flatMap(Double.init)
+            let x = rect.number("x"), let y = rect.number("y"), let width = rect.number("width")
         else { return nil }
-        return (x, width)
+        return (x, y, width)
     }
 
-    /// Table 6-1 as of 2 July: two paid intervals, a lapse, a third; the periods they make; each
-    /// issue's marker with the rule's reason.
-    @Test func table61_barsGapAndTicks() throws {
+    /// A receipt in a temporary folder: a monthly subscription from 20 November to 20 December
+    /// 2020, so that the free December issue is also published during a period.
+    static func decemberReceipt(in folder: URL) throws -> URL {
+        let file = folder.appendingPathComponent("december.json")
+        try Data(#"""
+            {"status": 0, "environment": "Production", "latest_receipt_info": [{"transaction_id": "7000001", "product_id": "com.example.monthly",
+             "purchase_date_ms": "1605873600000", "expires_date_ms": "1608465600000"}]}
+            """#.utf8).write(to: file)
+        return file
+    }
+
+    /// Table 6-1 as of 2 July: two paid intervals, a lapse, a third; the periods they make; every
+    /// issue of the publication with the rule's reason.
+    @Test func table61_barsGapAndEveryIssue() throws {
         let elements = try Self.draw("table-6-1", at: "2020-07-02T00:00:00Z")
         #expect(elements.first?.name == "svg")
         let intervals = elements.classed("interval", "paid")
@@ -45,15 +60,63 @@ struct TimelineCommandTests {
         let second = try #require(Self.bar(after: periods[1], in: elements))
         #expect(abs(first.x + first.width - gap.x) < 0.11)
         #expect(abs(gap.x + gap.width - second.x) < 0.11)
+        // Every issue of the publication, not only those near the periods.
         let issues = elements.filter { $0.classes.contains("issue") }
         let decisions = issues.map { "\($0.attributes["data-issue"]!) \($0.classes[1]) \($0.attributes["data-reason"]!)" }
         #expect(decisions == [
-            "2020-02 readable unlockedAtPeriodStart", "2020-03 readable publishedDuringPeriod", "2020-04 readable publishedDuringPeriod",
-            "2020-05 denied publishedDuringLapse", "2020-06 readable unlockedAtPeriodStart", "2020-07 readable publishedDuringPeriod",
+            "2020-01 denied publishedBeforeSubscription", "2020-02 readable unlockedAtPeriodStart", "2020-03 readable publishedDuringPeriod",
+            "2020-04 readable publishedDuringPeriod", "2020-05 denied publishedDuringLapse", "2020-06 readable unlockedAtPeriodStart",
+            "2020-07 readable publishedDuringPeriod", "2020-08 denied notYetPublished", "2020-09 denied notYetPublished",
+            "2020-10 denied notYetPublished", "2020-11 denied notYetPublished", "2020-12 denied notYetPublished",
         ])
+        #expect(elements.classed("issue-label").map(\.text) == (1...12).map { String(format: "2020-%02d", $0) })
+        #expect(!elements.classed("title").contains { $0.text.contains("outside the span") })
         #expect(elements.classed("as-of").first?.attributes["data-at"] == "2020-07-02T00:00:00Z")
         #expect(elements.classed("refunded").isEmpty)
         #expect(elements.classed("legend").count == 1)
+    }
+
+    /// --from and --to limit the time drawn; the title counts the issues left out.
+    @Test func fromAndTo_limitTheSpan() throws {
+        let elements = try Self.draw("table-6-1", at: "2020-07-02T00:00:00Z", extra: ["--from", "2020-02-01T00:00:00Z", "--to", "2020-08-01T00:00:00Z"])
+        #expect(elements.classed("issue").map { $0.attributes["data-issue"]! } == (2...8).map { String(format: "2020-%02d", $0) })
+        #expect(elements.classed("title").first?.text.hasSuffix("(5 outside the span drawn)") == true)
+        let run = try Tool.run([
+            "timeline", "--catalog", "Catalog/the-monthly", "--receipt", "Catalog/the-monthly/receipts/table-6-1.json", "--output", "/tmp/never.svg",
+            "--from", "2020-08-01T00:00:00Z", "--to", "2020-02-01T00:00:00Z",
+        ])
+        #expect(run.status == 64)
+        #expect(run.errors == "masthead: timeline: --from must be before --to\n")
+    }
+
+    /// What a reader would check by eye, on every shipped story: every label inside the canvas,
+    /// none over another, no tick or as-of line through a label, every bar label whole in its bar.
+    @Test(arguments: [
+        (["table-6-1"], "2020-07-02T00:00:00Z"), (["table-6-2"], "2020-07-02T00:00:00Z"), (["table-6-2"], "2020-04-25T00:00:00Z"),
+        (["refund"], "2020-07-02T00:00:00Z"), (["upgrade"], "2020-07-02T00:00:00Z"), (["grace"], "2020-06-10T00:00:00Z"),
+        (["grace"], "2020-07-02T00:00:00Z"), (["stacked-passes"], "2020-12-31T00:00:00Z"), (["single-issue"], "2020-07-02T00:00:00Z"),
+        (["table-6-1", "table-6-2", "upgrade"], "2020-07-02T00:00:00Z"), (["table-6-1"], "2020-12-31T23:00:00Z"),
+    ])
+    func layout_labelsInsideApartAndClearOfLines(receipts: [String], at: String) throws {
+        let elements = try SVGElements.read(Self.svg(receipts, at: at))
+        let problems = SVGLayout.problems(elements)
+        #expect(problems.isEmpty, "\(receipts) at \(at):\n\(problems.joined(separator: "\n"))")
+    }
+
+    /// The layout check fails a picture that has what it looks for.
+    @Test func layoutCheck_findsOverlapsCrossingsAndCutLabels() throws {
+        let elements = try SVGElements.read("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="200" height="100">
+            <text x="10" y="20" font-size="10">first label</text><text x="30" y="22" font-size="10">second</text>
+            <line x1="15" y1="0" x2="15" y2="100"/><text x="190" y="90" font-size="10">cut off</text>
+            <g><rect x="100" y="40" width="20" height="16"/><text x="104" y="52" font-size="10" class="bar-label">#0 archive</text></g>
+            </svg>
+            """)
+        let problems = SVGLayout.problems(elements)
+        #expect(problems.contains { $0.hasPrefix("'first label' overlaps 'second'") })
+        #expect(problems.contains { $0.contains("runs through 'first label'") })
+        #expect(problems.contains { $0.hasPrefix("'cut off' lies outside") })
+        #expect(problems.contains { $0.hasPrefix("'#0 archive' does not fit in its bar") })
     }
 
     /// Streaming (Table 6-2): periods drawn as streaming, issues readable by the streaming rule.
@@ -64,19 +127,117 @@ struct TimelineCommandTests {
         #expect(elements.classed("issue", "readable").allSatisfy { $0.attributes["data-reason"] == "streaming" })
     }
 
-    /// A refunded renewal is its own struck-through bar, not an interval; grace is marked as such.
-    @Test func refundAndGrace_areDrawnApart() throws {
+    /// Several products: each product's intervals in a row named by its id, archive and streaming
+    /// periods in rows of their own with their lapses, an arrow at the upgrade.
+    @Test func severalProducts_rowsOfTheirOwn_andTheUpgrade() throws {
+        let elements = try SVGElements.read(Self.svg(["table-6-1", "table-6-2", "upgrade"], at: "2020-07-02T00:00:00Z"))
+        let intervals = elements.classed("interval")
+        var rows: [String: Set<Double>] = [:]
+        for interval in intervals {
+            let bar = try #require(Self.bar(after: interval, in: elements))
+            rows[interval.attributes["data-product"]!, default: []].insert(bar.y)
+        }
+        #expect(rows.keys.sorted() == ["com.example.monthly", "com.example.monthly.premium", "com.example.reader"])
+        let monthly = try #require(rows["com.example.monthly"])
+        let premium = try #require(rows["com.example.monthly.premium"])
+        let reader = try #require(rows["com.example.reader"])
+        #expect(monthly.isDisjoint(with: premium) && monthly.isDisjoint(with: reader) && premium.isDisjoint(with: reader))
+        let rowLabels = elements.classed("row").map(\.text)
+        // In the order of each product's first interval.
+        #expect(rowLabels == ["Issues", "com.example.monthly", "com.example.reader", "com.example.monthly.premium", "Archive periods", "Streaming periods"])
+        func heights(_ classes: String...) throws -> Set<Double> {
+            Set(try elements.filter { element in classes.allSatisfy(element.classes.contains) }.map { try #require(Self.bar(after: $0, in: elements)).y })
+        }
+        let archive = try heights("period", "archive")
+        let streaming = try heights("period", "streaming")
+        #expect(archive.count == 1 && streaming.count == 1 && archive != streaming)
+        for lapse in elements.classed("lapse") {
+            let y = try #require(Self.bar(after: lapse, in: elements)).y
+            #expect((lapse.attributes["data-access"] == "archive" ? archive : streaming).contains(y))
+        }
+        let upgrade = try #require(elements.classed("upgrade").first)
+        #expect(upgrade.attributes["data-from"] == "com.example.monthly" && upgrade.attributes["data-to"] == "com.example.monthly.premium")
+        #expect(upgrade.attributes["data-at"] == "2020-03-15T12:00:00Z")
+        #expect(elements.classed("legend-label").map(\.text).contains("upgrade"))
+    }
+
+    /// A refunded renewal is its own struck-through bar, not an interval.
+    @Test func refund_isDrawnApart() throws {
         let refund = try Self.draw("refund", at: "2020-07-02T00:00:00Z")
         let refunded = refund.classed("refunded")
         #expect(refunded.count == 1)
         #expect(refund.classed("interval").allSatisfy { $0.attributes["data-transaction"] != refunded[0].attributes["data-transaction"] })
         #expect(refunded[0].attributes["data-refunded"] == "2020-04-15T09:30:00Z")
-        #expect(refund.classed("issue", "denied").map { "\($0.attributes["data-issue"]!) \($0.attributes["data-reason"]!)" } == [
-            "2020-05 refunded", "2020-06 publishedDuringLapse", "2020-07 publishedDuringLapse",
+        #expect(refund.classed("issue", "denied").map { "\($0.attributes["data-issue"]!) \($0.attributes["data-reason"]!)" }.filter { !$0.hasSuffix("notYetPublished") } == [
+            "2020-01 publishedBeforeSubscription", "2020-02 publishedBeforeSubscription", "2020-05 refunded", "2020-06 publishedDuringLapse",
+            "2020-07 publishedDuringLapse",
         ])
-        let grace = try Self.draw("grace", at: "2020-06-10T00:00:00Z")
-        #expect(grace.classed("interval", "grace").count == 1)
-        #expect(grace.classed("interval", "paid").map { $0.attributes["data-transaction"] } == ["5000001"])
+    }
+
+    /// Billing grace and billing retry come from the renewal info: drawn inside the grace period
+    /// and after it, with their ends among the dates of the axis.
+    @Test func billingGraceAndRetry_areDrawn_withTheirEnds() throws {
+        for at in ["2020-06-10T00:00:00Z", "2020-07-02T00:00:00Z"] {
+            let grace = try Self.draw("grace", at: at)
+            #expect(grace.classed("interval", "grace").map { "\($0.attributes["data-start"]!) \($0.attributes["data-end"]!)" } == [
+                "2020-06-01T12:00:00Z 2020-06-17T12:00:00Z",
+            ], "\(at)")
+            #expect(grace.classed("billing-retry").map { "\($0.attributes["data-start"]!) \($0.attributes["data-end"]!)" } == [
+                "2020-06-01T12:00:00Z 2020-07-31T12:00:00Z",
+            ], "\(at)")
+            #expect(grace.classed("interval", "paid").map { $0.attributes["data-transaction"] } == ["5000001"])
+            // In grace the period runs to the grace end; after it, to the expiry.
+            let dates = at.hasPrefix("2020-06") ? ["1 May", "17 Jun", "31 Jul"] : ["1 May", "1 Jun", "17 Jun", "31 Jul"]
+            #expect(grace.classed("boundary-label").map(\.text) == dates, "\(at)")
+        }
+        // Before the subscription expired there is no billing trouble to draw.
+        let before = try Self.draw("grace", at: "2020-05-20T00:00:00Z")
+        #expect(before.classed("billing-retry").isEmpty && before.classed("interval", "grace").isEmpty)
+    }
+
+    /// The heading names the reader: --user, else the user_id of an audit input line, else the
+    /// App Store subscription; never the file.
+    @Test func heading_namesTheReader() throws {
+        let given = try Self.draw("table-6-1", at: "2020-07-02T00:00:00Z", extra: ["--user", "alice"])
+        #expect(given.classed("heading").first?.text == "alice — as of 2020-07-02 00:00 UTC, production")
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let line = folder.appendingPathComponent("line.json")
+        try Data(try AuditCommandTests.receiptLine("user-42", "table-6-1").utf8).write(to: line)
+        let fromFile = try SVGElements.read(Self.svg([line.path], at: "2020-07-02T00:00:00Z"))
+        #expect(fromFile.classed("heading").first?.text.hasPrefix("user-42 — as of") == true)
+        #expect(fromFile.classed("interval", "paid").count == 3)
+        let unnamed = try Self.draw("table-6-1", at: "2020-07-02T00:00:00Z")
+        #expect(unnamed.classed("heading").first?.text.hasPrefix("Reader of original transaction 1000001 — as of") == true)
+        #expect(!unnamed.classed("heading").first!.text.contains(".json"))
+    }
+
+    /// The legend lists what the picture uses, and nothing else.
+    @Test func legend_listsOnlyWhatAppears() throws {
+        let elements = try Self.draw("table-6-1", at: "2020-07-02T00:00:00Z")
+        #expect(elements.classed("legend-label").map(\.text) == [
+            "paid", "archive period", "lapse", "as-of instant", "published in a period", "unlocked at a period's start", "not readable",
+        ])
+    }
+
+    /// Every period boundary's date is written on the axis.
+    @Test func boundaries_everyPeriodBoundaryIsDated() throws {
+        let elements = try Self.draw("table-6-1", at: "2020-07-02T00:00:00Z")
+        #expect(elements.classed("boundary").map { $0.attributes["data-at"]! } == [
+            "2020-02-20T12:00:00Z", "2020-04-20T12:00:00Z", "2020-06-17T12:00:00Z", "2020-07-17T12:00:00Z",
+        ])
+        #expect(elements.classed("boundary-label").map(\.text) == ["20 Feb", "20 Apr", "17 Jun", "17 Jul"])
+    }
+
+    /// A free issue that is readable for another reason too shows a marker for each.
+    @Test func freeIssue_readableForAnotherReason_showsBoth() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let elements = try SVGElements.read(Self.svg([try Self.decemberReceipt(in: folder).path], at: "2020-12-10T00:00:00Z"))
+        let index = try #require(elements.firstIndex { $0.attributes["data-issue"] == "2020-12" })
+        #expect(elements[index].attributes["data-reason"] == "publishedDuringPeriod free")
+        #expect(elements.inside(index).classed("mark").map(\.text) == ["P", "F"])
+        #expect(SVGLayout.problems(elements).isEmpty)
     }
 
     /// --publication draws that publication even for a reader without a transaction for it.

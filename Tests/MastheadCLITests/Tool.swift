@@ -11,6 +11,9 @@ enum Tool {
         return root.appendingPathComponent(".build/debug/masthead")
     }
 
+    /// The built `masthead-bench`, beside `masthead`.
+    static var benchBinary: URL { binary.deletingLastPathComponent().appendingPathComponent("masthead-bench") }
+
     struct Outcome {
         var status: Int32
         var output: String

@@ -1,3 +1,5 @@
+import Masthead
+@testable import MastheadCLI
 import Testing
 
 /// Help texts (golden) and usage errors: exit 64 with a one-line reason.
@@ -18,12 +20,70 @@ struct UsageTests {
               serve     Run the companion service: receipts, notifications, download checks over HTTP.
               refresh   Re-verify with Apple the subscriptions about to expire, once.
 
-            Run 'masthead <command> --help' for a command's options.
+            Run 'masthead help <command>' or 'masthead <command> --help' for a command's options,
+            'masthead --version' for the version.
             Exit status: 0 success, 1 invalid input data, 2 discrepancies found (audit --fail-on-discrepancy),
             64 usage error, 66 unreadable input, 73 unwritable output, 78 invalid service configuration.
 
             """)
         #expect(try Tool.run([]).output == outcome.output)
+    }
+
+    @Test func version_printsTheProjectVersion() throws {
+        for arguments in [["--version"], ["version"]] {
+            let outcome = try Tool.run(arguments)
+            #expect(outcome.status == 0)
+            #expect(outcome.output == "masthead \(MastheadVersion.current)\n")
+        }
+        #expect(MastheadVersion.current.split(separator: ".").count == 3)
+    }
+
+    @Test func helpCommand_printsTheCommandsHelp_asItsHelpOptionDoes() throws {
+        for command in MastheadTool.spec.commands {
+            let help = try Tool.run(["help", command.name])
+            #expect(help.status == 0)
+            #expect(help.output.hasPrefix("Usage: masthead \(command.name)"))
+            #expect(help.output == (try Tool.run([command.name, "--help"])).output)
+        }
+        #expect(try Tool.run(["help"]).output == (try Tool.run(["--help"])).output)
+    }
+
+    /// Golden: the help written from check's spec.
+    @Test func checkHelp_isGolden() throws {
+        #expect(try Tool.run(["check", "--help"]).output == """
+            Usage: masthead check --catalog DIR --receipt FILE [options]
+
+            Prints one user's status per publication, their periods and lapses, and every issue with
+            whether it is readable and why.
+
+            Options:
+              --catalog DIR          Catalog folder holding catalog.json (or the JSON file itself).
+              --receipt FILE         A verifyReceipt response (JSON). Repeat to merge several receipts.
+              --at INSTANT           The as-of instant, RFC 3339 (default: now).
+              --publication ID       Only this publication (shown even without a transaction).
+              --environment ENV      production (default) or sandbox.
+              --format FORMAT        text (default) or json.
+              -h, --help             Show this help.
+
+            """)
+    }
+
+    /// The parser accepts every option a command's help lists, and the help lists every option
+    /// the parser accepts: both come from one spec.
+    @Test func everyCommand_acceptsExactlyTheOptionsItsHelpLists() throws {
+        for command in MastheadTool.spec.commands {
+            let listed = command.help.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("  --") else { return nil }
+                return String(line.dropFirst(4).prefix { $0 != " " })
+            }
+            #expect(listed == command.options.map(\.name), "\(command.name)")
+            var arguments: [String] = []
+            for option in command.options where !command.alternatives.contains(where: { $0.dropFirst().contains(option.name) }) {
+                arguments += option.isFlag ? ["--\(option.name)"] : ["--\(option.name)", "x"]
+            }
+            #expect(throws: Never.self, "\(command.name)") { try Arguments(arguments, spec: command) }
+            #expect(throws: CLIError.self, "\(command.name)") { try Arguments(arguments + ["--undeclared"], spec: command) }
+        }
     }
 
     @Test func commandHelp_listsEveryOption() throws {
@@ -37,14 +97,15 @@ struct UsageTests {
         #expect(audit.status == 0)
         #expect(audit.output.hasPrefix("Usage: masthead audit --catalog DIR (--receipts FILE.jsonl | --database FILE) [options]\n"))
         for option in [
-            "--catalog", "--receipts", "--database", "--at", "--environment", "--format", "--output", "--grants", "--fail-on-discrepancy", "--report", "--help",
+            "--catalog", "--receipts", "--database", "--at", "--environment", "--format", "--output", "--grants", "--fail-on-discrepancy", "--report",
+            "--shard", "--help",
         ] {
             #expect(audit.output.contains(option))
         }
         let timeline = try Tool.run(["timeline", "--help"])
         #expect(timeline.status == 0)
         #expect(timeline.output.hasPrefix("Usage: masthead timeline --catalog DIR --receipt FILE --output FILE.svg [options]\n"))
-        for option in ["--catalog", "--receipt", "--output", "--at", "--publication", "--environment", "--help"] {
+        for option in ["--catalog", "--receipt", "--output", "--at", "--publication", "--environment", "--user", "--from", "--to", "--help"] {
             #expect(timeline.output.contains(option))
         }
     }
@@ -59,10 +120,26 @@ struct UsageTests {
         (["audit", "--catalog", "c", "--receipts", "r", "--environment", "staging"], "masthead: audit: --environment must be production or sandbox, not 'staging'\n"),
         (["audit", "--catalog", "c", "--receipts"], "masthead: audit: --receipts needs a value\n"),
         (["audit", "stray"], "masthead: audit: unexpected argument 'stray' (see 'masthead audit --help')\n"),
-        (["audit", "--catalog", "c"], "masthead: audit: missing --receipts FILE or --database FILE (see 'masthead audit --help')\n"),
+        (["audit", "--catalog", "c"], "masthead: audit: missing --receipts FILE.jsonl or --database FILE (see 'masthead audit --help')\n"),
         (["audit", "--catalog", "c", "--receipts", "r", "--database", "d"], "masthead: audit: give --receipts or --database, not both\n"),
         (["audit", "--catalog", "c", "--receipts", "r", "--format", "xml"], "masthead: audit: --format must be jsonl or csv, not 'xml'\n"),
         (["timeline", "--catalog", "c", "--receipt", "r"], "masthead: timeline: missing --output (see 'masthead timeline --help')\n"),
+        (["chek"], "masthead: unknown command 'chek', did you mean 'check'? (see 'masthead --help')\n"),
+        (["--versoin"], "masthead: unknown command '--versoin', did you mean '--version'? (see 'masthead --help')\n"),
+        (["help", "audti"], "masthead: unknown command 'audti', did you mean 'audit'? (see 'masthead --help')\n"),
+        (["check", "--catalog", "c", "--recept", "r"], "masthead: check: unknown option '--recept', did you mean '--receipt'? (see 'masthead check --help')\n"),
+        (["audit", "--catalog", "c", "--receipts", "r", "--fail-on-discrepancies"],
+         "masthead: audit: unknown option '--fail-on-discrepancies', did you mean '--fail-on-discrepancy'? (see 'masthead audit --help')\n"),
+        (["serve", "--maxBodyBites", "10"], "masthead: serve: unknown option '--maxBodyBites', did you mean '--maxBodyBytes'? (see 'masthead serve --help')\n"),
+        (["check", "--catalog", "c", "--receipt", "r", "--format", "json", "--format", "text"], "masthead: check: --format may be given only once\n"),
+        (["audit", "--catalog", "c", "--receipts", "r", "--fail-on-discrepancy=yes"], "masthead: audit: --fail-on-discrepancy takes no value\n"),
+        (["generate", "--catalog", "c", "--users", "-3"], "masthead: generate: --users must be a whole number of at least 0, not '-3'\n"),
+        (["serve", "--port", "http"], "masthead: serve: --port must be a whole number from 0 to 65535, not 'http'\n"),
+        (["serve", "--restore", "steal"], "masthead: serve: --restore must be transfer, keep or transferIfInactive, not 'steal'\n"),
+        (["help", "audit", "check"], "masthead: help: name one command (see 'masthead --help')\n"),
+        (["audit", "--catalog", "c", "--receipts", "r", "--fail-on-discrepancy"],
+         "masthead: audit: --fail-on-discrepancy needs --grants FILE (nothing is reconciled without it)\n"),
+        (["audit", "--catalog", "c", "--receipts", "r", "--shard", "4/3"], "masthead: audit: --shard must be K/N with 1 ≤ K ≤ N, such as 1/4, not '4/3'\n"),
     ]
 
     @Test(arguments: mistakes)

@@ -46,16 +46,23 @@ struct MarkupTests {
         #expect(StatusChart.niceStep(50_000) == 50_000)
     }
 
-    /// Input text (user ids, reasons) is escaped: a hostile user id cannot add markup to the report.
-    @Test func report_escapesInputText() {
-        let at = Instant(milliseconds: 1_593_648_000_000)
-        let page = AuditReportPage(AuditReportPage.Content(
-            inputs: [("receipts", "a&b.jsonl")], totals: [("users", "1")], instants: [at], states: [[.active: 1]],
-            products: [("<b>prod</b>", [(1, 1)])], discrepancies: [(1, 0)],
-            listed: [AuditReportPage.Discrepancy(userId: "<script>alert(1)</script>", publication: "p", at: at, kind: "overGranted", issue: "i\"", reason: "r")]))
-        #expect(!page.html.contains("<script"))
-        #expect(!page.html.contains("<b>prod"))
-        #expect(page.html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
-        #expect(page.html.contains("a&amp;b.jsonl"))
+    @Test func thousands_groupsDigitsByThree() {
+        #expect(Markup.thousands(0) == "0")
+        #expect(Markup.thousands(999) == "999")
+        #expect(Markup.thousands(85_849) == "85,849")
+        #expect(Markup.thousands(1_000_000) == "1,000,000")
+        #expect(Markup.thousands(-12_345) == "-12,345")
+    }
+
+    /// Widths come from the font's table: digits and capitals as DejaVu Sans draws them.
+    @Test func textMetrics_widthsAndBoxes() {
+        #expect(TextMetrics.width("0000", size: 10) == 25.44)
+        #expect(TextMetrics.width("i", size: 10) < TextMetrics.width("M", size: 10))
+        #expect(TextMetrics.width("Aa", size: 10, bold: true) > TextMetrics.width("Aa", size: 10))
+        let box = TextMetrics.box("00", x: 100, y: 50, size: 10, anchor: "middle")
+        #expect(box == TextMetrics.Box(minX: 100 - 6.36, minY: 42.4, maxX: 100 + 6.36, maxY: 52.4))
+        #expect(box.isCrossed(x1: 100, y1: 0, x2: 100, y2: 100))
+        #expect(!box.isCrossed(x1: 110, y1: 0, x2: 110, y2: 100))
+        #expect(!box.isCrossed(x1: 100, y1: 0, x2: 100, y2: 42))
     }
 }

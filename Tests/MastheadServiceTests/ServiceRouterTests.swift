@@ -176,6 +176,32 @@ struct ServiceRouterTests {
         #expect(harness.call("GET", "/v1/users/carol/entitlements?at=2020-09-01T00:00:00Z").body == once)
     }
 
+    /// Apple retries and reorders deliveries: a DID_CHANGE_RENEWAL_STATUS turning auto-renew off
+    /// arrives before the older one turning it on, which is then delivered again. The newest
+    /// change stands, and an as-of question before it sees the older state (R2.7).
+    @Test func renewalStatusNotifications_outOfOrderAndReplayed_newestChangeStands() throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        let first = Self.transaction("r1", original: "r1", from: "2020-02-20T12:00:00Z", to: "2020-03-20T12:00:00Z")
+        #expect(harness.call("POST", "/v1/users/rita/receipts", json: #"{"status": 0, "latest_receipt_info": [\#(first)]}"#).status == 200)
+        func change(_ on: Bool, at changed: String) -> String {
+            let flag = on ? "true" : "false"
+            let milliseconds = DateText.rfc3339(changed)!.milliseconds
+            let pending = #"[{"original_transaction_id": "r1", "product_id": "com.example.monthly", "auto_renew_status": "\#(on ? 1 : 0)"}]"#
+            return #"{"notification_type": "DID_CHANGE_RENEWAL_STATUS", "password": "shared-secret", "environment": "PROD", "auto_renew_status": "\#(flag)", "auto_renew_status_change_date_ms": "\#(milliseconds)", "auto_renew_product_id": "com.example.monthly", "unified_receipt": {"status": 0, "environment": "Production", "latest_receipt_info": [\#(first)], "pending_renewal_info": \#(pending)}}"#
+        }
+        let on = change(true, at: "2020-03-01T00:00:00Z")
+        let off = change(false, at: "2020-03-05T00:00:00Z")
+        for body in [off, on, on] {
+            #expect(harness.call("POST", "/v1/notifications/app-store", token: nil, json: body).json?["applied"]?.bool == true)
+        }
+        func autoRenew(at: String) -> Bool? {
+            harness.call("GET", "/v1/users/rita/entitlements?at=\(at)").json?["publications"]?.elements.first(where: { _ in true })?["status"]?["autoRenew"]?.bool
+        }
+        #expect(autoRenew(at: "2020-03-10T00:00:00Z") == false)
+        #expect(autoRenew(at: "2020-03-03T00:00:00Z") == true)
+    }
+
     @Test func wrongPassword_is401_andNothingIsStored() throws {
         let harness = try ServiceHarness()
         defer { harness.close() }

@@ -25,10 +25,10 @@ struct StoreTests {
         let store = try Store(path: path)
         #expect(try store.database.scalarText("PRAGMA journal_mode") == "wal")
         #expect(try store.database.scalarText("PRAGMA synchronous") == "2")
-        #expect(try store.database.scalarText("SELECT max(version) FROM migrations") == "2")
+        #expect(try store.database.scalarText("SELECT max(version) FROM migrations") == "3")
         // Opening again applies nothing twice.
         let again = try Store(path: path)
-        #expect(try again.database.scalarText("SELECT count(*) FROM migrations") == "2")
+        #expect(try again.database.scalarText("SELECT count(*) FROM migrations") == "3")
     }
 
     @Test func inTransaction_rollsBack_whenBodyThrows() throws {
@@ -95,7 +95,7 @@ struct StoreTests {
         #expect(try store.history(forUser: "third").transactions.count == 1)
     }
 
-    @Test func renewals_latestReplaces_andUnnamedOnesResolveByProduct_R2_6() throws {
+    @Test func renewals_keptAsHistory_andUnnamedOnesResolveByProduct_R2_6() throws {
         let path = Self.temporaryPath()
         defer { Self.remove(path) }
         let store = try Store(path: path)
@@ -103,11 +103,68 @@ struct StoreTests {
         try store.save(transactions: transactions, renewals: [RenewalInfo(productId: "premium", autoRenewOn: true)])
         _ = try store.link(userId: "u", transactions: transactions, latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 0))
         #expect(try store.history(forUser: "u").renewals.map(\.originalTransactionId) == ["a"])
-        try store.save(transactions: [], renewals: [RenewalInfo(originalTransactionId: "a", productId: "premium", autoRenewOn: false, isInBillingRetry: true)])
-        let renewals = try store.history(forUser: "u").renewals
-        #expect(renewals.count == 1)
-        #expect(renewals.first?.autoRenewOn == false)
-        #expect(renewals.first?.isInBillingRetry == true)
+        let retry = RenewalInfo(originalTransactionId: "a", productId: "premium", autoRenewOn: false, isInBillingRetry: true)
+        try store.save(transactions: [], renewals: [retry, retry])
+        let history = try store.history(forUser: "u")
+        #expect(history.renewals.count == 2)
+        #expect(history.renewal(forOriginalTransaction: "a", environment: .production, latestProductId: "premium", asOf: Instant(milliseconds: 20)) == retry)
+    }
+
+    /// Apple retries and reorders notifications: renewal infos are ordered by their evidence, so
+    /// a replayed older one does not undo a newer one (R2.7), and each distinct one is kept once.
+    @Test func renewals_onOffReplayedOn_staysOff_R2_7() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        let store = try Store(path: path)
+        let transactions = [Self.transaction("a", from: 0, to: 1000)]
+        _ = try store.link(userId: "u", transactions: transactions, latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 0))
+        try store.save(transactions: transactions, renewals: [])
+        let on = RenewalInfo(originalTransactionId: "a", productId: "monthly", autoRenewOn: true, evidence: Instant(milliseconds: 100))
+        let off = RenewalInfo(originalTransactionId: "a", productId: "monthly", autoRenewOn: false, evidence: Instant(milliseconds: 200))
+        for info in [on, off, on] { try store.save(transactions: [], renewals: [info]) }
+        let history = try store.history(forUser: "u")
+        #expect(history.renewals == [on, off])
+        func autoRenew(at milliseconds: Int64) -> Bool? {
+            history.renewal(forOriginalTransaction: "a", environment: .production, latestProductId: "monthly", asOf: Instant(milliseconds: milliseconds))?.autoRenewOn
+        }
+        #expect(autoRenew(at: 500) == false)
+        #expect(autoRenew(at: 150) == true)
+        #expect(autoRenew(at: 50) == nil)
+    }
+
+    /// Renewal infos stored before they were kept as a history survive the migration, undated.
+    @Test func migration_keepsEarlierRenewalInfos_withoutEvidence() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        do {
+            let database = try Database(path: path)
+            try database.execute("""
+                CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL);
+                INSERT INTO migrations VALUES (1, 0);
+                CREATE TABLE users (user_id TEXT PRIMARY KEY, created_ms INTEGER NOT NULL);
+                CREATE TABLE subscriptions (
+                    environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, user_id TEXT NOT NULL REFERENCES users (user_id),
+                    latest_receipt TEXT, linked_ms INTEGER NOT NULL, PRIMARY KEY (environment, original_transaction_id));
+                CREATE TABLE transactions (
+                    environment TEXT NOT NULL, transaction_id TEXT NOT NULL, original_transaction_id TEXT NOT NULL, product_id TEXT NOT NULL,
+                    purchase_ms INTEGER NOT NULL, expires_ms INTEGER, cancellation_ms INTEGER,
+                    is_upgraded INTEGER NOT NULL, is_trial INTEGER NOT NULL, is_intro_offer INTEGER NOT NULL,
+                    PRIMARY KEY (environment, transaction_id));
+                CREATE TABLE renewals (
+                    environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, product_id TEXT, auto_renew_product_id TEXT,
+                    auto_renew_on INTEGER, billing_retry INTEGER NOT NULL, grace_expires_ms INTEGER, expiration_intent TEXT,
+                    PRIMARY KEY (environment, original_transaction_id));
+                INSERT INTO users VALUES ('u', 0);
+                INSERT INTO subscriptions VALUES ('production', 'a', 'u', NULL, 0);
+                INSERT INTO renewals VALUES ('production', 'a', 'monthly', 'monthly', 0, 1, 500, '2');
+                """)
+        }
+        let store = try Store(path: path)
+        #expect(try store.history(forUser: "u").renewals == [
+            RenewalInfo(
+                originalTransactionId: "a", productId: "monthly", autoRenewProductId: "monthly", autoRenewOn: false, isInBillingRetry: true,
+                gracePeriodExpires: Instant(milliseconds: 500), expirationIntent: "2")
+        ])
     }
 
     @Test func refreshDue_listsSubscriptionsExpiringInWindow_withLatestReceipt() throws {

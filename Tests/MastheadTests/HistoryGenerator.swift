@@ -22,7 +22,8 @@ struct HistoryGenerator {
     static let hour: Int64 = 3_600_000
 
     /// A history of one user: auto-renewable runs with overlaps and lapses, refunds, upgrades,
-    /// passes, free and single-issue purchases; `grace` adds billing-retry renewal info.
+    /// passes, free and single-issue purchases; `grace` adds billing-retry renewal info, dated
+    /// or not, with earlier states of the same subscription.
     mutating func history(grace: Bool = true) -> (transactions: [Transaction], renewals: [RenewalInfo]) {
         var transactions: [Transaction] = []
         var renewals: [RenewalInfo] = []
@@ -43,10 +44,19 @@ struct HistoryGenerator {
                 start = roll < 6 ? end - Int64(below(3)) * Self.hour : end + Int64(1 + below(24 * 60)) * Self.hour
             }
             if grace && chance(30) {
+                // Known from a few weeks before the run's next start, or undated (R2.7).
+                let evidence = chance(50) ? Instant(milliseconds: start - Int64(below(24 * 60)) * Self.hour) : nil
                 renewals.append(
                     RenewalInfo(
                         originalTransactionId: original, productId: product, autoRenewOn: chance(50), isInBillingRetry: true,
-                        gracePeriodExpires: Instant(milliseconds: start + Int64(below(24 * 16)) * Self.hour)))
+                        gracePeriodExpires: Instant(milliseconds: start + Int64(below(24 * 16)) * Self.hour), evidence: evidence))
+                if chance(50) {
+                    // Another state of the same subscription, renewing, known at another instant.
+                    renewals.append(
+                        RenewalInfo(
+                            originalTransactionId: original, productId: product, autoRenewOn: true,
+                            evidence: Instant(milliseconds: Self.base + Int64(below(24 * 300)) * Self.hour)))
+                }
             }
         }
         for index in 0..<below(3) {

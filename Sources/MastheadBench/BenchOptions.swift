@@ -1,0 +1,66 @@
+import MastheadCLI
+
+/// The options of a benchmark run, read from the command line against the benchmark's spec.
+struct BenchOptions {
+    var users = 100_000
+    var seed: UInt64 = 1
+    var work = "/tmp/masthead-bench"
+    var catalog = "Catalog/the-monthly"
+    var seconds = 10
+    /// Event loops of the benchmarked server (service).
+    var loops = 2
+    /// Pairs of audit and Python runs (audit).
+    var runs = 1
+
+    /// Reads the options `parsed` holds; a number out of its range is a usage error.
+    init(_ parsed: Arguments) throws(CLIError) {
+        users = try parsed.integer("users", in: 1...Int.max) ?? users
+        seed = try parsed.unsigned("seed") ?? seed
+        work = parsed.value("work") ?? work
+        catalog = parsed.value("catalog") ?? catalog
+        seconds = try parsed.integer("seconds", in: 1...Int.max) ?? seconds
+        loops = try parsed.integer("loops", in: 1...64) ?? loops
+        runs = try parsed.integer("runs", in: 1...Int.max) ?? runs
+    }
+
+    static let usersOption = OptionSpec.value("users", "N", "Users in the generated population (default 100000).")
+    static let seedOption = OptionSpec.value("seed", "S", "The population's random seed (default 1).")
+    static let workOption = OptionSpec.value("work", "DIR", "Folder for the generated files (default /tmp/masthead-bench).")
+    static let catalogOption = OptionSpec.value("catalog", "DIR", "Catalog folder holding catalog.json (default Catalog/the-monthly).")
+
+    /// The benchmarks and their options.
+    static let tool = ToolSpec(
+        program: "masthead-bench", about: "measure the release build, reproducing the published figures.",
+        commands: [
+            CommandSpec(
+                program: "masthead-bench", name: "audit", summary: "Time 'masthead audit' against Python's json module on a generated population.",
+                description: """
+                    Generates a population as 'masthead generate' does, then times the release
+                    'masthead audit' on it against a Python json.loads of every line, in pairs.
+                    """,
+                options: [usersOption, seedOption, .value("runs", "N", "Pairs of audit and Python runs (default 1)."), workOption, catalogOption]),
+            CommandSpec(
+                program: "masthead-bench", name: "database", summary: "Time 'masthead audit --database' against '--receipts' on the same users.",
+                description: """
+                    Stores a generated population through the service (each user's receipt posted and
+                    linked, group-committed), then times 'masthead audit --database' against
+                    'masthead audit --receipts' on the same users.
+                    """,
+                options: [usersOption, seedOption, workOption, catalogOption]),
+            CommandSpec(
+                program: "masthead-bench", name: "service", summary: "Drive the release 'masthead serve' with wrk.",
+                description: """
+                    Starts the release 'masthead serve' and drives it with wrk (32 keep-alive connections
+                    over loopback): the download check of a reader with a year of renewals, durable
+                    notification ingest, and /health. Needs wrk (apt-get install wrk).
+                    """,
+                options: [
+                    .value("seconds", "N", "Seconds of each wrk run (default 10)."),
+                    .value("loops", "N", "Event loops of the server, 1 to 64 (default 2)."), workOption, catalogOption,
+                ]),
+        ],
+        footer: """
+            Run 'masthead-bench help <command>' for a command's options. Build first with
+            'swift build -c release'; the benchmarks run the 'masthead' beside this program.
+            """)
+}

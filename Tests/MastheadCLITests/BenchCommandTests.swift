@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// `masthead-bench` as a user meets it: help instead of a benchmark, usage errors for bad
+/// options, and a small database run that stores its population through the service.
+struct BenchCommandTests {
+    static func bench(_ arguments: [String]) throws -> Tool.Outcome { try Tool.runProgram(Tool.benchBinary.path, arguments) }
+
+    @Test func help_isPrinted_insteadOfRunningABenchmark() throws {
+        let help = try Self.bench(["--help"])
+        #expect(help.status == 0)
+        #expect(help.errors == "")
+        #expect(help.output.hasPrefix("masthead-bench: measure the release build"))
+        for command in ["  audit ", "  database ", "  service "] { #expect(help.output.contains(command)) }
+        #expect(try Self.bench(["help"]).output == help.output)
+        #expect(try Self.bench([]).output == help.output)
+        let audit = try Self.bench(["help", "audit"])
+        #expect(audit.status == 0)
+        #expect(audit.output.hasPrefix("Usage: masthead-bench audit [options]\n"))
+        #expect(audit.output.contains("  --users N "))
+        #expect(try Self.bench(["audit", "--help"]).output == audit.output)
+    }
+
+    static let mistakes: [(arguments: [String], message: String)] = [
+        (["audit", "--users", "many"], "masthead-bench: audit: --users must be a whole number of at least 1, not 'many'\n"),
+        (["audit", "--users", "0"], "masthead-bench: audit: --users must be a whole number of at least 1, not '0'\n"),
+        (["audit", "--seed", "-1"], "masthead-bench: audit: --seed must be a whole number from 0 to 18446744073709551615, not '-1'\n"),
+        (["audit", "--runs", "2x"], "masthead-bench: audit: --runs must be a whole number of at least 1, not '2x'\n"),
+        (["service", "--loops", "0"], "masthead-bench: service: --loops must be a whole number from 1 to 64, not '0'\n"),
+        (["service", "--seconds", "ten"], "masthead-bench: service: --seconds must be a whole number of at least 1, not 'ten'\n"),
+        (["service", "--users", "5"], "masthead-bench: service: unknown option '--users' (see 'masthead-bench service --help')\n"),
+        (["database", "--user", "5"], "masthead-bench: database: unknown option '--user', did you mean '--users'? (see 'masthead-bench database --help')\n"),
+        (["audti"], "masthead-bench: unknown command 'audti', did you mean 'audit'? (see 'masthead-bench --help')\n"),
+        (["--users", "5"], "masthead-bench: unknown command '--users' (see 'masthead-bench --help')\n"),
+    ]
+
+    @Test(arguments: mistakes)
+    func badOptions_areUsageErrors_beforeAnythingRuns(mistake: (arguments: [String], message: String)) throws {
+        let outcome = try Self.bench(mistake.arguments)
+        #expect(outcome.status == 64)
+        #expect(outcome.errors == mistake.message)
+        #expect(outcome.output == "")
+    }
+
+    /// The database benchmark on a few users: the population is the one `masthead generate`
+    /// writes, stored through the service, and the audit of the database finds every user.
+    @Test func database_storesTheGeneratedPopulationThroughTheService() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Self.bench(["database", "--users", "40", "--seed", "3", "--work", folder.path])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.hasPrefix("stored 40 users in "))
+        let generated = try Tool.run(["generate", "--catalog", "Catalog/the-monthly", "--users", "40", "--seed", "3"])
+        let stored = try String(contentsOf: folder.appendingPathComponent("database-40-3.jsonl"), encoding: .utf8)
+        #expect(stored == generated.output)
+        let fromDatabase = try String(contentsOf: folder.appendingPathComponent("database-audit.jsonl"), encoding: .utf8)
+        let fromReceipts = try String(contentsOf: folder.appendingPathComponent("receipts-audit.jsonl"), encoding: .utf8)
+        #expect(!fromReceipts.isEmpty)
+        #expect(fromDatabase.split(separator: "\n").sorted() == fromReceipts.split(separator: "\n").sorted())
+        // Checkpointed once stored: the audit reads the database file, not a long WAL.
+        let wal = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("database-40-3.sqlite-wal").path)
+        #expect((wal?[.size] as? Int ?? 0) == 0)
+    }
+}

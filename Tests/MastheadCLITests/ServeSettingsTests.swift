@@ -1,0 +1,87 @@
+import Foundation
+import MastheadHTTP
+@testable import MastheadCLI
+import MastheadService
+import Testing
+
+/// One settings table drives `serve --help`, the `--config` file, the `serve` flags and the
+/// README's list: every row is in each, with the same default.
+struct ServeSettingsTests {
+    static let secrets = ServerProcess.environment
+
+    /// A value of the setting's kind other than its default, as a flag and as JSON.
+    static func otherValue(_ setting: ServiceSetting) -> (flag: String?, json: String) {
+        let current = setting.defaultText
+        switch setting.kind {
+        case .toggle: return (nil, "true")
+        case .text: return (current + "-other", "\"\(current)-other\"")
+        case .number(let range):
+            let number = Int(current) == range.upperBound ? range.lowerBound : (Int(current) ?? 0) + 1
+            return (String(number), String(number))
+        case .choice(let words):
+            let word = words.first { $0 != current } ?? current
+            return (word, "\"\(word)\"")
+        }
+    }
+
+    @Test func serveHelp_listsEverySetting_asAnOption_withItsDefault() throws {
+        let help = try Tool.run(["serve", "--help"])
+        #expect(help.status == 0)
+        // Rows may wrap: compare with every run of spaces and line breaks as one space.
+        let text = help.output.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        for setting in ServiceConfiguration.settings {
+            let synopsis = "--\(setting.key)" + (setting.valueName.map { " \($0)" } ?? "")
+            #expect(text.contains(" \(synopsis) \(setting.help.dropLast()) (default \(setting.defaultText))."), "\(setting.key)")
+        }
+        for secret in ServiceConfiguration.secrets { #expect(help.output.contains("  \(secret.variable) "), "\(secret.variable)") }
+    }
+
+    @Test func everySetting_isAcceptedAsAFlag_andSetsItsField() throws {
+        var arguments: [String] = []
+        for setting in ServiceConfiguration.settings {
+            let value = Self.otherValue(setting)
+            arguments += ["--\(setting.key)"] + (value.flag.map { [$0] } ?? [])
+        }
+        let configuration = try ServeCommand(arguments, environment: Self.secrets).configuration
+        for setting in ServiceConfiguration.settings {
+            #expect(setting.json(in: configuration) == Self.otherValue(setting).json, "\(setting.key)")
+        }
+    }
+
+    @Test func everySetting_isAcceptedInTheConfigFile_andFlagsWinOverIt() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("config.json")
+        let document = ServiceConfiguration.settings.map { "\"\($0.key)\": \(Self.otherValue($0).json)" }.joined(separator: ",\n")
+        try Data("{\(document)}".utf8).write(to: file)
+        let configuration = try ServeCommand(["--config", file.path], environment: Self.secrets).configuration
+        for setting in ServiceConfiguration.settings {
+            #expect(setting.json(in: configuration) == Self.otherValue(setting).json, "\(setting.key)")
+        }
+        let overridden = try ServeCommand(["--config", file.path, "--port", "0", "--host", "0.0.0.0"], environment: Self.secrets).configuration
+        #expect(overridden.http.port == 0)
+        #expect(overridden.http.host == "0.0.0.0")
+        #expect(overridden.http.threads == configuration.http.threads)
+    }
+
+    /// README.md's settings table: every key of the code's table, in the same order, with the
+    /// same default.
+    @Test func readme_listsEverySetting_withItsDefault() throws {
+        let readme = try String(contentsOf: Tool.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let header = lines.firstIndex(of: "| setting | default | what |") else {
+            Issue.record("README.md has no settings table")
+            return
+        }
+        var listed: [(key: String, value: String)] = []
+        for line in lines[(header + 2)...] {
+            guard line.hasPrefix("| `") else { break }
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            listed.append((String(cells[0].dropFirst().dropLast()), String(cells[1].dropFirst().dropLast())))
+        }
+        #expect(listed.map(\.key) == ServiceConfiguration.settings.map(\.key))
+        for (key, value) in listed {
+            #expect(ServiceConfiguration.setting(key)?.json(in: ServiceConfiguration()) == value, "\(key)")
+        }
+    }
+}
