@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Masthead", targets: ["Masthead"]),
         .library(name: "MastheadJSON", targets: ["MastheadJSON"]),
         .library(name: "MastheadFormats", targets: ["MastheadFormats"]),
+        .library(name: "MastheadSQLite", targets: ["MastheadSQLite"]),
         .library(name: "MastheadStorage", targets: ["MastheadStorage"]),
         .library(name: "MastheadReports", targets: ["MastheadReports"]),
         .executable(name: "masthead", targets: ["masthead"]),
@@ -29,8 +30,10 @@ let package = Package(
         .target(name: "MastheadFormats", dependencies: ["Masthead", "MastheadJSON"], swiftSettings: settings),
         // SQLite 3 as the OS ships it (libsqlite3-dev).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        // Storage: a small SQLite wrapper and the service's schema.
-        .target(name: "MastheadStorage", dependencies: ["Masthead", "CSQLite"], swiftSettings: settings),
+        // A small SQLite wrapper: connections, statements, typed rows, transactions, savepoints, read snapshots, migrations.
+        .target(name: "MastheadSQLite", dependencies: ["CSQLite"], swiftSettings: settings),
+        // The service's store: its interface, its policy, and its SQLite implementation and schema.
+        .target(name: "MastheadStorage", dependencies: ["Masthead", "MastheadSQLite"], swiftSettings: settings),
         // epoll and eventfd, which Swift's Glibc module does not expose.
         .target(name: "CEpoll"),
         // Sockets: a listening socket and an epoll poller, errors with errno.
@@ -40,7 +43,7 @@ let package = Package(
         // The companion service: routes, group-committed writes, cached histories, polling.
         .target(
             name: "MastheadService",
-            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP"],
+            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP"],
             swiftSettings: settings),
         // Pictures and pages for people: the reader timeline (SVG) and the audit report (HTML).
         .target(name: "MastheadReports", dependencies: ["Masthead"], swiftSettings: settings),
@@ -63,14 +66,15 @@ let package = Package(
         .testTarget(name: "MastheadHTTPTests", dependencies: ["MastheadHTTP", "MastheadTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "MastheadServiceTests",
-            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadTestSupport"],
+            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadTestSupport"],
             swiftSettings: settings),
         .testTarget(name: "MastheadReportsTests", dependencies: ["Masthead", "MastheadReports"], swiftSettings: settings),
-        .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadStorage"], swiftSettings: settings),
+        .testTarget(name: "MastheadSQLiteTests", dependencies: ["MastheadSQLite"], swiftSettings: settings),
+        .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadSQLite", "MastheadStorage"], swiftSettings: settings),
         .testTarget(
             name: "MastheadCLITests",
             dependencies: [
-                "Masthead", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports", "MastheadCLI",
+                "Masthead", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports", "MastheadCLI",
                 "MastheadTestSupport", "masthead", "MastheadBench",
             ],
             swiftSettings: settings),

@@ -134,7 +134,7 @@ struct AuditCommand {
     func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
         var catalog = try CommonOptions.catalog(catalogPath)
         let grants = try grantsPath.map { (path) throws(CLIError) in try Grants.load(path, shard: shard) }
-        var store: Store?
+        var store: (any EntitlementStore)?
         if case .database(let path) = source {
             let opened = try Self.openDatabase(path)
             // Issues published through the service count as they do for the service.
@@ -185,10 +185,6 @@ struct AuditCommand {
         case .database(let path):
             guard let store else { break }
             do {
-                // One read transaction: the audit sees one snapshot while the service goes on writing.
-                try store.database.execute("BEGIN")
-                defer { try? store.database.execute("COMMIT") }
-                if errors.isTerminal { progress = AuditProgress(unit: .users, total: try store.userCount()) }
                 var after: String?
                 func read() throws(CLIError) -> [AuditRecord] {
                     do {
@@ -219,7 +215,11 @@ struct AuditCommand {
                         throw CLIError.cannotRead(path: path, reason: "\(error)")
                     }
                 }
-                try pipeline.run(read: read, write: write)
+                // One read snapshot: the audit sees one state of the database while the service goes on writing.
+                try store.readSnapshot {
+                    if errors.isTerminal { progress = AuditProgress(unit: .users, total: try store.userCount()) }
+                    try pipeline.run(read: read, write: write)
+                }
             } catch let error as CLIError {
                 throw error
             } catch {
@@ -265,9 +265,9 @@ struct AuditCommand {
     }
 
     /// Opens the service's database without write access (safe beside the running service).
-    static func openDatabase(_ path: String) throws(CLIError) -> Store {
+    static func openDatabase(_ path: String) throws(CLIError) -> any EntitlementStore {
         guard access(path, R_OK) == 0 else { throw CLIError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
-        do { return try Store(path: path, readOnly: true) } catch { throw CLIError.cannotRead(path: path, reason: "\(error)") }
+        do { return try SQLiteStore(path: path, readOnly: true) } catch { throw CLIError.cannotRead(path: path, reason: "\(error)") }
     }
 
     /// What the HTML report shows.

@@ -3,9 +3,9 @@ import CSQLite
 /// A prepared statement, finalized when released.
 ///
 /// It is used only through calls that bind, step and reset it before they return (``run(_:)``,
-/// ``rows(_:_:)``, ``firstRow(_:_:)``), so no statement stays active between calls: an active
-/// statement keeps its connection's read transaction open, which pins an old snapshot for every
-/// later read on the connection and stops checkpoints from restarting the WAL.
+/// ``rows(_:_:)``, ``firstRow(_:_:)``, ``singleRow(_:_:)``), so no statement stays active between
+/// calls: an active statement keeps its connection's read transaction open, which pins an old
+/// snapshot for every later read on the connection and stops checkpoints from restarting the WAL.
 public final class Statement {
     let handle: OpaquePointer
     let database: Database
@@ -20,33 +20,45 @@ public final class Statement {
     deinit { sqlite3_finalize(handle) }
 
     /// Runs the statement to completion with these parameters.
-    public func run(_ values: [SQLValue]) throws(StorageError) {
+    /// - Parameter values: the parameters, bound from 1 in order.
+    public func run(_ values: [SQLValue]) throws(SQLiteError) {
         defer { reset() }
         try bind(values)
         while try step() {}
     }
 
     /// Every result row, each read by `read`.
-    /// - Parameter read: called once per row; the ``Row`` is valid only during the call.
-    public func rows<T>(_ values: [SQLValue], _ read: (Row) -> T) throws(StorageError) -> [T] {
+    /// - Parameter values: the parameters, bound from 1 in order.
+    /// - Parameter read: called once per row; the ``Row`` is valid only during the call. What it
+    ///   throws (a column not of the type read) ends the reading.
+    public func rows<T>(_ values: [SQLValue], _ read: (Row) throws(SQLiteError) -> T) throws(SQLiteError) -> [T] {
         defer { reset() }
         try bind(values)
         var result: [T] = []
-        while try step() { result.append(read(Row(handle: handle))) }
+        while try step() { result.append(try read(Row(handle: handle))) }
         return result
     }
 
     /// The first result row read by `read`, or nil when there is none; the rest are not computed.
+    /// - Parameter values: the parameters, bound from 1 in order.
     /// - Parameter read: called at most once; the ``Row`` is valid only during the call.
-    public func firstRow<T>(_ values: [SQLValue], _ read: (Row) -> T) throws(StorageError) -> T? {
+    public func firstRow<T>(_ values: [SQLValue], _ read: (Row) throws(SQLiteError) -> T) throws(SQLiteError) -> T? {
         defer { reset() }
         try bind(values)
-        return try step() ? read(Row(handle: handle)) : nil
+        return try step() ? try read(Row(handle: handle)) : nil
+    }
+
+    /// The first result row read by `read`, for a statement that always answers one (an aggregate
+    /// such as `count(*)`).
+    /// - Throws: ``SQLiteError/noRow(sql:)`` when it answers none.
+    public func singleRow<T>(_ values: [SQLValue], _ read: (Row) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        guard let row = try firstRow(values, read) else { throw SQLiteError.noRow(sql: sql) }
+        return row
     }
 
     /// Binds parameters from 1 in order; text is bound with its byte length (a NUL is a
     /// character like any other) and copied (`SQLITE_TRANSIENT`).
-    private func bind(_ values: [SQLValue]) throws(StorageError) {
+    private func bind(_ values: [SQLValue]) throws(SQLiteError) {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let result: Int32
@@ -68,7 +80,7 @@ public final class Statement {
     }
 
     /// Steps once: true when a row is available, false when done.
-    private func step() throws(StorageError) -> Bool {
+    private func step() throws(SQLiteError) -> Bool {
         let result = sqlite3_step(handle)
         switch result {
         case SQLITE_ROW: return true
@@ -84,17 +96,4 @@ public final class Statement {
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-}
-
-/// A value bound to a statement parameter.
-public enum SQLValue: Hashable, Sendable {
-    case null
-    case integer(Int64)
-    case text(String)
-
-    /// Text, or NULL for nil.
-    public static func optional(_ text: String?) -> SQLValue { text.map { .text($0) } ?? .null }
-
-    /// An integer, or NULL for nil.
-    public static func optional(_ number: Int64?) -> SQLValue { number.map { .integer($0) } ?? .null }
 }

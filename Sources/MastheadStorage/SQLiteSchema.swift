@@ -1,7 +1,9 @@
-/// The schema, as numbered migrations recorded in the `migrations` table.
-enum Migrations {
-    /// Each entry runs once, in order, inside a transaction with its record.
-    static let steps: [String] = [
+import MastheadSQLite
+
+/// The SQLite store's schema, as numbered migrations recorded in the `migrations` table.
+enum SQLiteSchema {
+    /// Each entry runs once, in order, inside a transaction with its record; entries are only appended.
+    static let migrator = Migrator(migrations: [
         """
         CREATE TABLE users (user_id TEXT PRIMARY KEY, created_ms INTEGER NOT NULL);
         CREATE TABLE subscriptions (
@@ -49,23 +51,5 @@ enum Migrations {
             grace_expires_ms, expiration_intent FROM renewals;
         DROP TABLE renewals;
         """,
-    ]
-
-    /// Applies the steps the database has not recorded yet.
-    static func apply(to database: Database) throws(StorageError) {
-        try database.execute("CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)")
-        let applied = Int(try database.scalarText("SELECT coalesce(max(version), 0) FROM migrations") ?? "0") ?? 0
-        for (index, sql) in steps.enumerated() where index + 1 > applied {
-            do {
-                try database.inTransaction {
-                    try database.execute(sql)
-                    try database.execute("INSERT INTO migrations (version, applied_ms) VALUES (\(index + 1), CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))")
-                }
-            } catch let error as StorageError {
-                throw error
-            } catch {
-                throw StorageError.sqlite(code: -1, message: "\(error)", sql: sql)
-            }
-        }
-    }
+    ])
 }
