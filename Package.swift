@@ -39,7 +39,7 @@ let package = Package(
         // Sockets: a listening socket and an epoll poller, errors with errno.
         .target(name: "MastheadSockets", dependencies: ["CEpoll"], swiftSettings: settings),
         // HTTP/1.1 on the sockets: parsing with limits, keep-alive, event loops on `threads` threads.
-        .target(name: "MastheadHTTP", dependencies: ["MastheadSockets", "MastheadJSON", "CEpoll"], swiftSettings: settings),
+        .target(name: "MastheadHTTP", dependencies: ["MastheadSockets"], swiftSettings: settings),
         // The companion service: routes, group-committed writes, cached histories, polling.
         .target(
             name: "MastheadService",

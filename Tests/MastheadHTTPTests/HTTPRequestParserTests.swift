@@ -19,18 +19,19 @@ struct HTTPRequestParserTests {
     /// What the parser answers once all of `bytes` arrived, after first seeing `received` of them.
     static func parse(_ bytes: [UInt8], firstReceived received: Int) -> (first: String, last: String) {
         bytes.withUnsafeBufferPointer { buffer in
-            let first = parser.parse(UnsafeBufferPointer(rebasing: buffer[..<received]))
-            guard case .incomplete(let searched) = first else { return (describe(first), "") }
-            return ("incomplete", describe(parser.parse(buffer, headSearchedUpTo: searched)))
+            let first = describe { () throws(HTTPError) in try parser.parse(UnsafeBufferPointer(rebasing: buffer[..<received])) }
+            guard case .incomplete(let searched)? = try? parser.parse(UnsafeBufferPointer(rebasing: buffer[..<received])) else { return (first, "") }
+            return (first, describe { () throws(HTTPError) in try parser.parse(buffer, headSearchedUpTo: searched) })
         }
     }
 
-    static func describe(_ outcome: HTTPRequestParser.Outcome) -> String {
+    static func describe(_ parse: () throws(HTTPError) -> HTTPRequestParser.Outcome) -> String {
+        let outcome: HTTPRequestParser.Outcome
+        do { outcome = try parse() } catch { return "failure \(error.status)" }
         switch outcome {
         case .incomplete: "incomplete"
         case .request(let request, let consumed, _): "\(request.method) \(request.target.utf8.count) bytes, consumed \(consumed)"
         case .expectsContinue: "expects continue"
-        case .failure(let response): "failure \(response.status)"
         }
     }
 

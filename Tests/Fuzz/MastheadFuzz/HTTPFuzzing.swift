@@ -24,7 +24,7 @@ enum HTTPFuzzing {
         // Requests one after another, as a pipelining client sends them.
         while offset < input.count {
             let rest = UnsafeBufferPointer(rebasing: input[offset...])
-            let whole = Summary(parser.parse(rest))
+            let whole = Summary { () throws(HTTPError) in try parser.parse(rest) }
             let pieces = parseInPieces(parser, rest, pieceSize: pieceSize)
             precondition(whole == pieces, "parsed whole: \(whole); in pieces of \(pieceSize): \(pieces)")
             guard case .request(let consumed) = whole else { return }
@@ -41,7 +41,12 @@ enum HTTPFuzzing {
         var continueAnswered = false
         while true {
             received = min(bytes.count, received + pieceSize)
-            let outcome = parser.parse(UnsafeBufferPointer(rebasing: bytes[..<received]), headSearchedUpTo: hint, continueAnswered: continueAnswered)
+            let outcome: HTTPRequestParser.Outcome
+            do {
+                outcome = try parser.parse(UnsafeBufferPointer(rebasing: bytes[..<received]), headSearchedUpTo: hint, continueAnswered: continueAnswered)
+            } catch {
+                return .failure
+            }
             switch outcome {
             case .incomplete(let searched):
                 precondition(searched >= 0 && searched <= received, "headSearched \(searched) outside 0...\(received)")
@@ -50,8 +55,8 @@ enum HTTPFuzzing {
                 // The event loop answers 100 Continue once, then waits for the body.
                 precondition(!continueAnswered, "100 Continue asked for twice")
                 continueAnswered = true
-            default:
-                return Summary(outcome)
+            case .request:
+                return Summary { outcome }
             }
             if received == bytes.count { return .incomplete }
         }
@@ -65,16 +70,19 @@ enum HTTPFuzzing {
         case request(consumed: Int)
         case failure
 
-        init(_ outcome: HTTPRequestParser.Outcome) {
+        /// Every refusal is an ``HTTPError``, after which the server closes the connection.
+        init(_ parse: () throws(HTTPError) -> HTTPRequestParser.Outcome) {
+            let outcome: HTTPRequestParser.Outcome
+            do { outcome = try parse() } catch {
+                self = .failure
+                return
+            }
             switch outcome {
             // The body of a request expecting 100 Continue has not all arrived.
             case .incomplete, .expectsContinue: self = .incomplete
             case .request(let request, let consumed, _):
                 _ = request.pathSegments
                 self = .request(consumed: consumed)
-            case .failure(let response):
-                precondition(response.closeConnection, "a refused request must close the connection")
-                self = .failure
             }
         }
     }
