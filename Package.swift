@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Masthead", targets: ["Masthead"]),
         .library(name: "MastheadJSON", targets: ["MastheadJSON"]),
         .library(name: "MastheadFormats", targets: ["MastheadFormats"]),
+        .library(name: "MastheadSQLite", targets: ["MastheadSQLite"]),
         .library(name: "MastheadStorage", targets: ["MastheadStorage"]),
         .library(name: "MastheadReports", targets: ["MastheadReports"]),
         .library(name: "MastheadAudit", targets: ["MastheadAudit"]),
@@ -30,18 +31,20 @@ let package = Package(
         .target(name: "MastheadFormats", dependencies: ["Masthead", "MastheadJSON"], swiftSettings: settings),
         // SQLite 3 as the OS ships it (libsqlite3-dev).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        // Storage: a small SQLite wrapper and the service's schema.
-        .target(name: "MastheadStorage", dependencies: ["Masthead", "CSQLite"], swiftSettings: settings),
+        // A small SQLite wrapper: connections, statements, typed rows, transactions, savepoints, read snapshots, migrations.
+        .target(name: "MastheadSQLite", dependencies: ["CSQLite"], swiftSettings: settings),
+        // The service's store: its interface, its policy, and its SQLite implementation and schema.
+        .target(name: "MastheadStorage", dependencies: ["Masthead", "MastheadSQLite"], swiftSettings: settings),
         // epoll and eventfd, which Swift's Glibc module does not expose.
         .target(name: "CEpoll"),
         // Sockets: a listening socket and an epoll poller, errors with errno.
         .target(name: "MastheadSockets", dependencies: ["CEpoll"], swiftSettings: settings),
         // HTTP/1.1 on the sockets: parsing with limits, keep-alive, event loops on `threads` threads.
-        .target(name: "MastheadHTTP", dependencies: ["MastheadSockets", "MastheadJSON", "CEpoll"], swiftSettings: settings),
+        .target(name: "MastheadHTTP", dependencies: ["MastheadSockets"], swiftSettings: settings),
         // The companion service: routes, group-committed writes, cached histories, polling.
         .target(
             name: "MastheadService",
-            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP"],
+            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP"],
             swiftSettings: settings),
         // Pictures and pages for people: the reader timeline (SVG) and the audit report (HTML).
         .target(name: "MastheadReports", dependencies: ["Masthead"], swiftSettings: settings),
@@ -60,6 +63,12 @@ let package = Package(
         .executableTarget(
             name: "MastheadBench", dependencies: ["MastheadFormats", "MastheadCLI"],
             swiftSettings: settings),
+        // libFuzzer targets for the parsers and decoders; replays corpus files when built normally
+        // (see .ci/fuzz, which builds it with -D FUZZING).
+        .executableTarget(
+            name: "MastheadFuzz", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadHTTP"], path: "Tests/Fuzz/MastheadFuzz",
+            swiftSettings: settings),
+        .testTarget(name: "MastheadFuzzTests", dependencies: ["MastheadFuzz"], path: "Tests/Fuzz/MastheadFuzzTests", swiftSettings: settings),
         .testTarget(name: "MastheadTests", dependencies: ["Masthead"], swiftSettings: settings),
         .testTarget(name: "MastheadJSONTests", dependencies: ["MastheadJSON"], swiftSettings: settings),
         .testTarget(
@@ -70,18 +79,20 @@ let package = Package(
         .testTarget(name: "MastheadHTTPTests", dependencies: ["MastheadHTTP", "MastheadTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "MastheadServiceTests",
-            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadTestSupport"],
+            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadTestSupport"],
             swiftSettings: settings),
         .testTarget(name: "MastheadReportsTests", dependencies: ["Masthead", "MastheadReports"], swiftSettings: settings),
-        .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadStorage"], swiftSettings: settings),
+        .testTarget(name: "MastheadSQLiteTests", dependencies: ["MastheadSQLite"], swiftSettings: settings),
+        .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadSQLite", "MastheadStorage"], swiftSettings: settings),
         .testTarget(
-            name: "MastheadAuditTests", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadReports", "MastheadAudit"],
+            name: "MastheadAuditTests",
+            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadReports", "MastheadAudit"],
             swiftSettings: settings),
         .testTarget(
             name: "MastheadCLITests",
             dependencies: [
-                "Masthead", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports", "MastheadAudit",
-                "MastheadCLI", "MastheadTestSupport", "masthead", "MastheadBench",
+                "Masthead", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports",
+                "MastheadAudit", "MastheadCLI", "MastheadTestSupport", "masthead", "MastheadBench",
             ],
             swiftSettings: settings),
     ]

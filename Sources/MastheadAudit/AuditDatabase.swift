@@ -16,13 +16,13 @@ final class AuditDatabase {
     }
 
     let path: String
-    private let store: Store
+    private let store: any EntitlementStore
 
     /// Opens the database at `path` read-only; a missing file is an error (nothing is created).
     init(path: String) throws(AuditError) {
         self.path = path
         guard access(path, R_OK) == 0 else { throw AuditError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
-        do { store = try Store(path: path, readOnly: true) } catch { throw AuditError.cannotRead(path: path, reason: "\(error)") }
+        do { store = try SQLiteStore(path: path, readOnly: true) } catch { throw AuditError.cannotRead(path: path, reason: "\(error)") }
     }
 
     /// `catalog` with the issues published through the service, which count as they do for the service.
@@ -36,11 +36,15 @@ final class AuditDatabase {
         return merged
     }
 
-    /// Runs `body` in one read transaction: the audit sees one snapshot while the service goes on writing.
+    /// Runs `body` in one read snapshot: the audit sees one state of the database while the service goes on writing.
     func withSnapshot<R>(_ body: () throws(AuditError) -> R) throws(AuditError) -> R {
-        do { try store.database.execute("BEGIN") } catch { throw AuditError.cannotRead(path: path, reason: "\(error)") }
-        defer { try? store.database.execute("COMMIT") }
-        return try body()
+        do {
+            return try store.readSnapshot { () throws(AuditError) -> R in try body() }
+        } catch let error as AuditError {
+            throw error
+        } catch {
+            throw AuditError.cannotRead(path: path, reason: "\(error)")
+        }
     }
 
     /// How many users the database holds.

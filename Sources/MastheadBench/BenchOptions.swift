@@ -11,6 +11,8 @@ struct BenchOptions {
     var loops = 2
     /// Pairs of audit and Python runs (audit).
     var runs = 1
+    /// Length of the run (soak).
+    var minutes = 10
 
     /// Reads the options `parsed` holds; a number out of its range is a usage error.
     init(_ parsed: Arguments) throws(CLIError) {
@@ -21,6 +23,7 @@ struct BenchOptions {
         seconds = try parsed.integer("seconds", in: 1...Int.max) ?? seconds
         loops = try parsed.integer("loops", in: 1...64) ?? loops
         runs = try parsed.integer("runs", in: 1...Int.max) ?? runs
+        minutes = try parsed.integer("minutes", in: 1...10_080) ?? minutes
     }
 
     static let usersOption = OptionSpec.value("users", "N", "Users in the generated population (default 100000).")
@@ -56,6 +59,18 @@ struct BenchOptions {
                     """,
                 options: [
                     .value("seconds", "N", "Seconds of each wrk run (default 10)."),
+                    .value("loops", "N", "Event loops of the server, 1 to 64 (default 2)."), workOption, catalogOption,
+                ]),
+            CommandSpec(
+                program: "masthead-bench", name: "soak", summary: "Drive the release 'masthead serve' with mixed traffic for N minutes.",
+                description: """
+                    Starts the release 'masthead serve' on a fresh database over loopback and drives it
+                    with download checks, receipts, notifications, slow clients, pipelining clients that
+                    never read and idle connections; prints answers/s, p99, the server's RSS and the
+                    WAL file's size over time, and a table at the end.
+                    """,
+                options: [
+                    .value("minutes", "N", "Minutes of the run (default 10)."),
                     .value("loops", "N", "Event loops of the server, 1 to 64 (default 2)."), workOption, catalogOption,
                 ]),
         ],

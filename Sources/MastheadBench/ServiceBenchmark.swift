@@ -9,30 +9,9 @@ import Glibc
 /// durable notification ingest (each request a new transaction, answered after its commit).
 func runServiceBenchmark(_ options: BenchOptions, masthead: String) throws {
     guard access("/usr/bin/wrk", X_OK) == 0 else { fail("wrk is needed: apt-get install wrk") }
-    let database = options.work + "/service-bench.sqlite"
-    for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
-    let server = Process()
-    server.executableURL = URL(fileURLWithPath: masthead)
-    let configuration = options.work + "/service-bench.json"
-    try #"{"threads": \#(options.loops)}"#.write(toFile: configuration, atomically: true, encoding: .utf8)
-    server.arguments = ["serve", "--catalog", options.catalog, "--database", database, "--port", "0", "--config", configuration]
-    server.environment = ["MASTHEAD_API_TOKEN": "bench-token", "MASTHEAD_ADMIN_TOKEN": "bench-admin", "MASTHEAD_APP_STORE_SHARED_SECRET": "bench-secret"]
-    let output = Pipe()
-    server.standardOutput = output
-    try server.run()
-    var line = Data()
-    while !line.contains(0x0A) {
-        let chunk = output.fileHandleForReading.availableData
-        if chunk.isEmpty { fail("the server did not start") }
-        line += chunk
-    }
-    guard let port = String(decoding: line, as: UTF8.self).split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
-        fail("unexpected start-up line \(String(decoding: line, as: UTF8.self))")
-    }
-    defer {
-        server.terminate()
-        server.waitUntilExit()
-    }
+    let server = try BenchServer.start(options, masthead: masthead, name: "service-bench", configuration: #""threads": \#(options.loops)"#)
+    defer { server.stop() }
+    let port = server.port
     let base = "http://127.0.0.1:\(port)"
 
     // A reader with a year of monthly renewals.

@@ -58,6 +58,7 @@ do {
     case "audit": try runAuditBenchmark(options, masthead: masthead)
     case "database": try runDatabaseBenchmark(options, masthead: masthead)
     case "service": try runServiceBenchmark(options, masthead: masthead)
+    case "soak": try runSoakBenchmark(options, masthead: masthead)
     default: preconditionFailure("no benchmark \(command.name)")
     }
 } catch {

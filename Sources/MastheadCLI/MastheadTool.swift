@@ -36,10 +36,13 @@ public enum MastheadTool {
             case .run(let command, let rest):
                 switch command.name {
                 case CheckCommand.spec.name: return try CheckCommand(rest, now: now).run(output: out)
-                case AuditCommand.spec.name: return try AuditCommand(rest, now: now).run(output: out, errors: err)
+                // Stopped by SIGINT or SIGTERM, these leave no temporary output file behind.
+                case AuditCommand.spec.name:
+                    return try TemporaryFiles.removedOnStopSignals { () throws(CLIError) in try AuditCommand(rest, now: now).run(output: out, errors: err) }
                 case ImportCommand.spec.name: return try ImportCommand(rest).run(output: out, errors: err)
                 case TimelineCommand.spec.name: return try TimelineCommand(rest, now: now).run(output: out)
-                case GenerateCommand.spec.name: return try GenerateCommand(rest, now: now).run(output: out)
+                case GenerateCommand.spec.name:
+                    return try TemporaryFiles.removedOnStopSignals { () throws(CLIError) in try GenerateCommand(rest, now: now).run(output: out) }
                 case ServeCommand.spec.name: return try ServeCommand(rest).run(output: out, errors: err)
                 case RefreshCommand.spec.name: return try RefreshCommand(rest).run(output: out)
                 default: preconditionFailure("no runner for the command \(command.name)")

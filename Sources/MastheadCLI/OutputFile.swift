@@ -22,8 +22,14 @@ final class OutputFile {
             temporaryPath = nil
         } else {
             let temporary = path + ".partial-\(getpid())"
+            // Registered before it exists, so a stop signal at any moment removes it.
+            TemporaryFiles.register(temporary)
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw CLIError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            guard descriptor >= 0 else {
+                let reason = String(cString: strerror(errno))
+                TemporaryFiles.unregister(temporary)
+                throw CLIError.cannotWrite(path: path, reason: reason)
+            }
             ownsDescriptor = true
             temporaryPath = temporary
         }
@@ -38,6 +44,7 @@ final class OutputFile {
             throw CLIError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
         finished = true
+        TemporaryFiles.unregister(temporaryPath)
     }
 
     /// Writes to an already open descriptor (not closed by this writer).
@@ -50,7 +57,10 @@ final class OutputFile {
 
     deinit {
         if ownsDescriptor { close(descriptor) }
-        if let temporaryPath, !finished { unlink(temporaryPath) }
+        if let temporaryPath, !finished {
+            unlink(temporaryPath)
+            TemporaryFiles.unregister(temporaryPath)
+        }
     }
 
     /// Whether the descriptor is a terminal.

@@ -97,7 +97,8 @@ struct ServeCommand {
         let server: HTTPServer
         do {
             let router = ServiceRouter(service: service)
-            server = try HTTPServer(configuration: configuration.http, headCheck: router.headCheck, handler: router.handler)
+            server = try HTTPServer(
+                configuration: configuration.http, headCheck: router.headCheck, errorResponse: router.errorResponse, handler: router.handler)
             try server.start()
         } catch {
             service.close()

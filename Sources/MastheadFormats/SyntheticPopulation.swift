@@ -64,6 +64,14 @@ public struct SyntheticPopulation: Sendable {
         return writer.bytes
     }
 
+    /// The verifyReceipt response of user number `index` alone, as a client posts it to the
+    /// service (the `receipt` of ``line(user:random:)``).
+    public func receipt(user index: Int, random: inout SeededGenerator) -> [UInt8] {
+        var writer = JSONWriter(capacity: 8192)
+        receipt(user: index, random: &random, into: &writer)
+        return writer.bytes
+    }
+
     private struct Entry {
         var id: String
         var original: String

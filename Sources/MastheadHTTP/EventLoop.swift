@@ -1,4 +1,3 @@
-import CEpoll
 import Glibc
 import MastheadSockets
 import Synchronization
@@ -16,6 +15,7 @@ final class EventLoop {
     let configuration: HTTPServerConfiguration
     let listener: Int32
     let headCheck: HTTPServer.HeadCheck?
+    let errorResponse: HTTPServer.ErrorResponse
     let handler: HTTPServer.Handler
     let poller: Poller
     let mailbox: Mailbox
@@ -41,12 +41,13 @@ final class EventLoop {
     static let continueResponse: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     init(
-        configuration: HTTPServerConfiguration, listener: Int32, headCheck: HTTPServer.HeadCheck?, handler: @escaping HTTPServer.Handler,
-        state: HTTPServer.State
+        configuration: HTTPServerConfiguration, listener: Int32, headCheck: HTTPServer.HeadCheck?,
+        errorResponse: @escaping HTTPServer.ErrorResponse, handler: @escaping HTTPServer.Handler, state: HTTPServer.State
     ) throws(SocketError) {
         self.configuration = configuration
         self.listener = listener
         self.headCheck = headCheck
+        self.errorResponse = errorResponse
         self.handler = handler
         self.state = state
         poller = try Poller()
@@ -108,7 +109,7 @@ final class EventLoop {
             nextConnectionId += 1
             if connections.count >= configuration.maxConnectionsPerThread {
                 connections[fd] = connection
-                respond(connection, HTTPResponse.error(503, code: "too_many_connections", message: "the server has too many open connections", closeConnection: true))
+                respond(connection, .tooManyConnections)
                 continue
             }
             do { try poller.add(fd) } catch {
@@ -159,10 +160,18 @@ final class EventLoop {
             && connection.inputStart < connection.input.count
             && connection.output.count - connection.outputStart <= configuration.maxPendingOutputBytes
         {
-            let outcome = connection.input.withUnsafeBufferPointer { bytes in
-                parser.parse(
-                    UnsafeBufferPointer(rebasing: bytes[connection.inputStart...]), headSearchedUpTo: connection.headSearched,
-                    continueAnswered: connection.continueAnswered)
+            let outcome: HTTPRequestParser.Outcome
+            do {
+                outcome = try connection.input.withUnsafeBufferPointer { bytes throws(HTTPError) in
+                    try parser.parse(
+                        UnsafeBufferPointer(rebasing: bytes[connection.inputStart...]), headSearchedUpTo: connection.headSearched,
+                        continueAnswered: connection.continueAnswered)
+                }
+            } catch {
+                connection.requestIsHead = false
+                connection.requestIsHTTP10 = false
+                respond(connection, error)
+                break parsing
             }
             switch outcome {
             case .incomplete(let searched):
@@ -181,11 +190,6 @@ final class EventLoop {
                     connection.output.append(contentsOf: EventLoop.continueResponse)
                     flush(connection)
                 }
-                break parsing
-            case .failure(let response):
-                connection.requestIsHead = false
-                connection.requestIsHTTP10 = false
-                respond(connection, response)
                 break parsing
             case .request(let request, let consumed, let isHTTP10):
                 connection.inputStart += consumed
@@ -230,6 +234,13 @@ final class EventLoop {
                 pending.append(connection)
             }
         }
+    }
+
+    /// Answers with the server's response to an error; the connection closes after it.
+    private func respond(_ connection: Connection, _ error: HTTPError) {
+        var response = errorResponse(error)
+        response.closeConnection = true
+        respond(connection, response)
     }
 
     private func respond(_ connection: Connection, _ response: HTTPResponse) {
@@ -339,13 +350,13 @@ final class EventLoop {
             {
                 state.inFlight.subtract(1, ordering: .relaxed)
                 connection.awaitingResponse = false
-                respond(connection, HTTPResponse.error(503, code: "handler_timeout", message: "the request took too long to answer", closeConnection: true))
+                respond(connection, .handlerTimeout)
             } else if !connection.awaitingResponse, connection.output.isEmpty, let started = connection.requestStarted,
                 now - started > Int64(configuration.readTimeoutMilliseconds)
             {
                 connection.requestIsHead = false
                 connection.requestIsHTTP10 = false
-                respond(connection, HTTPResponse.error(408, code: "request_timeout", message: "the request did not arrive in time", closeConnection: true))
+                respond(connection, .requestTimeout)
             } else if !connection.output.isEmpty, now - connection.lastActivity > Int64(configuration.readTimeoutMilliseconds) {
                 close(connection)  // a reader too slow to take its response
             } else if !connection.awaitingResponse, connection.output.isEmpty, connection.requestStarted == nil,
@@ -361,88 +372,5 @@ final class EventLoop {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
-    }
-}
-
-/// One client connection's buffers and state, owned by its loop.
-final class Connection {
-    let descriptor: Int32
-    let id: UInt64
-    /// Received bytes; those before `inputStart` are parsed.
-    var input: [UInt8] = []
-    var inputStart = 0
-    /// How far past `inputStart` the end of the current request's header section has been looked for.
-    var headSearched = 0
-    /// Whether the current request's `Expect: 100-continue` has been answered.
-    var continueAnswered = false
-    /// Bytes to send; those before `outputStart` are sent.
-    var output: [UInt8] = []
-    var outputStart = 0
-    var awaitingResponse = false
-    /// The request in flight (unique within the loop), to match its response.
-    var requestId: UInt64 = 0
-    var keepAlive = true
-    /// The request being answered is HEAD (its answer has no body) or HTTP/1.0 (keep-alive is said).
-    var requestIsHead = false
-    var requestIsHTTP10 = false
-    var closing = false
-    var peerClosed = false
-    var isOpen = true
-    /// What epoll reports for it: reading stops while paused, writing is watched while output waits.
-    var readPaused = false
-    var watchingWrites = false
-    var lastActivity: Int64
-    /// When the first byte of the request being received arrived (or waiting for it began).
-    var requestStarted: Int64?
-    var handlerStarted: Int64?
-
-    init(descriptor: Int32, id: UInt64, now: Int64) {
-        self.descriptor = descriptor
-        self.id = id
-        lastActivity = now
-    }
-}
-
-/// Responses waiting for their loop, filled from any thread.
-final class Mailbox: Sendable {
-    struct Letter: Sendable {
-        var descriptor: Int32
-        var requestId: UInt64
-        var response: HTTPResponse
-    }
-
-    private let letters = Mutex<[Letter]>([])
-    let waker: Waker
-    /// The loop's thread: posting from it needs no wake-up, the loop reads the mailbox next.
-    private let owner = Atomic<UInt>(0)
-
-    init(waker: Waker) { self.waker = waker }
-
-    /// Records the calling thread as the loop's.
-    func adoptCurrentThread() { owner.store(UInt(pthread_self()), ordering: .relaxed) }
-
-    func post(_ letter: Letter) {
-        letters.withLock { $0.append(letter) }
-        if owner.load(ordering: .relaxed) != UInt(pthread_self()) { waker.wake() }
-    }
-
-    func take() -> [Letter] {
-        letters.withLock { letters in
-            let taken = letters
-            letters.removeAll(keepingCapacity: true)
-            return taken
-        }
-    }
-}
-
-/// Answers one request, from any thread, once.
-public struct HTTPResponder: Sendable {
-    let mailbox: Mailbox
-    let descriptor: Int32
-    let requestId: UInt64
-
-    /// Sends the response (later calls for the same request are ignored).
-    public func send(_ response: HTTPResponse) {
-        mailbox.post(Mailbox.Letter(descriptor: descriptor, requestId: requestId, response: response))
     }
 }

@@ -1,6 +1,7 @@
 import Glibc
 
-/// Parses HTTP/1.x requests from a connection's bytes (RFC 9112), enforcing the configured limits.
+/// Parses HTTP/1.x requests from a connection's bytes (RFC 9112), enforcing the configured limits;
+/// what it refuses it throws as an ``HTTPError``.
 ///
 /// Bodies are framed by `Content-Length` only. Ambiguous framing is refused (RFC 9112 §6.3):
 /// `Transfer-Encoding` together with `Content-Length`, several differing `Content-Length`s, or one
@@ -8,10 +9,16 @@ import Glibc
 /// supported). Line folding is refused. Bare LF line ends are accepted. A request sent with
 /// `Expect: 100-continue` (HTTP/1.1) is reported once its head is complete, before its body
 /// (RFC 9110 §10.1.1).
-struct HTTPRequestParser {
-    let configuration: HTTPServerConfiguration
+///
+/// Package access so that the fuzz target can drive it without a server.
+package struct HTTPRequestParser {
+    package let configuration: HTTPServerConfiguration
 
-    enum Outcome {
+    /// Creates a parser enforcing the limits of `configuration`.
+    package init(configuration: HTTPServerConfiguration) { self.configuration = configuration }
+
+    /// What one call to ``parse(_:headSearchedUpTo:)`` found.
+    package enum Outcome {
         /// More bytes are needed; the header section does not end before `headSearched`, so the
         /// next call may start looking there (a slow client is not rescanned from the start).
         case incomplete(headSearched: Int)
@@ -20,19 +27,25 @@ struct HTTPRequestParser {
         /// The head of a request that expects `100 Continue` before sending its body (the request's
         /// body is empty); reported while `continueAnswered` is false, else it is `incomplete`.
         case expectsContinue(HTTPRequest)
-        /// The bytes cannot be a valid request: answer this and close.
-        case failure(HTTPResponse)
     }
 
-    func parse(_ bytes: UnsafeBufferPointer<UInt8>, headSearchedUpTo hint: Int = 0, continueAnswered: Bool = false) -> Outcome {
+    /// Parses the first request in `bytes`; `hint` is the `headSearched` of the previous
+    /// `.incomplete` outcome for the same bytes (0 the first time); `continueAnswered` says the
+    /// request's `100 Continue` has been sent.
+    /// - Throws: the ``HTTPError`` the bytes cannot be a valid request for: answer it and close.
+    package func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, headSearchedUpTo hint: Int = 0, continueAnswered: Bool = false
+    ) throws(HTTPError) -> Outcome {
         guard let headEnd = findHeadEnd(bytes, from: hint) else {
-            if let firstLineEnd = bytes.firstIndex(of: 0x0A) {
-                if firstLineEnd > configuration.maxRequestLineBytes { return .failure(uriTooLong()) }
-            } else if bytes.count > configuration.maxRequestLineBytes {
-                return .failure(uriTooLong())
+            // The request line so far, without its line end (a CR may be all that came of it), is
+            // measured as it is once the head is whole.
+            let firstLineEnd = bytes.firstIndex(of: 0x0A) ?? bytes.count
+            let carriageReturn = firstLineEnd > 0 && bytes[firstLineEnd - 1] == 0x0D
+            if firstLineEnd - (carriageReturn ? 1 : 0) > configuration.maxRequestLineBytes {
+                throw .targetTooLong(limit: configuration.maxRequestLineBytes)
             }
             if bytes.count > configuration.maxRequestLineBytes + configuration.maxHeaderListBytes + 4 {
-                return .failure(headersTooLarge("the header section is larger than \(configuration.maxHeaderListBytes) bytes"))
+                throw .headersTooLarge(limit: configuration.maxHeaderListBytes)
             }
             return .incomplete(headSearched: max(0, bytes.count - 2))
         }
@@ -45,8 +58,9 @@ struct HTTPRequestParser {
             lines.append(start..<end)
             start = index + 1
         }
-        guard let requestLine = lines.first else { return .failure(bad("empty request")) }
-        if requestLine.count > configuration.maxRequestLineBytes { return .failure(uriTooLong()) }
+        // The head ends at a line end, so there is at least one line.
+        let requestLine = lines[0]
+        if requestLine.count > configuration.maxRequestLineBytes { throw .targetTooLong(limit: configuration.maxRequestLineBytes) }
         // METHOD SP TARGET SP VERSION, split at the first two spaces.
         let line = bytes[requestLine]
         guard let firstSpace = line.firstIndex(of: UInt8(ascii: " ")),
@@ -55,28 +69,26 @@ struct HTTPRequestParser {
             firstSpace > line.startIndex, secondSpace > firstSpace + 1,
             line[..<firstSpace].allSatisfy(HTTPRequestParser.isTokenByte)
         else {
-            return .failure(bad("malformed request line"))
+            throw .invalidRequestLine
         }
         let version = line[(secondSpace + 1)...]
         let isHTTP11 = HTTPRequestParser.isVersion(version, minor: UInt8(ascii: "1"))
         guard isHTTP11 || HTTPRequestParser.isVersion(version, minor: UInt8(ascii: "0")) else {
-            if version.starts(with: "HTTP/".utf8) {
-                return .failure(HTTPResponse.error(505, code: "http_version_not_supported", message: "only HTTP/1.1 and HTTP/1.0 are served", closeConnection: true))
-            }
-            return .failure(bad("malformed request line"))
+            if version.starts(with: "HTTP/".utf8) { throw .unsupportedVersion }
+            throw .invalidRequestLine
         }
         let targetBytes = line[(firstSpace + 1)..<secondSpace]
         guard targetBytes.first == UInt8(ascii: "/"), targetBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            return .failure(bad("the request target must be a path starting with '/'"))
+            throw .invalidTarget
         }
         let method = String(decoding: line[..<firstSpace], as: UTF8.self)
         let target = String(decoding: targetBytes, as: UTF8.self)
         let headerLines = lines.dropFirst()
         if headerLines.count > configuration.maxHeaderCount {
-            return .failure(headersTooLarge("more than \(configuration.maxHeaderCount) header fields"))
+            throw .tooManyHeaderFields(limit: configuration.maxHeaderCount)
         }
         if headEnd.contentEnd - (requestLine.upperBound) > configuration.maxHeaderListBytes {
-            return .failure(headersTooLarge("the header section is larger than \(configuration.maxHeaderListBytes) bytes"))
+            throw .headersTooLarge(limit: configuration.maxHeaderListBytes)
         }
         var headers: [(name: String, value: String)] = []
         headers.reserveCapacity(headerLines.count)
@@ -86,14 +98,14 @@ struct HTTPRequestParser {
         var expectsContinue = false
         for line in headerLines {
             if line.count > configuration.maxHeaderFieldBytes {
-                return .failure(headersTooLarge("a header field is larger than \(configuration.maxHeaderFieldBytes) bytes"))
+                throw .headerFieldTooLarge(limit: configuration.maxHeaderFieldBytes)
             }
             let field = bytes[line]
             guard let first = field.first else { continue }
-            if first == 0x20 || first == 0x09 { return .failure(bad("obsolete line folding is not accepted")) }
+            if first == 0x20 || first == 0x09 { throw .obsoleteLineFolding }
             guard let colon = field.firstIndex(of: UInt8(ascii: ":")), colon > field.startIndex,
                 bytes[field.startIndex..<colon].allSatisfy(HTTPRequestParser.isTokenByte)
-            else { return .failure(bad("malformed header field")) }
+            else { throw .invalidHeaderField }
             let nameBytes = UnsafeBufferPointer(rebasing: bytes[field.startIndex..<colon])
             let name = String(unsafeUninitializedCapacity: nameBytes.count) { lowered in
                 for (offset, byte) in nameBytes.enumerated() { lowered[offset] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
@@ -103,9 +115,9 @@ struct HTTPRequestParser {
             switch name {
             case "content-length":
                 guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), value.utf8.count <= 15, let length = Int(value) else {
-                    return .failure(bad("invalid Content-Length '\(value)'"))
+                    throw .invalidContentLength(value)
                 }
-                if let previous = contentLength, previous != length { return .failure(bad("conflicting Content-Length fields")) }
+                if let previous = contentLength, previous != length { throw .conflictingContentLength }
                 contentLength = length
             case "transfer-encoding":
                 transferEncoding = true
@@ -119,12 +131,12 @@ struct HTTPRequestParser {
             headers.append((name, value))
         }
         if transferEncoding {
-            if contentLength != nil { return .failure(bad("Content-Length together with Transfer-Encoding is ambiguous framing")) }
-            return .failure(HTTPResponse.error(501, code: "not_implemented", message: "Transfer-Encoding is not supported; send Content-Length", closeConnection: true))
+            if contentLength != nil { throw .ambiguousFraming }
+            throw .unsupportedTransferEncoding
         }
         let length = contentLength ?? 0
         if length > configuration.maxBodyBytes {
-            return .failure(HTTPResponse.error(413, code: "content_too_large", message: "the body is larger than \(configuration.maxBodyBytes) bytes", closeConnection: true))
+            throw .bodyTooLarge(limit: configuration.maxBodyBytes)
         }
         let total = headEnd.bodyStart + length
         let keepAlive: Bool =
@@ -183,17 +195,5 @@ struct HTTPRequestParser {
             true
         default: false
         }
-    }
-
-    private func bad(_ message: String) -> HTTPResponse {
-        HTTPResponse.error(400, code: "bad_request", message: message, closeConnection: true)
-    }
-
-    private func uriTooLong() -> HTTPResponse {
-        HTTPResponse.error(414, code: "uri_too_long", message: "the request line is longer than \(configuration.maxRequestLineBytes) bytes", closeConnection: true)
-    }
-
-    private func headersTooLarge(_ message: String) -> HTTPResponse {
-        HTTPResponse.error(431, code: "request_header_fields_too_large", message: message, closeConnection: true)
     }
 }

@@ -1,5 +1,3 @@
-import MastheadJSON
-
 /// An HTTP response: status, headers and a body sent with `Content-Length`.
 public struct HTTPResponse: Sendable {
     public var status: Int
@@ -20,21 +18,6 @@ public struct HTTPResponse: Sendable {
     /// A JSON response.
     public static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
-    }
-
-    /// The error shape every endpoint uses: `{"error": {"code": "...", "message": "..."}}`.
-    public static func error(_ status: Int, code: String, message: String, closeConnection: Bool = false) -> HTTPResponse {
-        var writer = JSONWriter(capacity: 128)
-        writer.beginObject()
-        writer.key("error")
-        writer.beginObject()
-        writer.field("code", code)
-        writer.field("message", message)
-        writer.endObject()
-        writer.endObject()
-        var response = json(status, writer.bytes)
-        response.closeConnection = closeConnection
-        return response
     }
 
     /// What a response's `Connection` field says.

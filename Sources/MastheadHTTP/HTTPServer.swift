@@ -14,6 +14,10 @@ public final class HTTPServer: Sendable {
     /// still empty); returns the final answer that refuses it, or nil to let the body come.
     public typealias HeadCheck = @Sendable (HTTPRequest) -> HTTPResponse?
 
+    /// Called on a loop thread with a refused request's error (or a timeout, or a connection over
+    /// the limit); returns its answer, which the server sends with `Connection: close` before closing.
+    public typealias ErrorResponse = @Sendable (HTTPError) -> HTTPResponse
+
     /// Shared between the loops: stopping, and the count of requests in flight.
     final class State: Sendable {
         let stopping = Atomic<Bool>(false)
@@ -31,6 +35,7 @@ public final class HTTPServer: Sendable {
     private let listener: ListeningSocket
     private let handler: Handler
     private let headCheck: HeadCheck?
+    private let errorResponse: ErrorResponse
     private let state = State()
     private let wakers = Mutex<[Waker]>([])
     private let finished = DispatchGroup()
@@ -40,10 +45,15 @@ public final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - headCheck: decides whether a request sent with `Expect: 100-continue` may send its
     ///     body (nil: every such request gets `100 Continue`).
+    ///   - errorResponse: answers the errors of the HTTP layer (by default ``plainErrorResponse(_:)``).
     ///   - handler: answers each complete request.
-    public init(configuration: HTTPServerConfiguration, headCheck: HeadCheck? = nil, handler: @escaping Handler) throws(SocketError) {
+    public init(
+        configuration: HTTPServerConfiguration, headCheck: HeadCheck? = nil, errorResponse: @escaping ErrorResponse = HTTPServer.plainErrorResponse,
+        handler: @escaping Handler
+    ) throws(SocketError) {
         self.configuration = configuration
         self.headCheck = headCheck
+        self.errorResponse = errorResponse
         self.handler = handler
         listener = try ListeningSocket(host: configuration.host, port: configuration.port)
     }
@@ -65,7 +75,8 @@ public final class HTTPServer: Sendable {
                 let loop: EventLoop
                 do throws(SocketError) {
                     loop = try EventLoop(
-                        configuration: configuration, listener: listener.descriptor, headCheck: headCheck, handler: handler, state: state)
+                        configuration: configuration, listener: listener.descriptor, headCheck: headCheck, errorResponse: errorResponse,
+                        handler: handler, state: state)
                 } catch {
                     failure.withLock { $0 = error }
                     ready.signal()
@@ -91,6 +102,11 @@ public final class HTTPServer: Sendable {
         state.grace.store(gracePeriodMilliseconds, ordering: .relaxed)
         state.stopping.store(true, ordering: .releasing)
         for waker in wakers.withLock({ $0 }) { waker.wake() }
+    }
+
+    /// The default answer to an error: its status and its message as plain text.
+    @Sendable public static func plainErrorResponse(_ error: HTTPError) -> HTTPResponse {
+        HTTPResponse(status: error.status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array((error.message + "\n").utf8))
     }
 
     /// Blocks until every loop has ended after ``stop(gracePeriodMilliseconds:)``.

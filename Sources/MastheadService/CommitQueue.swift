@@ -3,7 +3,8 @@ import Foundation
 import MastheadStorage
 import Synchronization
 
-/// The single writer: a thread that owns the write connection and commits queued jobs together.
+/// The single writer: a thread that owns the write connection (any ``EntitlementStore``) and
+/// commits queued jobs together.
 ///
 /// Jobs that arrive while a commit is running wait and go into the next one, so many concurrent
 /// requests share one `fsync` (group commit). Each job runs inside a savepoint: one that throws is
@@ -15,7 +16,7 @@ import Synchronization
 /// prunes the log in each transaction. Other processes on the file read it to update their caches.
 final class CommitQueue: Sendable {
     private struct Job: Sendable {
-        let run: @Sendable (Store) throws -> [Change]
+        let run: @Sendable (any EntitlementStore) throws -> [Change]
         let done: @Sendable (Result<[Change], any Error>) -> Void
     }
 
@@ -29,21 +30,21 @@ final class CommitQueue: Sendable {
     let commits = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
 
-    /// Opens the database on the writer thread (applying migrations); throws what opening threw.
-    init(path: String, maxBatch: Int, origin: Int64) throws {
+    /// Opens the store with `open` on the writer thread (applying migrations); throws what opening threw.
+    init(open: @escaping @Sendable () throws -> any EntitlementStore, maxBatch: Int, origin: Int64) throws {
         self.maxBatch = maxBatch
         self.origin = origin
         let opened = DispatchSemaphore(value: 0)
         let failure = Mutex<(any Error)?>(nil)
         let thread = Thread { [self] in
-            var store: Store?
+            var store: (any EntitlementStore)?
             do {
-                store = try Store(path: path)
+                store = try open()
             } catch {
                 failure.withLock { $0 = error }
             }
             opened.signal()
-            if let open = store { run(open) }
+            if let writer = store { run(writer) }
             // Closed before `close()` returns: a process that ends right after leaves no open writer.
             store = nil
             stopped.signal()
@@ -56,18 +57,18 @@ final class CommitQueue: Sendable {
 
     /// Queues `work` for the next commit; `completion` runs on the writer thread after the commit,
     /// with what `work` said it changed.
-    func submit(_ work: @escaping @Sendable (Store) throws -> [Change], completion: @escaping @Sendable (Result<[Change], any Error>) -> Void) {
+    func submit(_ work: @escaping @Sendable (any EntitlementStore) throws -> [Change], completion: @escaping @Sendable (Result<[Change], any Error>) -> Void) {
         let job = Job(run: work, done: completion)
         let accepted = jobs.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.pending.append(job)
             return true
         }
-        if accepted { wake.signal() } else { completion(.failure(StorageError.sqlite(code: -1, message: "the store is closed", sql: nil))) }
+        if accepted { wake.signal() } else { completion(.failure(StorageError.closed)) }
     }
 
     /// Runs `work` in the next commit and waits for it; answers what it changed.
-    func perform(_ work: @escaping @Sendable (Store) throws -> [Change]) throws -> [Change] {
+    func perform(_ work: @escaping @Sendable (any EntitlementStore) throws -> [Change]) throws -> [Change] {
         let result = Mutex<Result<[Change], any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         submit(work) { outcome in
@@ -85,7 +86,7 @@ final class CommitQueue: Sendable {
         stopped.wait()
     }
 
-    private func run(_ store: Store) {
+    private func run(_ store: any EntitlementStore) {
         while true {
             wake.wait()
             while true {
@@ -103,29 +104,22 @@ final class CommitQueue: Sendable {
         }
     }
 
-    private func commit(_ batch: [Job], _ store: Store) {
+    private func commit(_ batch: [Job], _ store: any EntitlementStore) {
         var results: [Result<[Change], any Error>] = []
         results.reserveCapacity(batch.count)
         do {
-            try store.database.execute("BEGIN IMMEDIATE")
-            for job in batch {
-                try store.database.execute("SAVEPOINT job")
-                do {
-                    let changes = try job.run(store)
-                    try store.recordChanges(changes, origin: origin)
-                    results.append(.success(changes))
-                    try store.database.execute("RELEASE job")
-                } catch {
-                    try store.database.execute("ROLLBACK TO job")
-                    try store.database.execute("RELEASE job")
-                    results.append(.failure(error))
+            try store.inTransaction { () throws(StorageError) in
+                for job in batch {
+                    results.append(try store.inSavepoint { () throws -> [Change] in
+                        let changes = try job.run(store)
+                        try store.recordChanges(changes, origin: origin)
+                        return changes
+                    })
                 }
+                try store.pruneChangeLog()
             }
-            try store.pruneChangeLog()
-            try store.database.execute("COMMIT")
             commits.add(1, ordering: .relaxed)
         } catch {
-            try? store.database.execute("ROLLBACK")
             failures.add(1, ordering: .relaxed)
             for job in batch { job.done(.failure(error)) }
             return

@@ -1,12 +1,13 @@
 import Foundation
 public import Masthead
 public import MastheadFormats
+import MastheadSQLite
 public import MastheadStorage
 import Synchronization
 
 /// The service's state and operations, independent of HTTP: the catalog (with issues published
-/// through the API), the store (one writer thread committing in groups, one reader connection),
-/// and a cache of users' purchase histories for the download check.
+/// through the API), the store (one writer thread committing in groups, one reader connection,
+/// both through ``EntitlementStore``), and a cache of users' purchase histories for the download check.
 ///
 /// Other processes may use the same database (a second `masthead serve`, `masthead refresh`).
 /// Every write records what it changed in the store's change log, in its own transaction; before
@@ -22,11 +23,12 @@ public final class EntitlementService: Sendable {
     /// The reader connection, and where its reading of the change log has got to.
     let reader: Mutex<Reader>
     struct Reader {
-        let store: Store
+        let store: any EntitlementStore
         var changeLogPosition: Int64
     }
     /// SQLite's commit counter (nil when unavailable: the change log is then read before every
-    /// answer) and its value when the log was last read.
+    /// answer) and its value when the log was last read. The concrete type, not a protocol: it is
+    /// read before every answer, the download check's included.
     private let commits: CommitCounter?
     private let seenCommits: Atomic<UInt32>
     /// Why the last write failed, for `/health`; nil once a write succeeds.
@@ -70,14 +72,25 @@ public final class EntitlementService: Sendable {
     /// Check bodies kept per user (the issues a reader downloads); the set is emptied when full.
     private static let maxCachedChecksPerUser = 64
 
-    /// Opens the database (applying migrations) and merges the issues published through the API into `catalog`.
-    public init(configuration: ServiceConfiguration, catalog: Catalog, clock: @escaping @Sendable () -> Instant) throws {
+    /// Opens the SQLite database at the configuration's path (applying migrations) and merges the
+    /// issues published through the API into `catalog`.
+    public convenience init(configuration: ServiceConfiguration, catalog: Catalog, clock: @escaping @Sendable () -> Instant) throws {
+        let path = configuration.databasePath
+        try self.init(configuration: configuration, catalog: catalog, clock: clock) { try SQLiteStore(path: path) }
+    }
+
+    /// Opens two connections with `openStore`, a writer and a reader (the first applies the
+    /// migrations), and merges the issues published through the API into `catalog`.
+    public init(
+        configuration: ServiceConfiguration, catalog: Catalog, clock: @escaping @Sendable () -> Instant,
+        openStore: @escaping @Sendable () throws -> any EntitlementStore
+    ) throws {
         self.configuration = configuration
         self.clock = clock
-        writer = try CommitQueue(path: configuration.databasePath, maxBatch: configuration.maxCommitBatch, origin: Int64.random(in: 1...Int64.max))
-        let readStore = try Store(path: configuration.databasePath)
+        writer = try CommitQueue(open: openStore, maxBatch: configuration.maxCommitBatch, origin: Int64.random(in: 1...Int64.max))
+        let readStore = try openStore()
         // The counter first: whatever commits after it is read again by the first answer.
-        commits = try readStore.database.commitCounter()
+        commits = try readStore.commitCounter()
         seenCommits = Atomic(commits?.value ?? 0)
         let position = try readStore.changeLogPosition()
         catalogState = Mutex(EntitlementService.merging(try readStore.publishedIssues(), into: catalog))
@@ -162,7 +175,7 @@ public final class EntitlementService: Sendable {
         guard let epoch else { return cache.withLock { $0.users[userId]?.history } }
         let loaded = try reader.withLock { reader throws -> PurchaseHistory? in
             let store = reader.store
-            return try store.database.inReadTransaction { () throws(StorageError) -> PurchaseHistory? in
+            return try store.readSnapshot { () throws -> PurchaseHistory? in
                 guard try store.userExists(userId) else { return nil }
                 return try store.history(forUser: userId)
             }
@@ -295,8 +308,8 @@ public final class EntitlementService: Sendable {
         let committed = DispatchGroup()
         for (index, posted) in receipts.enumerated() {
             committed.enter()
-            writer.submit(Self.storing(posted.receipt, for: posted.userId, latestReceipt: posted.latestReceipt, restore: configuration.restore, now: now)) {
-                [self] result in
+            let job = Self.storing(posted.receipt, for: posted.userId, latestReceipt: posted.latestReceipt, restore: configuration.restore, now: now)
+            writer.submit(job) { [self] result in
                 switch result {
                 case .success(let changes):
                     noteWrite(nil)
@@ -316,7 +329,7 @@ public final class EntitlementService: Sendable {
     /// `restore`); answers the users whose histories it changed.
     private static func storing(
         _ receipt: Receipt, for userId: String, latestReceipt: String?, restore: RestoreBehaviour, now: Instant
-    ) -> @Sendable (Store) throws -> [Change] {
+    ) -> @Sendable (any EntitlementStore) throws -> [Change] {
         { store in
             try store.save(transactions: receipt.transactions, renewals: receipt.renewals)
             let previousOwners = try store.link(userId: userId, transactions: receipt.transactions, latestReceipt: latestReceipt, restore: restore, now: now)

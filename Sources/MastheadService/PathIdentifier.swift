@@ -7,10 +7,13 @@ import MastheadHTTP
 /// character: C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F). Without these rules
 /// `victim%00x` reached `victim`'s data (C strings end at NUL) and `%FF` and `%FE` were the
 /// same user (both decode to U+FFFD).
-enum PathIdentifier: String {
+enum PathIdentifier: String, CaseIterable, Sendable {
     case user
     case publication
     case issue
+
+    /// The variable that stands for an id of this kind in a route's path template: `userId`.
+    var variable: String { rawValue + "Id" }
 
     /// The longest id accepted, in UTF-8 bytes.
     static let maxBytes = 256
@@ -18,11 +21,11 @@ enum PathIdentifier: String {
     /// The error code of an id of this kind that breaks a rule.
     var code: String { "invalid_\(rawValue)_id" }
 
-    /// The 400 answer naming the rule that the path segment at `index` breaks as an id of this
-    /// kind, or nil when it is a valid id.
-    func problem(in request: HTTPRequest, at index: Int) -> HTTPResponse? {
+    /// The error naming the rule that the path segment at `index` breaks as an id of this kind
+    /// (answered 400), or nil when it is a valid id.
+    func problem(in request: HTTPRequest, at index: Int) -> ServiceError? {
         guard let rule = brokenRule(request.pathSegments[index], request: request, index: index) else { return nil }
-        return .error(400, code: code, message: "the \(rawValue) id \(rule)")
+        return .invalidPathIdentifier(self, rule: rule)
     }
 
     private func brokenRule(_ id: String, request: HTTPRequest, index: Int) -> String? {

@@ -4,117 +4,155 @@ public import MastheadHTTP
 import MastheadJSON
 import MastheadStorage
 
-/// Routes HTTP requests to the service and renders its answers as JSON.
+/// Routes HTTP requests to the service through one table, ``routes``, and renders its answers as JSON.
 ///
-/// | method | path | auth |
-/// |---|---|---|
-/// | GET | `/health` | none |
-/// | GET | `/openapi.json` | none |
-/// | GET | `/metrics` | API token |
-/// | POST | `/v1/notifications/app-store` | shared secret in the body |
-/// | POST | `/v1/users/{userId}/receipts` | API token |
-/// | GET | `/v1/users/{userId}/entitlements?publication=&at=&environment=` | API token |
-/// | GET | `/v1/users/{userId}/issues/{publication}/{issueId}?at=&environment=` | API token |
-/// | GET | `/v1/publications/{id}/issues` | API token |
-/// | PUT | `/v1/publications/{id}/issues/{issueId}` | admin token |
-/// | GET | `/v1/refresh-due?within=3d` | API token |
-///
-/// HEAD is answered on every GET route as GET would be; the server sends only the answer's head.
+/// The table says for each route its methods, path template, who may call it, its metrics label
+/// and its handler; it drives dispatch, the `Expect: 100-continue` check, the metrics and the
+/// test that holds the OpenAPI document to the router. The API token is checked before the path
+/// is looked up (without it, an unknown path is 401 too), except on routes that need none. Errors
+/// are ``ServiceError``s, rendered in one place. HEAD is answered on every GET route as GET would
+/// be; the server sends only the answer's head.
 public struct ServiceRouter: Sendable {
     public let service: EntitlementService
 
     /// Creates a router for a service.
     public init(service: EntitlementService) { self.service = service }
 
+    /// The routes, in the OpenAPI document's order.
+    static let routes: [Route] = [
+        Route(["GET"], "/health", .open, label: "health", .immediate { router, _, _ in router.health() }),
+        Route(["GET"], "/openapi.json", .open, label: "openapi", .immediate { _, _, _ in .json(200, ServiceRouter.openAPIBody) }),
+        Route(["GET"], "/metrics", .apiToken, label: "metrics", .immediate { router, _, _ in router.metrics() }),
+        Route(
+            ["POST"], "/v1/notifications/app-store", .sharedSecretInBody, label: "notifications",
+            .deferred { router, request, _, reply in router.postNotification(request, reply: reply) }),
+        Route(
+            ["POST"], "/v1/users/{userId}/receipts", .apiToken, label: "receipts",
+            .deferred { router, request, ids, reply in router.postReceipt(request, userId: ids[.user], reply: reply) }),
+        Route(
+            ["GET"], "/v1/users/{userId}/entitlements", .apiToken, label: "entitlements",
+            .immediate { router, request, ids throws(ServiceError) in try router.entitlements(request, userId: ids[.user]) }),
+        Route(
+            ["GET"], "/v1/users/{userId}/issues/{publicationId}/{issueId}", .apiToken, label: "issue_check",
+            .immediate { router, request, ids throws(ServiceError) in
+                try router.issueCheck(request, userId: ids[.user], publicationId: ids[.publication], issueId: ids[.issue])
+            }),
+        Route(
+            ["GET"], "/v1/publications/{publicationId}/issues", .apiToken, label: "publication_issues",
+            .immediate { router, _, ids throws(ServiceError) in try router.listIssues(publicationId: ids[.publication]) }),
+        Route(
+            ["PUT"], "/v1/publications/{publicationId}/issues/{issueId}", .adminToken, label: "publish_issue",
+            .deferred { router, request, ids, reply in
+                router.publishIssue(request, publicationId: ids[.publication], issueId: ids[.issue], reply: reply)
+            }),
+        Route(
+            ["GET"], "/v1/refresh-due", .apiToken, label: "refresh_due",
+            .immediate { router, request, _ throws(ServiceError) in try router.refreshDue(request) }),
+    ]
+
+    /// The route whose template fits the decoded path, whatever the method.
+    static func route(for path: [String]) -> Route? {
+        for route in routes where route.matches(path) { return route }
+        return nil
+    }
+
     /// The handler to give ``HTTPServer``.
     public var handler: HTTPServer.Handler {
         let router = self
-        return { request, responder in router.handle(request) { responder.send($0) } }
+        return { request, responder in
+            switch router.dispatch(request) {
+            case .answer(let response): responder.send(response)
+            // The closure the answer comes back through is made only here, for a request answered
+            // later: one allocation a download check does without.
+            case .later(let later): router.answerLater(later, request) { responder.send($0) }
+            }
+        }
     }
 
     /// The check to give ``HTTPServer`` for requests sent with `Expect: 100-continue`: the token
-    /// check of ``handle(_:reply:)``, so that a refused body is never sent. `/health` and
-    /// `/openapi.json` need no token and a notification carries its password in the body: all may send theirs.
+    /// check of ``handle(_:reply:)``, so that a refused body is never sent. Requests to a route that
+    /// needs no token (see ``Route/Access``) may send theirs.
     public var headCheck: HTTPServer.HeadCheck {
         let router = self
         return { head in
-            let path = head.pathSegments
-            if path == ["health"] || path == ["openapi.json"] || path == ["v1", "notifications", "app-store"] { return nil }
-            return router.unauthorized(head)
+            if let route = ServiceRouter.route(for: head.pathSegments), !route.access.needsToken { return nil }
+            return router.unauthorized(head)?.response
         }
+    }
+
+    /// The answers to give ``HTTPServer`` for the HTTP layer's errors: the service's error shape.
+    public var errorResponse: HTTPServer.ErrorResponse {
+        { error in ServiceError.http(error).response }
     }
 
     /// Answers one request; `reply` is called once, possibly from another thread (after a commit).
     public func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        let started = SystemClock.seconds()
-        let route = ServiceRouter.routeName(request.pathSegments)
-        let metrics = service.metrics
-        let timed: @Sendable (HTTPResponse) -> Void = { response in
-            metrics.record(route: route, status: response.status, seconds: SystemClock.seconds() - started)
-            reply(response)
-        }
-        if request.method == "HEAD" {
-            var get = request
-            get.method = "GET"
-            dispatch(get, reply: timed)
-        } else {
-            dispatch(request, reply: timed)
+        switch dispatch(request) {
+        case .answer(let response): reply(response)
+        case .later(let later): answerLater(later, request, reply: reply)
         }
     }
 
-    private func dispatch(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        let path = request.pathSegments
-        switch (request.method, path.count, path.first) {
-        case ("GET", 1, "health"):
-            return reply(health())
-        case ("GET", 1, "openapi.json"):
-            return reply(.json(200, ServiceRouter.openAPIBody))
-        case (_, 3, "v1") where path[1] == "notifications" && path[2] == "app-store":
-            guard request.method == "POST" else { return reply(methodNotAllowed("POST")) }
-            return postNotification(request, reply: reply)
-        default:
-            break
+    /// What dispatching a request comes to.
+    private enum Dispatch {
+        /// The answer, counted in the metrics.
+        case answer(HTTPResponse)
+        /// A route's handler that answers later (after a commit).
+        case later(Later)
+    }
+
+    /// A handler that answers later, with what counting its answer needs.
+    private struct Later {
+        let handler: Route.DeferredHandler
+        let ids: PathParameters
+        let label: String
+        let started: Double
+    }
+
+    /// Routes a request: answers it, or says which handler will.
+    private func dispatch(_ request: HTTPRequest) -> Dispatch {
+        let started = SystemClock.seconds()
+        let route = ServiceRouter.route(for: request.pathSegments)
+        let label = route?.label ?? "other"
+        let answer: HTTPResponse
+        do {
+            let admitted = try admit(request, method: request.method == "HEAD" ? "GET" : request.method, to: route)
+            let ids = PathParameters(template: admitted.segments, path: request.pathSegments)
+            switch admitted.handler {
+            case .immediate(let handler): answer = try handler(self, request, ids)
+            case .deferred(let handler): return .later(Later(handler: handler, ids: ids, label: label, started: started))
+            }
+        } catch {
+            answer = error.response
         }
-        if let refusal = unauthorized(request) { return reply(refusal) }
-        switch path.count {
-        case 1 where path[0] == "metrics":
-            guard request.method == "GET" else { return reply(methodNotAllowed("GET")) }
-            return reply(HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Array(service.metrics.rendered().utf8)))
-        case 2 where path[0] == "v1" && path[1] == "refresh-due":
-            guard request.method == "GET" else { return reply(methodNotAllowed("GET")) }
-            return reply(refreshDue(request))
-        case 4 where path[0] == "v1" && path[1] == "users" && path[3] == "receipts":
-            guard request.method == "POST" else { return reply(methodNotAllowed("POST")) }
-            if let invalid = PathIdentifier.user.problem(in: request, at: 2) { return reply(invalid) }
-            return postReceipt(request, userId: path[2], reply: reply)
-        case 4 where path[0] == "v1" && path[1] == "users" && path[3] == "entitlements":
-            guard request.method == "GET" else { return reply(methodNotAllowed("GET")) }
-            if let invalid = PathIdentifier.user.problem(in: request, at: 2) { return reply(invalid) }
-            return reply(entitlements(request, userId: path[2]))
-        case 6 where path[0] == "v1" && path[1] == "users" && path[3] == "issues":
-            guard request.method == "GET" else { return reply(methodNotAllowed("GET")) }
-            if let invalid = PathIdentifier.user.problem(in: request, at: 2) ?? PathIdentifier.publication.problem(in: request, at: 4)
-                ?? PathIdentifier.issue.problem(in: request, at: 5)
-            {
-                return reply(invalid)
-            }
-            return reply(issueCheck(request, userId: path[2], publicationId: path[4], issueId: path[5]))
-        case 4 where path[0] == "v1" && path[1] == "publications" && path[3] == "issues":
-            guard request.method == "GET" else { return reply(methodNotAllowed("GET")) }
-            if let invalid = PathIdentifier.publication.problem(in: request, at: 2) { return reply(invalid) }
-            return reply(listIssues(publicationId: path[2]))
-        case 5 where path[0] == "v1" && path[1] == "publications" && path[3] == "issues":
-            guard request.method == "PUT" else { return reply(methodNotAllowed("PUT")) }
-            guard authorized(request, token: service.configuration.adminToken) else {
-                return reply(.error(403, code: "forbidden", message: "publishing issues needs the admin token"))
-            }
-            if let invalid = PathIdentifier.publication.problem(in: request, at: 2) ?? PathIdentifier.issue.problem(in: request, at: 4) {
-                return reply(invalid)
-            }
-            return publishIssue(request, publicationId: path[2], issueId: path[4], reply: reply)
-        default:
-            return reply(.error(404, code: "not_found", message: "no route for \(request.method) \(request.target.split(separator: "?").first ?? "")"))
+        service.metrics.record(route: label, status: answer.status, seconds: SystemClock.seconds() - started)
+        return .answer(answer)
+    }
+
+    /// Runs a handler that answers later, counting its answer when it comes.
+    private func answerLater(_ later: Later, _ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        let metrics = service.metrics
+        later.handler(self, request, later.ids) { response in
+            metrics.record(route: later.label, status: response.status, seconds: SystemClock.seconds() - later.started)
+            reply(response)
         }
+    }
+
+    /// The route that answers the request once its credentials, method and ids pass, checked in
+    /// the order the contract gives; HEAD is asked as GET.
+    private func admit(_ request: HTTPRequest, method: String, to route: Route?) throws(ServiceError) -> Route {
+        if let route, !route.access.needsToken {
+            if route.allows(method) { return route }
+            if route.access == .sharedSecretInBody { throw .methodNotAllowed(allowed: route.methods) }
+        }
+        if let refusal = unauthorized(request) { throw refusal }
+        guard let route, route.access.needsToken else {
+            throw .noRoute(method: method, path: String(request.target.split(separator: "?").first ?? ""))
+        }
+        guard route.allows(method) else { throw .methodNotAllowed(allowed: route.methods) }
+        if route.access == .adminToken, !authorized(request, token: service.configuration.adminToken) { throw .adminTokenRequired }
+        if let invalid = route.problem(in: request) { throw invalid }
+        return route
     }
 
     // MARK: Handlers
@@ -133,15 +171,20 @@ public struct ServiceRouter: Sendable {
         return .json(503, writer.bytes)
     }
 
+    /// The Prometheus text of ``ServiceMetrics``.
+    private func metrics() -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Array(service.metrics.rendered().utf8))
+    }
+
     private func postReceipt(_ request: HTTPRequest, userId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let document: JSONDocument
         do { document = try JSONDocument(parsing: request.body) } catch {
-            return reply(.error(400, code: "invalid_json", message: error.description))
+            return reply(ServiceError.invalidJSON(error).response)
         }
         let receipt: Receipt
         do { receipt = try ReceiptDecoder(catalog: service.catalog).decode(document.root, path: "$") } catch {
-            if case .receiptRejected = error { return reply(.error(422, code: "receipt_rejected", message: error.description)) }
-            return reply(.error(400, code: "invalid_receipt", message: error.description))
+            if case .receiptRejected = error { return reply(ServiceError.receiptRejected(error).response) }
+            return reply(ServiceError.invalidReceipt(error).response)
         }
         let latest = document.root.member("latest_receipt")?.string
         let at = service.clock()
@@ -163,9 +206,9 @@ public struct ServiceRouter: Sendable {
                 writer.endObject()
                 reply(.json(200, writer.bytes))
             case .failed(StorageError.receiptAlreadyInUse(let environment, let original, _)):
-                reply(.error(409, code: "receipt_already_in_use", message: "subscription \(original) (\(environment)) is linked to another user"))
+                reply(ServiceError.receiptAlreadyInUse(environment: environment, originalTransactionId: original).response)
             case .failed(let error):
-                reply(.error(503, code: "store_unavailable", message: "the receipt could not be stored: \(error)"))
+                reply(ServiceError.notStored("receipt", error).response)
             }
         }
     }
@@ -173,11 +216,11 @@ public struct ServiceRouter: Sendable {
     private func postNotification(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let document: JSONDocument
         do { document = try JSONDocument(parsing: request.body) } catch {
-            return reply(.error(400, code: "invalid_json", message: error.description))
+            return reply(ServiceError.invalidJSON(error).response)
         }
         let password = document.root.member("password")?.string ?? ""
         guard ServiceRouter.constantTimeEqual(password, service.configuration.sharedSecret) else {
-            return reply(.error(401, code: "unauthorized", message: "the notification password does not match the shared secret"))
+            return reply(ServiceError.wrongSharedSecret.response)
         }
         let type = document.root.member("notification_type")?.string ?? "UNKNOWN"
         // A notification that cannot be read is still kept (raw body) and acknowledged: Apple's
@@ -199,29 +242,21 @@ public struct ServiceRouter: Sendable {
                 writer.endObject()
                 reply(.json(200, writer.bytes))
             case .failure(let error):
-                reply(.error(503, code: "store_unavailable", message: "the notification could not be stored: \(error)"))
+                reply(ServiceError.notStored("notification", error).response)
             }
         }
     }
 
-    private func entitlements(_ request: HTTPRequest, userId: String) -> HTTPResponse {
-        let query: (at: Instant, environment: Environment)
-        switch asOf(request) {
-        case .success(let value): query = value
-        case .failure(let error): return error.response
-        }
+    private func entitlements(_ request: HTTPRequest, userId: String) throws(ServiceError) -> HTTPResponse {
+        let query = try asOf(request)
         let history: PurchaseHistory?
-        do { history = try service.history(forUser: userId) } catch {
-            return .error(503, code: "store_unavailable", message: "\(error)")
-        }
-        guard let history else { return .error(404, code: "unknown_user", message: "no receipt has been posted for user \(userId)") }
+        do { history = try service.history(forUser: userId) } catch { throw .storeUnavailable(error) }
+        guard let history else { throw .unknownUser(userId) }
         let catalog = service.catalog
         let engine = EntitlementEngine(catalog: catalog)
         var answer = engine.evaluate(history, at: query.at, environment: query.environment)
         if let publicationId = request.query["publication"] {
-            guard let publication = catalog.publication(publicationId) else {
-                return .error(404, code: "unknown_publication", message: "the catalog has no publication \(publicationId)")
-            }
+            guard let publication = catalog.publication(publicationId) else { throw .unknownPublication(publicationId) }
             answer.publications = [engine.evaluate(history, publication: publication, at: query.at, environment: query.environment)]
         }
         var writer = JSONWriter(capacity: 4096)
@@ -230,12 +265,8 @@ public struct ServiceRouter: Sendable {
     }
 
     /// The download check: the hot path.
-    private func issueCheck(_ request: HTTPRequest, userId: String, publicationId: String, issueId: String) -> HTTPResponse {
-        let query: (at: Instant, environment: Environment)
-        switch asOf(request) {
-        case .success(let value): query = value
-        case .failure(let error): return error.response
-        }
+    private func issueCheck(_ request: HTTPRequest, userId: String, publicationId: String, issueId: String) throws(ServiceError) -> HTTPResponse {
+        let query = try asOf(request)
         let body: [UInt8]?
         do {
             body = try service.checkBody(forUser: userId, publicationId: publicationId, issueId: issueId, at: query.at, environment: query.environment) { entitlement in
@@ -245,21 +276,17 @@ public struct ServiceRouter: Sendable {
                 return (writer.bytes, at)
             }
         } catch {
-            return .error(503, code: "store_unavailable", message: "\(error)")
+            throw .storeUnavailable(error)
         }
         guard let body else {
-            guard service.catalog.publication(publicationId) != nil else {
-                return .error(404, code: "unknown_publication", message: "the catalog has no publication \(publicationId)")
-            }
-            return .error(404, code: "unknown_issue", message: "publication \(publicationId) has no issue \(issueId)")
+            guard service.catalog.publication(publicationId) != nil else { throw .unknownPublication(publicationId) }
+            throw .unknownIssue(publicationId: publicationId, issueId: issueId)
         }
         return .json(200, body)
     }
 
-    private func listIssues(publicationId: String) -> HTTPResponse {
-        guard let publication = service.catalog.publication(publicationId) else {
-            return .error(404, code: "unknown_publication", message: "the catalog has no publication \(publicationId)")
-        }
+    private func listIssues(publicationId: String) throws(ServiceError) -> HTTPResponse {
+        guard let publication = service.catalog.publication(publicationId) else { throw .unknownPublication(publicationId) }
         var writer = JSONWriter(capacity: 2048)
         writer.beginObject()
         writer.field("publication", publication.id)
@@ -274,17 +301,17 @@ public struct ServiceRouter: Sendable {
 
     private func publishIssue(_ request: HTTPRequest, publicationId: String, issueId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard service.catalog.publication(publicationId) != nil else {
-            return reply(.error(404, code: "unknown_publication", message: "the catalog has no publication \(publicationId)"))
+            return reply(ServiceError.unknownPublication(publicationId).response)
         }
         let root: JSONValue
         do { root = try JSONDocument(parsing: request.body).root } catch {
-            return reply(.error(400, code: "invalid_json", message: error.description))
+            return reply(ServiceError.invalidJSON(error).response)
         }
         guard root.kind == .object, let published = root["published"]?.string.flatMap(DateText.rfc3339) else {
-            return reply(.error(400, code: "invalid_issue", message: "expected {\"published\": RFC 3339 instant, \"title\": optional string, \"free\": optional boolean}"))
+            return reply(ServiceError.invalidIssue("expected {\"published\": RFC 3339 instant, \"title\": optional string, \"free\": optional boolean}").response)
         }
         if let free = root["free"], !free.isNull, free.bool == nil {
-            return reply(.error(400, code: "invalid_issue", message: "free must be true or false"))
+            return reply(ServiceError.invalidIssue("free must be true or false").response)
         }
         let issue = Issue(id: issueId, title: root["title"]?.string, published: published, isFree: root["free"]?.bool ?? false)
         service.publish(issue, in: publicationId) { result in
@@ -294,19 +321,15 @@ public struct ServiceRouter: Sendable {
                 EntitlementJSON.write(issue, into: &writer)
                 reply(.json(200, writer.bytes))
             case .failure(let error):
-                reply(.error(503, code: "store_unavailable", message: "the issue could not be stored: \(error)"))
+                reply(ServiceError.notStored("issue", error).response)
             }
         }
     }
 
-    private func refreshDue(_ request: HTTPRequest) -> HTTPResponse {
-        guard let window = ServiceConfiguration.milliseconds(fromDuration: request.query["within"] ?? "3d") else {
-            return .error(400, code: "invalid_window", message: "within must be a number followed by d, h, m or s, such as 3d")
-        }
+    private func refreshDue(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+        guard let window = ServiceConfiguration.milliseconds(fromDuration: request.query["within"] ?? "3d") else { throw .invalidWindow }
         let due: [RefreshDue]
-        do { due = try service.refreshDue(within: window) } catch {
-            return .error(503, code: "store_unavailable", message: "\(error)")
-        }
+        do { due = try service.refreshDue(within: window) } catch { throw .storeUnavailable(error) }
         var writer = JSONWriter(capacity: 1024)
         writer.beginObject()
         writer.key("subscriptions")
@@ -327,30 +350,27 @@ public struct ServiceRouter: Sendable {
 
     // MARK: Helpers
 
-    private func asOf(_ request: HTTPRequest) -> Result<(at: Instant, environment: Environment), ErrorResponse> {
+    /// The `at` and `environment` query parameters (now and production when absent).
+    private func asOf(_ request: HTTPRequest) throws(ServiceError) -> (at: Instant, environment: Environment) {
         var at = service.clock()
         if let text = request.query["at"] {
-            guard let instant = DateText.rfc3339(text) else {
-                return .failure(ErrorResponse(.error(400, code: "invalid_at", message: "at must be an RFC 3339 instant such as 2020-07-02T00:00:00Z")))
-            }
+            guard let instant = DateText.rfc3339(text) else { throw .invalidAt }
             at = instant
         }
         var environment = Environment.production
         if let text = request.query["environment"] {
-            guard let value = Environment(rawValue: text) else {
-                return .failure(ErrorResponse(.error(400, code: "invalid_environment", message: "environment must be production or sandbox")))
-            }
+            guard let value = Environment(rawValue: text) else { throw .invalidEnvironment }
             environment = value
         }
-        return .success((at, environment))
+        return (at, environment)
     }
 
-    /// The 401 answer for a request without the API token (or, for PUT, the admin token); nil when it has one.
-    private func unauthorized(_ request: HTTPRequest) -> HTTPResponse? {
+    /// The 401 error for a request without the API token (or, for PUT, the admin token); nil when it has one.
+    private func unauthorized(_ request: HTTPRequest) -> ServiceError? {
         if authorized(request, token: service.configuration.apiToken) || (request.method == "PUT" && authorized(request, token: service.configuration.adminToken)) {
             return nil
         }
-        return .error(401, code: "unauthorized", message: "a valid Authorization: Bearer token is required")
+        return .unauthorized
     }
 
     /// Whether the request sends `Authorization: Bearer <token>`: the scheme in any case
@@ -367,12 +387,6 @@ public struct ServiceRouter: Sendable {
             while start < bytes.count && bytes[start] == UInt8(ascii: " ") { start += 1 }
             return ServiceRouter.constantTimeEqual(UnsafeBufferPointer(rebasing: bytes[start...]), token)
         }
-    }
-
-    private func methodNotAllowed(_ allowed: String) -> HTTPResponse {
-        var response = HTTPResponse.error(405, code: "method_not_allowed", message: "use \(allowed)")
-        response.headers.append(("Allow", allowed == "GET" ? "GET, HEAD" : allowed))
-        return response
     }
 
     /// Compares secrets in time that depends only on their lengths.
@@ -392,26 +406,4 @@ public struct ServiceRouter: Sendable {
             return difference == 0 && left.count == right.count
         }
     }
-
-    static func routeName(_ path: [String]) -> String {
-        switch (path.count, path.first) {
-        case (1, "health"): "health"
-        case (1, "metrics"): "metrics"
-        case (1, "openapi.json"): "openapi"
-        case (3, "v1") where path[1] == "notifications": "notifications"
-        case (2, "v1") where path[1] == "refresh-due": "refresh_due"
-        case (4, "v1") where path[1] == "users" && path[3] == "receipts": "receipts"
-        case (4, "v1") where path[1] == "users" && path[3] == "entitlements": "entitlements"
-        case (6, "v1") where path[1] == "users": "issue_check"
-        case (4, "v1") where path[1] == "publications": "publication_issues"
-        case (5, "v1") where path[1] == "publications": "publish_issue"
-        default: "other"
-        }
-    }
-}
-
-/// An error answer carried through a `Result`.
-struct ErrorResponse: Error {
-    let response: HTTPResponse
-    init(_ response: HTTPResponse) { self.response = response }
 }

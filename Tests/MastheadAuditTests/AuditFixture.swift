@@ -2,6 +2,7 @@ import Foundation
 import Masthead
 import MastheadAudit
 import MastheadFormats
+import MastheadSQLite
 import MastheadStorage
 
 /// Inputs for audits run in-process: the shipped catalog and receipts, files in a temporary
@@ -45,7 +46,7 @@ struct AuditFixture {
     /// A database holding each user's shipped receipt, stored and linked as the service does.
     func database(_ users: [(id: String, receipt: String)]) throws -> String {
         let path = folder.appendingPathComponent("masthead.sqlite").path
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         try store.database.inTransaction {
             for (user, name) in users {
                 let history = try ReceiptDecoder(catalog: Self.catalog).decode(Array(try Self.receipt(name).utf8)).history

@@ -1,6 +1,7 @@
 import Foundation
 import Masthead
 import MastheadFormats
+import MastheadSQLite
 import MastheadStorage
 import Testing
 
@@ -11,14 +12,14 @@ struct AuditDatabaseTests {
     /// A database holding the users' receipts, as the service stores them.
     static func database(in folder: URL, users: [(String, String)] = users) throws -> String {
         let path = folder.appendingPathComponent("masthead.sqlite").path
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         try store.database.inTransaction {
             for (user, receipt) in users { try Self.store(user, receipt, into: store) }
         }
         return path
     }
 
-    static func store(_ user: String, _ receipt: String, into store: Store) throws {
+    static func store(_ user: String, _ receipt: String, into store: SQLiteStore) throws {
         let catalog = try CatalogDecoder().decode(
             Array(try Data(contentsOf: Tool.root.appendingPathComponent("Catalog/the-monthly/catalog.json"))), file: "catalog.json")
         let bytes = Array(try Data(contentsOf: Tool.root.appendingPathComponent("Catalog/the-monthly/receipts/\(receipt).json")))
@@ -70,7 +71,7 @@ struct AuditDatabaseTests {
         let folder = try Tool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = try Self.database(in: folder, users: [("alice", "table-6-1")])
-        let service = try Store(path: path)
+        let service = try SQLiteStore(path: path)
         try service.database.execute("BEGIN IMMEDIATE")
         try Self.store("carol", "table-6-2", into: service)
         let before = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
@@ -88,7 +89,7 @@ struct AuditDatabaseTests {
         let folder = try Tool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = try Self.database(in: folder, users: [("alice", "table-6-1")])
-        let service = try Store(path: path)
+        let service = try SQLiteStore(path: path)
         try service.upsertIssue(publicationId: "the-monthly", issue: Issue(id: "2020-06-extra", published: Instant(milliseconds: 1_592_611_200_000)))
         let run = try Self.audit(["--database", path])
         #expect(run.output.contains(#""readable":["2020-02","2020-03","2020-04","2020-06","2020-06-extra","2020-07"]"#))

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import MastheadHTTP
+import MastheadSQLite
 import MastheadStorage
 import MastheadTestSupport
 import Synchronization
@@ -152,9 +153,9 @@ struct ServeCommandTests {
         let answered = acknowledged.withLock { $0 }
         #expect(answered.count >= 300)
         #expect(answered.count < clients * perClient, "the kill came too late to test anything")
-        let store = try Store(path: database)
-        let ids = try store.database.prepare("SELECT transaction_id FROM transactions").rows([]) { $0.text(0) }
-        let stored = Set(ids.compactMap { id in id.flatMap { Int($0.dropFirst()) } })
+        let store = try SQLiteStore(path: database)
+        let ids = try store.database.prepare("SELECT transaction_id FROM transactions").rows([]) { row throws(SQLiteError) in try row.text(0) }
+        let stored = Set(ids.compactMap { Int($0.dropFirst()) })
         #expect(answered.isSubset(of: stored), "lost: \(answered.subtracting(stored).sorted().prefix(10))")
         #expect(try store.notificationCount() >= answered.count)
     }

@@ -9,16 +9,24 @@ struct HTTPServerTests {
     /// A body of `/big/N`: N KiB.
     static func bigBody(kibibytes: Int) -> [UInt8] { [UInt8](repeating: UInt8(ascii: "b"), count: kibibytes * 1024) }
 
+    /// The answer to an error in these tests: its status, and the case as written in Swift.
+    static func describing(_ error: HTTPError) -> HTTPResponse {
+        HTTPResponse(status: error.status, headers: [("Content-Type", "text/x-http-error")], body: Array("\(error)".utf8))
+    }
+
     /// Echoes the method, path and body; `/slow` answers from another thread after 200 ms; `/big/N`
-    /// answers N KiB. Requests expecting `100 Continue` are refused (401) without `X-Allow`.
-    static func start(_ configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws -> HTTPServer {
+    /// answers N KiB. Requests expecting `100 Continue` are refused (401) without `X-Allow`. Errors
+    /// are answered with ``describing(_:)``, or as `errorResponse` says.
+    static func start(
+        _ configure: (inout HTTPServerConfiguration) -> Void = { _ in }, errorResponse: @escaping HTTPServer.ErrorResponse = describing
+    ) throws -> HTTPServer {
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configure(&configuration)
         let headCheck: HTTPServer.HeadCheck = { head in
-            head.header("x-allow") == nil ? HTTPResponse.error(401, code: "unauthorized", message: "X-Allow is required") : nil
+            head.header("x-allow") == nil ? HTTPResponse(status: 401, body: Array("X-Allow is required".utf8)) : nil
         }
-        let server = try HTTPServer(configuration: configuration, headCheck: headCheck) { request, responder in
+        let server = try HTTPServer(configuration: configuration, headCheck: headCheck, errorResponse: errorResponse) { request, responder in
             let text = "\(request.method) \(request.pathSegments.joined(separator: "|")) \(request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")) \(String(decoding: request.body, as: UTF8.self))"
             if request.pathSegments.count == 2 && request.pathSegments[0] == "big", let size = Int(request.pathSegments[1]) {
                 responder.send(HTTPResponse(status: 200, body: Self.bigBody(kibibytes: size)))
@@ -77,30 +85,36 @@ struct HTTPServerTests {
         #expect(client.response()?.body == "POST b  hi")
     }
 
-    static let refusals: [(request: String, status: Int, code: String)] = [
-        ("GARBAGE\r\n\r\n", 400, "bad_request"),
-        ("GET /x HTTP/2.0\r\n\r\n", 505, "http_version_not_supported"),
-        ("GET x HTTP/1.1\r\n\r\n", 400, "bad_request"),
-        ("GET  /x HTTP/1.1\r\n\r\n", 400, "bad_request"),
-        (" /x HTTP/1.1\r\n\r\n", 400, "bad_request"),
-        ("GET /x HTTP/1.1 \r\n\r\n", 400, "bad_request"),
-        ("GET /x\r\n\r\n", 400, "bad_request"),
-        ("G@T /x HTTP/1.1\r\n\r\n", 400, "bad_request"),
-        ("GET /x http/1.1\r\n\r\n", 400, "bad_request"),
-        ("POST /x HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc", 400, "bad_request"),
-        ("POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", 501, "not_implemented"),
-        ("POST /x HTTP/1.1\r\nContent-Length: -1\r\n\r\n", 400, "bad_request"),
-        ("POST /x HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", 400, "bad_request"),
-        ("GET /x HTTP/1.1\r\nBad Header: 1\r\n\r\n", 400, "bad_request"),
-        ("GET /x HTTP/1.1\r\nA: 1\r\n folded\r\n\r\n", 400, "bad_request"),
-        ("POST /x HTTP/1.1\r\nContent-Length: 2000\r\n\r\n", 413, "content_too_large"),
-        ("GET /\(String(repeating: "a", count: 300)) HTTP/1.1\r\n\r\n", 414, "uri_too_long"),
-        ("GET /x HTTP/1.1\r\nBig: \(String(repeating: "b", count: 600))\r\n\r\n", 431, "request_header_fields_too_large"),
-        ("GET /x HTTP/1.1\r\n" + String(repeating: "H: v\r\n", count: 11) + "\r\n", 431, "request_header_fields_too_large"),
+    static let refusals: [(request: String, error: HTTPError)] = [
+        ("GARBAGE\r\n\r\n", .invalidRequestLine),
+        ("\r\n\r\n", .invalidRequestLine),
+        ("GET /x HTTP/2.0\r\n\r\n", .unsupportedVersion),
+        ("GET x HTTP/1.1\r\n\r\n", .invalidTarget),
+        ("GET  /x HTTP/1.1\r\n\r\n", .invalidRequestLine),
+        (" /x HTTP/1.1\r\n\r\n", .invalidRequestLine),
+        ("GET /x HTTP/1.1 \r\n\r\n", .invalidRequestLine),
+        ("GET /x\r\n\r\n", .invalidRequestLine),
+        ("G@T /x HTTP/1.1\r\n\r\n", .invalidRequestLine),
+        ("GET /x http/1.1\r\n\r\n", .invalidRequestLine),
+        ("POST /x HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc", .ambiguousFraming),
+        ("POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", .unsupportedTransferEncoding),
+        ("POST /x HTTP/1.1\r\nContent-Length: -1\r\n\r\n", .invalidContentLength("-1")),
+        ("POST /x HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", .conflictingContentLength),
+        ("GET /x HTTP/1.1\r\nBad Header: 1\r\n\r\n", .invalidHeaderField),
+        ("GET /x HTTP/1.1\r\nA: 1\r\n folded\r\n\r\n", .obsoleteLineFolding),
+        ("POST /x HTTP/1.1\r\nContent-Length: 2000\r\n\r\n", .bodyTooLarge(limit: 1000)),
+        ("GET /\(String(repeating: "a", count: 300)) HTTP/1.1\r\n\r\n", .targetTooLong(limit: 200)),
+        ("GET /\(String(repeating: "a", count: 300))", .targetTooLong(limit: 200)),
+        ("GET /x HTTP/1.1\r\nBig: \(String(repeating: "b", count: 600))\r\n\r\n", .headerFieldTooLarge(limit: 500)),
+        ("GET /x HTTP/1.1\r\n" + String(repeating: "H: v\r\n", count: 11) + "\r\n", .tooManyHeaderFields(limit: 10)),
+        ("GET /x HTTP/1.1\r\n" + String(repeating: "Header: \(String(repeating: "v", count: 200))\r\n", count: 6) + "\r\n", .headersTooLarge(limit: 1000)),
+        ("GET /x HTTP/1.1\r\n" + String(repeating: "Header: \(String(repeating: "v", count: 200))\r\n", count: 6), .headersTooLarge(limit: 1000)),
     ]
 
+    /// Each refusal reaches the error closure as its typed error, is answered with what it returns,
+    /// and the connection is closed.
     @Test(arguments: refusals)
-    func badRequest_getsJSONError_thenClose_andServerKeepsServing(refusal: (request: String, status: Int, code: String)) throws {
+    func badRequest_isAnsweredThroughTheErrorClosure_thenClosed_andServerKeepsServing(refusal: (request: String, error: HTTPError)) throws {
         let server = try Self.start {
             $0.maxBodyBytes = 1000
             $0.maxRequestLineBytes = 200
@@ -112,14 +126,47 @@ struct HTTPServerTests {
         let client = try TestClient(port: server.port)
         client.send(refusal.request)
         let response = try #require(client.response())
-        #expect(response.status == refusal.status)
-        #expect(response.headers["content-type"] == "application/json")
+        #expect(response.status == refusal.error.status)
+        #expect(response.headers["content-type"] == "text/x-http-error")
         #expect(response.headers["connection"] == "close")
-        #expect(response.body.contains(#""code":"\#(refusal.code)""#))
+        #expect(response.body == "\(refusal.error)")
         #expect(client.isClosedByServer())
         let other = try TestClient(port: server.port)
         other.send("GET /still HTTP/1.1\r\n\r\n")
         #expect(other.response()?.status == 200)
+    }
+
+    /// Without an error closure, an error is answered with its status and message as plain text.
+    @Test func errorWithoutAClosure_isAnsweredAsPlainText() throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        let server = try HTTPServer(configuration: configuration) { _, responder in responder.send(HTTPResponse(status: 200)) }
+        try server.start()
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        client.send("POST /x HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")
+        let response = try #require(client.response())
+        #expect(response.status == 400)
+        #expect(response.headers["content-type"] == "text/plain; charset=utf-8")
+        #expect(response.body == "conflicting Content-Length fields\n")
+        #expect(client.isClosedByServer())
+    }
+
+    /// A connection past the loop's limit is answered with `tooManyConnections` and closed.
+    @Test func connectionOverTheLimit_getsTooManyConnections_andIsClosed() throws {
+        let server = try Self.start {
+            $0.threads = 1
+            $0.maxConnectionsPerThread = 1
+        }
+        defer { Self.stop(server) }
+        let first = try TestClient(port: server.port)
+        first.send("GET /a HTTP/1.1\r\n\r\n")
+        #expect(first.response()?.status == 200)
+        let second = try TestClient(port: server.port)
+        let refused = try #require(second.response())
+        #expect(refused.status == 503)
+        #expect(refused.body == "\(HTTPError.tooManyConnections)")
+        #expect(second.isClosedByServer())
     }
 
     @Test func stalledClient_times_out_withoutStallingOthers() throws {
@@ -134,7 +181,7 @@ struct HTTPServerTests {
         }
         let answer = try #require(stalled.response())
         #expect(answer.status == 408)
-        #expect(answer.body.contains("request_timeout"))
+        #expect(answer.body == "\(HTTPError.requestTimeout)")
         #expect(stalled.isClosedByServer())
     }
 
@@ -167,7 +214,7 @@ struct HTTPServerTests {
         client.send("GET /slow HTTP/1.1\r\n\r\n")
         let response = try #require(client.response())
         #expect(response.status == 503)
-        #expect(response.body.contains("handler_timeout"))
+        #expect(response.body == "\(HTTPError.handlerTimeout)")
     }
 
     @Test func stop_finishesRequestsInFlight() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import MastheadJSON
 @testable import MastheadService
+import MastheadSQLite
 import MastheadStorage
 import Synchronization
 import Testing
@@ -21,7 +22,7 @@ struct CacheInvalidationTests {
         #expect(first.call("POST", "/v1/users/xena/receipts", json: Self.receipt("x1")).status == 200)
         #expect(ServiceRouterTests.readable(first, "xena", "2020-07", at: "2020-07-02T00:00:00Z") == true)
         // From here the first service's reads fail: only what it has cached can be answered.
-        try first.service.reader.withLock { reader in try reader.store.database.execute("CREATE TEMP TABLE users (unrelated INTEGER)") }
+        try first.service.reader.withLock { reader in try (reader.store as! SQLiteStore).database.execute("CREATE TEMP TABLE users (unrelated INTEGER)") }
         #expect(first.call("POST", "/v1/users/yan/receipts", json: Self.receipt("y1")).json?["stored"]?.bool == true)
         #expect(second.call("POST", "/v1/users/zed/receipts", json: Self.receipt("z1")).status == 200)
         #expect(ServiceRouterTests.readable(first, "xena", "2020-07", at: "2020-07-02T00:00:00Z") == true)

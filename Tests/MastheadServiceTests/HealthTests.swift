@@ -1,7 +1,7 @@
 import Foundation
 import MastheadJSON
 import MastheadService
-import MastheadStorage
+import MastheadSQLite
 import Testing
 
 /// `/health` tells whether the database can be written: a failed write makes it 503 until a write succeeds.

@@ -159,6 +159,30 @@ struct OpenAPIDocumentTests {
         }
     }
 
+    /// The route table's routes are the document's operations, both ways (HEAD wherever GET is),
+    /// and each operation's security is its route's access.
+    @Test func document_operations_areTheRouteTable_bothWays() throws {
+        let document = try Self.document()
+        var table: [Operation: Route.Access] = [:]
+        for route in ServiceRouter.routes {
+            for method in route.methods + (route.allows("GET") ? ["HEAD"] : []) { table[Operation(method: method, path: route.path)] = route.access }
+        }
+        let documented = Set(Self.operations(in: document))
+        #expect(documented.subtracting(table.keys).isEmpty, "in the document, not in the route table: \(documented.subtracting(table.keys))")
+        #expect(Set(table.keys).subtracting(documented).isEmpty, "in the route table, not in the document: \(Set(table.keys).subtracting(documented))")
+        for (operation, access) in table where documented.contains(operation) {
+            // No `security` means the document's default, the API token.
+            let schemes = Self.operation(operation, in: document)?["security"].map { $0.elements.flatMap { requirement in requirement.members.map { name, _ in name.string } } } ?? ["apiToken"]
+            let expected: [String] =
+                switch access {
+                case .open, .sharedSecretInBody: []
+                case .apiToken: ["apiToken"]
+                case .adminToken: ["adminToken"]
+                }
+            #expect(schemes == expected, "\(operation): security \(schemes), route access \(access)")
+        }
+    }
+
     /// The README's endpoint table lists the document's operations (HEAD aside).
     @Test func document_operations_matchTheReadmeTable() throws {
         let readme = try String(contentsOf: ServiceHarness.root.appendingPathComponent("README.md"), encoding: .utf8)

@@ -11,7 +11,8 @@ struct ServiceHTTPTests {
     static func serve(_ harness: ServiceHarness) throws -> HTTPServer {
         var configuration = harness.service.configuration.http
         configuration.port = 0
-        let server = try HTTPServer(configuration: configuration, headCheck: harness.router.headCheck, handler: harness.router.handler)
+        let server = try HTTPServer(
+            configuration: configuration, headCheck: harness.router.headCheck, errorResponse: harness.router.errorResponse, handler: harness.router.handler)
         try server.start()
         return server
     }
@@ -102,6 +103,29 @@ struct ServiceHTTPTests {
         client.send("POST /v1/users/alice/receipts HTTP/1.1\r\nAuthorization: Bearer api-token\r\nExpect: 100-continue\r\nContent-Length: 10001\r\n\r\n")
         let answer = try #require(client.response())
         #expect(answer.status == 413)
+        #expect(client.isClosedByServer())
+    }
+
+    /// The HTTP layer's errors are answered in the service's error shape, and the connection closed.
+    @Test(arguments: [
+        ("GARBAGE\r\n\r\n", 400, #"{"error":{"code":"bad_request","message":"malformed request line"}}"#),
+        ("GET /health HTTP/2.0\r\n\r\n", 505, #"{"error":{"code":"http_version_not_supported","message":"only HTTP/1.1 and HTTP/1.0 are served"}}"#),
+        ("POST /v1/users/u1/receipts HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", 501,
+         #"{"error":{"code":"not_implemented","message":"Transfer-Encoding is not supported; send Content-Length"}}"#),
+        ("GET /health HTTP/1.1\r\n" + String(repeating: "H: v\r\n", count: 1001) + "\r\n", 431,
+         #"{"error":{"code":"request_header_fields_too_large","message":"more than 1000 header fields"}}"#),
+    ])
+    func httpErrors_areAnsweredInTheServiceErrorShape(request: String, status: Int, body: String) throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        let server = try Self.serve(harness)
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        client.send(request)
+        let answer = try #require(client.response())
+        #expect(answer.status == status)
+        #expect(answer.headers["content-type"] == "application/json")
+        #expect(answer.body == body)
         #expect(client.isClosedByServer())
     }
 

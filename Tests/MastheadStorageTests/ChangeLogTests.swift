@@ -1,3 +1,4 @@
+import MastheadSQLite
 import MastheadStorage
 import Testing
 
@@ -6,7 +7,7 @@ struct ChangeLogTests {
     @Test func changes_areReadAfterAPosition_skippingTheReadersOwn() throws {
         let path = StoreTests.temporaryPath()
         defer { StoreTests.remove(path) }
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         #expect(try store.changeLogPosition() == 0)
         try store.recordChanges([.user("a")], origin: 1)
         try store.recordChanges([.user("b\u{0}c"), .issue(publicationId: "p", issueId: "i")], origin: 2)
@@ -20,17 +21,17 @@ struct ChangeLogTests {
     @Test func pruning_keepsTheNewestEntries_andAReaderBehindIsTold() throws {
         let path = StoreTests.temporaryPath()
         defer { StoreTests.remove(path) }
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         try store.recordChanges([.user("old")], origin: 1)
         try store.database.inTransaction {
-            for index in 0..<Int(Store.changeLogLength) { try store.recordChanges([.user("u\(index)")], origin: 1) }
+            for index in 0..<Int(SQLiteStore.changeLogLength) { try store.recordChanges([.user("u\(index)")], origin: 1) }
             try store.pruneChangeLog()
         }
-        #expect(try store.database.scalarText("SELECT count(*) FROM changes") == "\(Store.changeLogLength)")
+        #expect(try store.database.scalar("SELECT count(*) FROM changes") == .integer(SQLiteStore.changeLogLength))
         // Entry 1 was pruned: a reader at 0 missed it; one at 1 missed nothing.
         #expect(try store.changes(after: 0, notFrom: 2).missedSome)
         #expect(try !store.changes(after: 1, notFrom: 2).missedSome)
         // A reader ahead of the log (the file was replaced) missed everything it had not seen.
-        #expect(try store.changes(after: Store.changeLogLength + 10, notFrom: 2).missedSome)
+        #expect(try store.changes(after: SQLiteStore.changeLogLength + 10, notFrom: 2).missedSome)
     }
 }

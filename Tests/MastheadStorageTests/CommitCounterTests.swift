@@ -1,3 +1,4 @@
+import MastheadSQLite
 import MastheadStorage
 import Testing
 
@@ -6,8 +7,8 @@ struct CommitCounterTests {
     @Test func counter_movesWithEveryCommit_ofAnyConnection_andNotWithReads() throws {
         let path = StoreTests.temporaryPath()
         defer { StoreTests.remove(path) }
-        let writer = try Store(path: path)
-        let reader = try Store(path: path)
+        let writer = try SQLiteStore(path: path)
+        let reader = try SQLiteStore(path: path)
         let counter = try #require(try reader.database.commitCounter())
         let start = counter.value
         #expect(try !reader.userExists("u0"))

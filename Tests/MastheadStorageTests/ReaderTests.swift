@@ -1,5 +1,6 @@
 import Foundation
 import Masthead
+import MastheadSQLite
 import MastheadStorage
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 struct ReaderTests {
     static let now = Instant(milliseconds: 5)
 
-    static func link(_ store: Store, _ index: Int, receipt: String? = nil) throws {
+    static func link(_ store: SQLiteStore, _ index: Int, receipt: String? = nil) throws {
         _ = try store.link(
             userId: "u\(index)", transactions: [StoreTests.transaction("t\(index)", from: 0, to: 10)], latestReceipt: receipt, restore: .transfer, now: now)
     }
@@ -16,8 +17,8 @@ struct ReaderTests {
     @Test func reader_seesCommitsMadeAfterItsLastRead() throws {
         let path = StoreTests.temporaryPath()
         defer { StoreTests.remove(path) }
-        let writer = try Store(path: path)
-        let reader = try Store(path: path)
+        let writer = try SQLiteStore(path: path)
+        let reader = try SQLiteStore(path: path)
         try Self.link(writer, 0)
         #expect(try reader.userExists("u0"))
         try Self.link(writer, 1)
@@ -31,10 +32,10 @@ struct ReaderTests {
     @Test func wal_staysNearCheckpointSize_whileAReaderReadsAfterEveryCommit() throws {
         let path = StoreTests.temporaryPath()
         defer { StoreTests.remove(path) }
-        let writer = try Store(path: path)
+        let writer = try SQLiteStore(path: path)
         try writer.database.execute("PRAGMA synchronous = OFF")  // speed only: checkpoints behave the same
         try writer.database.execute("PRAGMA wal_autocheckpoint = 100")  // 100 pages of 4 KiB
-        let reader = try Store(path: path)
+        let reader = try SQLiteStore(path: path)
         let receipt = String(repeating: "R", count: 8000)
         for index in 0..<600 {
             try Self.link(writer, index, receipt: receipt)

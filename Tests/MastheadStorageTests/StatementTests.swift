@@ -1,4 +1,5 @@
 import Masthead
+import MastheadSQLite
 import MastheadStorage
 import Testing
 
@@ -9,7 +10,7 @@ struct StatementTests {
     @Test func text_withNUL_isNeitherCutNorConfused_whenBoundAndRead() throws {
         let path = StoreTests.temporaryPath()
         defer { StoreTests.remove(path) }
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         _ = try store.link(userId: "victim", transactions: [StoreTests.transaction("v", from: 0, to: 10)], latestReceipt: nil, restore: .transfer, now: Self.now)
         #expect(try store.userExists("victim\u{0}x") == false)
         try store.save(transactions: [StoreTests.transaction("c", from: 0, to: 10)], renewals: [])
@@ -23,8 +24,8 @@ struct StatementTests {
     @Test func emptyText_isStoredAsText_notNULL() throws {
         let path = StoreTests.temporaryPath()
         defer { StoreTests.remove(path) }
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         try store.recordLatestReceipt("", environment: .production, originalTransactionIds: ["e"])
-        #expect(try store.database.scalarText("SELECT typeof(latest_receipt) FROM pending_receipts") == "text")
+        #expect(try store.database.scalar("SELECT typeof(latest_receipt) FROM pending_receipts") == .text("text"))
     }
 }

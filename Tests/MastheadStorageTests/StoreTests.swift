@@ -1,5 +1,6 @@
 import Foundation
 import Masthead
+import MastheadSQLite
 import MastheadStorage
 import Testing
 
@@ -22,19 +23,19 @@ struct StoreTests {
     @Test func database_usesWAL_andRecordsMigrations() throws {
         let path = Self.temporaryPath()
         defer { Self.remove(path) }
-        let store = try Store(path: path)
-        #expect(try store.database.scalarText("PRAGMA journal_mode") == "wal")
-        #expect(try store.database.scalarText("PRAGMA synchronous") == "2")
-        #expect(try store.database.scalarText("SELECT max(version) FROM migrations") == "3")
+        let store = try SQLiteStore(path: path)
+        #expect(try store.database.scalar("PRAGMA journal_mode") == .text("wal"))
+        #expect(try store.database.scalar("PRAGMA synchronous") == .integer(2))
+        #expect(try store.database.scalar("SELECT max(version) FROM migrations") == .integer(3))
         // Opening again applies nothing twice.
-        let again = try Store(path: path)
-        #expect(try again.database.scalarText("SELECT count(*) FROM migrations") == "3")
+        let again = try SQLiteStore(path: path)
+        #expect(try again.database.scalar("SELECT count(*) FROM migrations") == .integer(3))
     }
 
     @Test func inTransaction_rollsBack_whenBodyThrows() throws {
         let path = Self.temporaryPath()
         defer { Self.remove(path) }
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         struct Failure: Error {}
         #expect(throws: Failure.self) {
             try store.database.inTransaction {
@@ -42,26 +43,13 @@ struct StoreTests {
                 throw Failure()
             }
         }
-        #expect(try store.database.scalarText("SELECT count(*) FROM transactions") == "0")
-    }
-
-    @Test func sqlError_carriesCodeMessageAndSQL() throws {
-        let path = Self.temporaryPath()
-        defer { Self.remove(path) }
-        let store = try Store(path: path)
-        #expect {
-            try store.database.execute("SELECT * FROM nowhere")
-        } throws: { error in
-            guard case StorageError.sqlite(let code, let message, let sql) = error else { return false }
-            return code == 1 && message.contains("no such table: nowhere") && sql == "SELECT * FROM nowhere"
-        }
-        #expect(throws: StorageError.self) { try Database(path: "/no/such/folder/db.sqlite") }
+        #expect(try store.database.scalar("SELECT count(*) FROM transactions") == .integer(0))
     }
 
     @Test func transactions_mergeCopies_R2_3_andHistoryFollowsLinks() throws {
         let path = Self.temporaryPath()
         defer { Self.remove(path) }
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         try store.save(transactions: [Self.transaction("a", from: 10, to: 20), Self.transaction("b", original: "a", from: 20, to: 30)], renewals: [])
         // Unlinked so far: nobody's history.
         #expect(try store.history(forUser: "u1").transactions.isEmpty)
@@ -76,7 +64,7 @@ struct StoreTests {
     @Test func restoreBehaviours() throws {
         let path = Self.temporaryPath()
         defer { Self.remove(path) }
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         let active = Self.transaction("a", from: 0, to: 1000)
         try store.save(transactions: [active], renewals: [])
         _ = try store.link(userId: "first", transactions: [active], latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 10))
@@ -98,7 +86,7 @@ struct StoreTests {
     @Test func renewals_keptAsHistory_andUnnamedOnesResolveByProduct_R2_6() throws {
         let path = Self.temporaryPath()
         defer { Self.remove(path) }
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         let transactions = [Self.transaction("a", from: 0, to: 10), Self.transaction("b", original: "a", product: "premium", from: 10, to: 20)]
         try store.save(transactions: transactions, renewals: [RenewalInfo(productId: "premium", autoRenewOn: true)])
         _ = try store.link(userId: "u", transactions: transactions, latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 0))
@@ -115,7 +103,7 @@ struct StoreTests {
     @Test func renewals_onOffReplayedOn_staysOff_R2_7() throws {
         let path = Self.temporaryPath()
         defer { Self.remove(path) }
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         let transactions = [Self.transaction("a", from: 0, to: 1000)]
         _ = try store.link(userId: "u", transactions: transactions, latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 0))
         try store.save(transactions: transactions, renewals: [])
@@ -159,7 +147,7 @@ struct StoreTests {
                 INSERT INTO renewals VALUES ('production', 'a', 'monthly', 'monthly', 0, 1, 500, '2');
                 """)
         }
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         #expect(try store.history(forUser: "u").renewals == [
             RenewalInfo(
                 originalTransactionId: "a", productId: "monthly", autoRenewProductId: "monthly", autoRenewOn: false, isInBillingRetry: true,
@@ -167,10 +155,29 @@ struct StoreTests {
         ])
     }
 
+    /// A value the schema does not allow is an error naming the column and the query, not a
+    /// default: a transaction whose environment reads 'Sandbox' is not taken for production's.
+    @Test func history_throws_whenAnEnvironmentIsUnknown() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        let store = try SQLiteStore(path: path)
+        let transactions = [Self.transaction("a", from: 0, to: 10)]
+        try store.save(transactions: transactions, renewals: [])
+        _ = try store.link(userId: "u", transactions: transactions, latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 0))
+        try store.database.execute("UPDATE transactions SET environment = 'Sandbox'; UPDATE subscriptions SET environment = 'Sandbox'")
+        #expect {
+            try store.history(forUser: "u")
+        } throws: { error in
+            guard case StorageError.sqlite(.columnValue(let column, let value, let expected, let sql)) = error else { return false }
+            return column == "environment" && value == "Sandbox" && expected == "an environment (production or sandbox)"
+                && sql.contains("FROM subscriptions s JOIN transactions t")
+        }
+    }
+
     @Test func refreshDue_listsSubscriptionsExpiringInWindow_withLatestReceipt() throws {
         let path = Self.temporaryPath()
         defer { Self.remove(path) }
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         let soon = [Self.transaction("a", from: 0, to: 100), Self.transaction("a2", original: "a", from: 100, to: 500)]
         let later = [Self.transaction("b", from: 0, to: 5000)]
         try store.save(transactions: soon + later, renewals: [])
@@ -187,15 +194,15 @@ struct StoreTests {
         let path = Self.temporaryPath()
         defer { Self.remove(path) }
         do {
-            let store = try Store(path: path)
+            let store = try SQLiteStore(path: path)
             try store.upsertIssue(publicationId: "p", issue: Issue(id: "x", title: "X", published: Instant(milliseconds: 5)))
             try store.upsertIssue(publicationId: "p", issue: Issue(id: "x", title: "X2", published: Instant(milliseconds: 6), isFree: true))
             _ = try store.recordNotification(type: "DID_RENEW", environment: .production, originalTransactionIds: ["a"], body: "{}", received: Instant(milliseconds: 1))
         }
-        let reopened = try Store(path: path)
+        let reopened = try SQLiteStore(path: path)
         #expect(try reopened.publishedIssues().map(\.issue) == [Issue(id: "x", title: "X2", published: Instant(milliseconds: 6), isFree: true)])
         #expect(try reopened.notificationCount() == 1)
-        let reader = try Store(path: path, readOnly: true)
+        let reader = try SQLiteStore(path: path, readOnly: true)
         #expect(try reader.notificationCount() == 1)
     }
 }

@@ -1,0 +1,78 @@
+import CSQLite
+
+/// One SQLite connection, owned by one thread at a time.
+///
+/// Opened with `sqlite3_open_v2` (closed even when opening fails), extended result codes, a busy
+/// timeout, WAL journal (checked: the pragma must answer `wal`), `synchronous = FULL`, so a
+/// committed transaction survives power loss, and foreign keys enforced. Not `Sendable`: give
+/// each thread its own.
+public final class Database {
+    let handle: OpaquePointer
+    /// The file the connection is open on.
+    public let path: String
+
+    /// Opens (creating if needed) the database at `path`.
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - readOnly: open without write access (for readers beside a running writer); the file
+    ///     must exist, and its journal mode is left as it is.
+    ///   - busyTimeoutMilliseconds: how long a statement waits for another connection's lock
+    ///     before failing with `SQLITE_BUSY`.
+    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+        self.path = path
+        var pointer: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let result = sqlite3_open_v2(path, &pointer, flags, nil)
+        guard result == SQLITE_OK, let pointer else {
+            let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(pointer)
+            throw SQLiteError.failed(code: result, message: "\(message): \(path)", sql: nil)
+        }
+        handle = pointer
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        if !readOnly {
+            let mode = try prepare("PRAGMA journal_mode = WAL").firstRow([]) { row throws(SQLiteError) in try row.text(0) }
+            guard mode?.lowercased() == "wal" else { throw SQLiteError.unexpectedSetting(pragma: "journal_mode", value: mode ?? "no answer") }
+            try execute("PRAGMA synchronous = FULL")
+        }
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if result != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(errorMessage)
+            throw SQLiteError.failed(code: result, message: message, sql: sql)
+        }
+    }
+
+    /// Compiles a statement.
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        var pointer: OpaquePointer?
+        let result = sqlite3_prepare_v2(handle, sql, -1, &pointer, nil)
+        guard result == SQLITE_OK, let pointer else { throw error(result, sql: sql) }
+        return Statement(handle: pointer, database: self, sql: sql)
+    }
+
+    /// The first column of the first row of `sql` as it is stored (see ``Row/value(_:)``), or nil
+    /// when there is no row.
+    public func scalar(_ sql: String) throws(SQLiteError) -> SQLValue? {
+        try prepare(sql).firstRow([]) { row throws(SQLiteError) in try row.value(0) }
+    }
+
+    /// The rowid of the last insert.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Whether no transaction is open (SQLite's autocommit mode).
+    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    func error(_ code: Int32, sql: String?) -> SQLiteError {
+        .failed(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}

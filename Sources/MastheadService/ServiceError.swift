@@ -1,0 +1,151 @@
+import MastheadHTTP
+import MastheadJSON
+import MastheadFormats
+
+/// Every error the service answers with: each case has its status, a stable `code` and a message
+/// for people, rendered in one place (``response``) as `{"error": {"code": "…", "message": "…"}}`.
+///
+/// The HTTP layer's errors (``HTTPError``) are answered in the same shape, through
+/// ``ServiceRouter/errorResponse``.
+enum ServiceError: Error, Sendable {
+    /// The request could not be parsed, was over a limit or not answered in time.
+    case http(HTTPError)
+    /// No route has this path (or, for a route needing no token, this method and path).
+    case noRoute(method: String, path: String)
+    /// The path's route does not answer this method; `allowed` are those it does (HEAD aside).
+    case methodNotAllowed(allowed: [String])
+    /// No `Authorization: Bearer` with the API token (or, for PUT, the admin token).
+    case unauthorized
+    /// A route that needs the admin token was called with the API token.
+    case adminTokenRequired
+    /// A notification's `password` is not the App Store shared secret.
+    case wrongSharedSecret
+    /// A path segment that is not a valid id of its kind, and the rule it breaks.
+    case invalidPathIdentifier(PathIdentifier, rule: String)
+    /// `at` is not an RFC 3339 instant.
+    case invalidAt
+    /// `environment` is neither `production` nor `sandbox`.
+    case invalidEnvironment
+    /// `within` is not a duration such as `3d`.
+    case invalidWindow
+    /// The body is not JSON.
+    case invalidJSON(JSONError)
+    /// The body is not a receipt (a `FormatError` other than `receiptRejected`).
+    case invalidReceipt(FormatError)
+    /// The receipt's status says Apple refused it (`FormatError.receiptRejected`).
+    case receiptRejected(FormatError)
+    /// The body of a published issue is not what it should be, and why.
+    case invalidIssue(String)
+    /// A receipt's subscription is linked to another user (restore behaviour `refuse`).
+    case receiptAlreadyInUse(environment: String, originalTransactionId: String)
+    /// No receipt has been posted for the user.
+    case unknownUser(String)
+    /// The catalog has no such publication.
+    case unknownPublication(String)
+    /// The publication has no such issue.
+    case unknownIssue(publicationId: String, issueId: String)
+    /// A write failed: what was not stored (`receipt`, `notification`, `issue`) and why.
+    case notStored(String, any Error)
+    /// A read from the database failed.
+    case storeUnavailable(any Error)
+
+    /// The status code it is answered with.
+    var status: Int {
+        switch self {
+        case .http(let error): error.status
+        case .invalidPathIdentifier, .invalidAt, .invalidEnvironment, .invalidWindow, .invalidJSON, .invalidReceipt, .invalidIssue: 400
+        case .unauthorized, .wrongSharedSecret: 401
+        case .adminTokenRequired: 403
+        case .noRoute, .unknownUser, .unknownPublication, .unknownIssue: 404
+        case .methodNotAllowed: 405
+        case .receiptAlreadyInUse: 409
+        case .receiptRejected: 422
+        case .notStored, .storeUnavailable: 503
+        }
+    }
+
+    /// The stable code that tells errors apart in the answer.
+    var code: String {
+        switch self {
+        case .http(let error):
+            switch error {
+            case .invalidRequestLine, .invalidTarget, .invalidHeaderField, .obsoleteLineFolding, .invalidContentLength,
+                .conflictingContentLength, .ambiguousFraming:
+                "bad_request"
+            case .targetTooLong: "uri_too_long"
+            case .unsupportedVersion: "http_version_not_supported"
+            case .tooManyHeaderFields, .headerFieldTooLarge, .headersTooLarge: "request_header_fields_too_large"
+            case .unsupportedTransferEncoding: "not_implemented"
+            case .bodyTooLarge: "content_too_large"
+            case .requestTimeout: "request_timeout"
+            case .handlerTimeout: "handler_timeout"
+            case .tooManyConnections: "too_many_connections"
+            }
+        case .noRoute: "not_found"
+        case .methodNotAllowed: "method_not_allowed"
+        case .unauthorized, .wrongSharedSecret: "unauthorized"
+        case .adminTokenRequired: "forbidden"
+        case .invalidPathIdentifier(let kind, _): kind.code
+        case .invalidAt: "invalid_at"
+        case .invalidEnvironment: "invalid_environment"
+        case .invalidWindow: "invalid_window"
+        case .invalidJSON: "invalid_json"
+        case .invalidReceipt: "invalid_receipt"
+        case .receiptRejected: "receipt_rejected"
+        case .invalidIssue: "invalid_issue"
+        case .receiptAlreadyInUse: "receipt_already_in_use"
+        case .unknownUser: "unknown_user"
+        case .unknownPublication: "unknown_publication"
+        case .unknownIssue: "unknown_issue"
+        case .notStored, .storeUnavailable: "store_unavailable"
+        }
+    }
+
+    /// What went wrong, for people.
+    var message: String {
+        switch self {
+        case .http(let error): error.message
+        case .noRoute(let method, let path): "no route for \(method) \(path)"
+        case .methodNotAllowed(let allowed): "use \(allowed.joined(separator: ", "))"
+        case .unauthorized: "a valid Authorization: Bearer token is required"
+        case .adminTokenRequired: "publishing issues needs the admin token"
+        case .wrongSharedSecret: "the notification password does not match the shared secret"
+        case .invalidPathIdentifier(let kind, let rule): "the \(kind.rawValue) id \(rule)"
+        case .invalidAt: "at must be an RFC 3339 instant such as 2020-07-02T00:00:00Z"
+        case .invalidEnvironment: "environment must be production or sandbox"
+        case .invalidWindow: "within must be a number followed by d, h, m or s, such as 3d"
+        case .invalidJSON(let error): error.description
+        case .invalidReceipt(let error), .receiptRejected(let error): error.description
+        case .invalidIssue(let reason): reason
+        case .receiptAlreadyInUse(let environment, let original): "subscription \(original) (\(environment)) is linked to another user"
+        case .unknownUser(let userId): "no receipt has been posted for user \(userId)"
+        case .unknownPublication(let publicationId): "the catalog has no publication \(publicationId)"
+        case .unknownIssue(let publicationId, let issueId): "publication \(publicationId) has no issue \(issueId)"
+        case .notStored(let what, let error): "the \(what) could not be stored: \(error)"
+        case .storeUnavailable(let error): "\(error)"
+        }
+    }
+
+    /// The answer: `{"error": {"code": "…", "message": "…"}}` with the status; a 405 names the
+    /// allowed methods in `Allow` (HEAD with GET); the HTTP layer's errors close the connection.
+    var response: HTTPResponse {
+        var writer = JSONWriter(capacity: 128)
+        writer.beginObject()
+        writer.key("error")
+        writer.beginObject()
+        writer.field("code", code)
+        writer.field("message", message)
+        writer.endObject()
+        writer.endObject()
+        var response = HTTPResponse.json(status, writer.bytes)
+        switch self {
+        case .methodNotAllowed(let allowed):
+            response.headers.append(("Allow", (allowed.contains("GET") ? allowed + ["HEAD"] : allowed).joined(separator: ", ")))
+        case .http:
+            response.closeConnection = true
+        default:
+            break
+        }
+        return response
+    }
+}

@@ -1,0 +1,110 @@
+public import Masthead
+public import MastheadSQLite
+
+/// What the service and `masthead audit --database` need of a store: one connection to the
+/// service's durable state, which ``SQLiteStore`` implements and a second backend can too.
+///
+/// A store keeps users and the subscriptions linked to them (R14: environment + original
+/// transaction id), every transaction (idempotent per environment + transaction id, copies merged
+/// per R2.3: earliest purchase and cancellation, latest expiry, flags kept once set), every
+/// distinct renewal info per subscription with its evidence instant (a history: which one is in
+/// force as of an instant is the engine's question, R2.7), every notification's raw body, the
+/// latest base64 receipt per subscription for polling, issues published through the API, and a
+/// change log telling every process on the same data what the others' commits changed.
+///
+/// A value is one connection, used by one thread at a time. Writes run inside
+/// ``inTransaction(_:)``; reads outside a transaction each see every commit made before them, and
+/// ``readSnapshot(_:)`` gives several reads one snapshot. No call leaves a read transaction open,
+/// so a reading connection pins no old state between calls.
+public protocol EntitlementStore: AnyObject {
+    // MARK: Transactions
+
+    /// Runs `body` in a write transaction: committed when it returns, rolled back when it throws.
+    func inTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R
+
+    /// Runs `body` inside the open transaction so that its writes are undone alone when it throws
+    /// (a savepoint), the rest of the transaction going on.
+    /// - Returns: `body`'s result or error.
+    /// - Throws: when the store cannot set or undo the savepoint: the transaction must be rolled back.
+    func inSavepoint<R, E: Error>(_ body: () throws(E) -> R) throws(StorageError) -> Result<R, E>
+
+    /// Runs `body` so that the reads it makes on this store see one snapshot, whatever other
+    /// connections commit meanwhile; `body`'s error is rethrown as is.
+    func readSnapshot<R>(_ body: () throws -> R) throws -> R
+
+    // MARK: Writing
+
+    /// Stores transactions (merging copies, R2.3) and renewal infos (each distinct one once, with
+    /// its evidence instant, R2.7; one without an original transaction id is resolved by product
+    /// against `transactions`, R2.6, and left out when nothing matches).
+    func save(transactions: [Transaction], renewals: [RenewalInfo]) throws(StorageError)
+
+    /// Links the subscriptions of `transactions` to `userId` (recording the user and the latest
+    /// receipt), applying `restore` to subscriptions linked to someone else; returns the users they
+    /// were taken from, sorted.
+    /// - Throws: ``StorageError/receiptAlreadyInUse(environment:originalTransactionId:userId:)`` when
+    ///   `restore` refuses to move one; nothing is linked then.
+    func link(userId: String, transactions: [Transaction], latestReceipt: String?, restore: RestoreBehaviour, now: Instant) throws(StorageError) -> [String]
+
+    /// Records the latest base64 receipt of subscriptions, linked or not yet linked.
+    func recordLatestReceipt(_ receipt: String, environment: Environment, originalTransactionIds: [String]) throws(StorageError)
+
+    /// Keeps a notification's raw body, for audit; returns its id.
+    func recordNotification(
+        type: String, environment: Environment?, originalTransactionIds: [String], body: String, received: Instant
+    ) throws(StorageError) -> Int64
+
+    /// Publishes or corrects an issue; it survives restarts.
+    func upsertIssue(publicationId: String, issue: Issue) throws(StorageError)
+
+    // MARK: Reading
+
+    /// Everything stored for the subscriptions linked to `userId` (empty for a user never seen).
+    func history(forUser userId: String) throws(StorageError) -> PurchaseHistory
+
+    /// Whether a user has been seen (posted a receipt).
+    func userExists(_ userId: String) throws(StorageError) -> Bool
+
+    /// How many users have been seen.
+    func userCount() throws(StorageError) -> Int
+
+    /// Up to `limit` user ids in id order (byte order of their UTF-8), after `userId` (from the
+    /// first when nil): pages for a reader walking every user.
+    func userIds(after userId: String?, limit: Int) throws(StorageError) -> [String]
+
+    /// The users linked to these subscriptions, sorted.
+    func users(linkedTo originalTransactionIds: [String], environment: Environment) throws(StorageError) -> [String]
+
+    /// Issues published or corrected through the API, by publication, then publication instant and id.
+    func publishedIssues() throws(StorageError) -> [(publicationId: String, issue: Issue)]
+
+    /// Subscriptions whose latest expiry lies in `[from, to)`, with their user and latest receipt,
+    /// by expiry.
+    func refreshDue(from: Instant, to: Instant) throws(StorageError) -> [RefreshDue]
+
+    // MARK: The change log
+
+    /// Records what a write changed, in the caller's transaction, so it commits (or rolls back)
+    /// with the write.
+    /// - Parameters:
+    ///   - changes: the users and published issues the write changed.
+    ///   - origin: the writer's own id, so that its readers can skip what it already knows.
+    func recordChanges(_ changes: [Change], origin: Int64) throws(StorageError)
+
+    /// Deletes all but the newest entries of the change log (the newest is always kept).
+    func pruneChangeLog() throws(StorageError)
+
+    /// The position after the newest change-log entry: changes committed later are read from there.
+    func changeLogPosition() throws(StorageError) -> Int64
+
+    /// The changes recorded after `position` by writers other than `origin`, read in one snapshot,
+    /// and whether some were pruned before they could be read.
+    func changes(after position: Int64, notFrom origin: Int64) throws(StorageError) -> ChangeLogRead
+
+    /// A counter that moves whenever anyone commits, read without a query; nil when the backend
+    /// has none (the change log is then read before every answer).
+    ///
+    /// The service compares it before every answer from its cache, so it is the SQLite wrapper's
+    /// concrete `CommitCounter` (a load from shared memory), not a protocol of its own.
+    func commitCounter() throws(StorageError) -> CommitCounter?
+}

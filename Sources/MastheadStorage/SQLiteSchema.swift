@@ -1,0 +1,55 @@
+import MastheadSQLite
+
+/// The SQLite store's schema, as numbered migrations recorded in the `migrations` table.
+enum SQLiteSchema {
+    /// Each entry runs once, in order, inside a transaction with its record; entries are only appended.
+    static let migrator = Migrator(migrations: [
+        """
+        CREATE TABLE users (user_id TEXT PRIMARY KEY, created_ms INTEGER NOT NULL);
+        CREATE TABLE subscriptions (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, user_id TEXT NOT NULL REFERENCES users (user_id),
+            latest_receipt TEXT, linked_ms INTEGER NOT NULL,
+            PRIMARY KEY (environment, original_transaction_id));
+        CREATE INDEX subscriptions_by_user ON subscriptions (user_id);
+        CREATE TABLE transactions (
+            environment TEXT NOT NULL, transaction_id TEXT NOT NULL, original_transaction_id TEXT NOT NULL, product_id TEXT NOT NULL,
+            purchase_ms INTEGER NOT NULL, expires_ms INTEGER, cancellation_ms INTEGER,
+            is_upgraded INTEGER NOT NULL, is_trial INTEGER NOT NULL, is_intro_offer INTEGER NOT NULL,
+            PRIMARY KEY (environment, transaction_id));
+        CREATE INDEX transactions_by_subscription ON transactions (environment, original_transaction_id);
+        CREATE TABLE renewals (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, product_id TEXT, auto_renew_product_id TEXT,
+            auto_renew_on INTEGER, billing_retry INTEGER NOT NULL, grace_expires_ms INTEGER, expiration_intent TEXT,
+            PRIMARY KEY (environment, original_transaction_id));
+        CREATE TABLE pending_receipts (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, latest_receipt TEXT NOT NULL,
+            PRIMARY KEY (environment, original_transaction_id));
+        CREATE TABLE notifications (
+            id INTEGER PRIMARY KEY, received_ms INTEGER NOT NULL, notification_type TEXT NOT NULL, environment TEXT,
+            original_transaction_ids TEXT NOT NULL, body TEXT NOT NULL);
+        CREATE TABLE issues (
+            publication_id TEXT NOT NULL, issue_id TEXT NOT NULL, title TEXT, published_ms INTEGER NOT NULL, free INTEGER NOT NULL,
+            PRIMARY KEY (publication_id, issue_id));
+        """,
+        // The change log: what each commit changed, for the caches of every process on the file.
+        """
+        CREATE TABLE changes (
+            id INTEGER PRIMARY KEY, origin INTEGER NOT NULL, user_id TEXT, publication_id TEXT, issue_id TEXT,
+            CHECK ((user_id IS NULL) != (publication_id IS NULL AND issue_id IS NULL)));
+        """,
+        // Renewal infos become a history per subscription, each with its evidence instant (R2.7);
+        // the infos stored before carry none.
+        """
+        CREATE TABLE renewal_history (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, evidence_ms INTEGER, product_id TEXT,
+            auto_renew_product_id TEXT, auto_renew_on INTEGER, billing_retry INTEGER NOT NULL, grace_expires_ms INTEGER,
+            expiration_intent TEXT);
+        CREATE INDEX renewal_history_by_subscription ON renewal_history (environment, original_transaction_id);
+        INSERT INTO renewal_history (environment, original_transaction_id, product_id, auto_renew_product_id, auto_renew_on,
+            billing_retry, grace_expires_ms, expiration_intent)
+        SELECT environment, original_transaction_id, product_id, auto_renew_product_id, auto_renew_on, billing_retry,
+            grace_expires_ms, expiration_intent FROM renewals;
+        DROP TABLE renewals;
+        """,
+    ])
+}

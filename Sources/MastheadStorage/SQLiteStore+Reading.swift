@@ -1,0 +1,102 @@
+public import Masthead
+import MastheadSQLite
+
+extension SQLiteStore {
+    public func history(forUser userId: String) throws(StorageError) -> PurchaseHistory {
+        try sqlite { () throws(SQLiteError) in
+            let query = try statement("""
+                SELECT t.environment, t.transaction_id, t.original_transaction_id, t.product_id, t.purchase_ms, t.expires_ms,
+                    t.cancellation_ms, t.is_upgraded, t.is_trial, t.is_intro_offer
+                FROM subscriptions s JOIN transactions t ON t.environment = s.environment AND t.original_transaction_id = s.original_transaction_id
+                WHERE s.user_id = ?
+                """)
+            let transactions = try query.rows([.text(userId)]) { row throws(SQLiteError) in
+                Transaction(
+                    transactionId: try row.text(1), originalTransactionId: try row.text(2), productId: try row.text(3),
+                    purchase: try row.instant(4), expires: try row.optionalInstant(5), cancellation: try row.optionalInstant(6),
+                    isUpgraded: try row.bool(7), isTrial: try row.bool(8), isIntroductoryOffer: try row.bool(9), environment: try row.environment(0))
+            }
+            let renewalsQuery = try statement("""
+                SELECT r.environment, r.original_transaction_id, r.product_id, r.auto_renew_product_id, r.auto_renew_on, r.billing_retry,
+                    r.grace_expires_ms, r.expiration_intent, r.evidence_ms
+                FROM subscriptions s JOIN renewal_history r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
+                WHERE s.user_id = ?
+                """)
+            let renewals = try renewalsQuery.rows([.text(userId)]) { row throws(SQLiteError) in
+                RenewalInfo(
+                    environment: try row.environment(0), originalTransactionId: try row.text(1), productId: try row.optionalText(2),
+                    autoRenewProductId: try row.optionalText(3), autoRenewOn: try row.optionalBool(4), isInBillingRetry: try row.bool(5),
+                    gracePeriodExpires: try row.optionalInstant(6), expirationIntent: try row.optionalText(7), evidence: try row.optionalInstant(8))
+            }
+            return PurchaseHistory(transactions: transactions, renewals: renewals)
+        }
+    }
+
+    public func userIds(after userId: String?, limit: Int) throws(StorageError) -> [String] {
+        try sqlite { () throws(SQLiteError) in
+            try statement("SELECT user_id FROM users WHERE ?1 IS NULL OR user_id > ?1 ORDER BY user_id LIMIT ?2")
+                .rows([.optional(userId), .integer(Int64(limit))]) { row throws(SQLiteError) in try row.text(0) }
+        }
+    }
+
+    public func userCount() throws(StorageError) -> Int {
+        try count("SELECT count(*) FROM users")
+    }
+
+    public func userExists(_ userId: String) throws(StorageError) -> Bool {
+        try sqlite { () throws(SQLiteError) in
+            try statement("SELECT 1 FROM users WHERE user_id = ?").firstRow([.text(userId)]) { _ in true } ?? false
+        }
+    }
+
+    public func users(linkedTo originalTransactionIds: [String], environment: Environment) throws(StorageError) -> [String] {
+        try sqlite { () throws(SQLiteError) in
+            let query = try statement("SELECT user_id FROM subscriptions WHERE environment = ? AND original_transaction_id = ?")
+            var users: Set<String> = []
+            for original in Set(originalTransactionIds) {
+                users.formUnion(try query.rows([.text(environment.rawValue), .text(original)]) { row throws(SQLiteError) in try row.text(0) })
+            }
+            return users.sorted()
+        }
+    }
+
+    public func publishedIssues() throws(StorageError) -> [(publicationId: String, issue: Issue)] {
+        try sqlite { () throws(SQLiteError) in
+            let query = try statement("SELECT publication_id, issue_id, title, published_ms, free FROM issues ORDER BY publication_id, published_ms, issue_id")
+            return try query.rows([]) { row throws(SQLiteError) in
+                (try row.text(0), Issue(id: try row.text(1), title: try row.optionalText(2), published: try row.instant(3), isFree: try row.bool(4)))
+            }
+        }
+    }
+
+    public func refreshDue(from: Instant, to: Instant) throws(StorageError) -> [RefreshDue] {
+        try sqlite { () throws(SQLiteError) in
+            let query = try statement("""
+                SELECT t.environment, t.original_transaction_id, s.user_id, max(t.expires_ms) AS expires,
+                    coalesce(s.latest_receipt, p.latest_receipt) AS latest_receipt
+                FROM transactions t
+                LEFT JOIN subscriptions s ON s.environment = t.environment AND s.original_transaction_id = t.original_transaction_id
+                LEFT JOIN pending_receipts p ON p.environment = t.environment AND p.original_transaction_id = t.original_transaction_id
+                WHERE t.expires_ms IS NOT NULL
+                GROUP BY t.environment, t.original_transaction_id
+                HAVING expires >= ? AND expires < ?
+                ORDER BY expires, t.original_transaction_id
+                """)
+            return try query.rows([.integer(from.milliseconds), .integer(to.milliseconds)]) { row throws(SQLiteError) in
+                RefreshDue(
+                    environment: try row.environment(0), originalTransactionId: try row.text(1), userId: try row.optionalText(2),
+                    expires: try row.instant(3), latestReceipt: try row.optionalText(4))
+            }
+        }
+    }
+
+    /// How many notifications are stored.
+    public func notificationCount() throws(StorageError) -> Int {
+        try count("SELECT count(*) FROM notifications")
+    }
+
+    /// The single integer `sql` counts.
+    private func count(_ sql: String) throws(StorageError) -> Int {
+        try sqlite { () throws(SQLiteError) in Int(try statement(sql).singleRow([]) { row throws(SQLiteError) in try row.integer(0) }) }
+    }
+}

@@ -1,0 +1,63 @@
+public import MastheadSQLite
+
+/// The service's store in SQLite (WAL, `synchronous = FULL`): one connection, with its
+/// statements compiled once and the schema's migrations applied when it opens for writing.
+///
+/// Each method runs its statements on this connection; wrap several in ``inTransaction(_:)`` to
+/// commit them together. No statement stays active after a method returns, so a connection used
+/// only for reading holds no snapshot between calls: it sees every commit made before each call,
+/// and checkpoints can restart the WAL.
+///
+/// The change log (``recordChanges(_:origin:)``, ``changes(after:notFrom:)``) tells every process
+/// using the file what the others' commits changed; ``commitCounter()`` tells without a query
+/// whether anyone committed.
+public final class SQLiteStore: EntitlementStore {
+    /// The connection.
+    public let database: Database
+    private var statements: [String: Statement] = [:]
+
+    /// Opens the database at `path` and, unless `readOnly`, applies the migrations it has not seen.
+    /// - Parameters:
+    ///   - path: the database file, created when missing (unless `readOnly`).
+    ///   - readOnly: open without write access, beside a running service (the file must exist).
+    public init(path: String, readOnly: Bool = false) throws(StorageError) {
+        do {
+            database = try Database(path: path, readOnly: readOnly)
+            if !readOnly { try SQLiteSchema.migrator.migrate(database) }
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+
+    /// The prepared statement for `sql`, compiled once per connection.
+    func statement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = statements[sql] { return cached }
+        let prepared = try database.prepare(sql)
+        statements[sql] = prepared
+        return prepared
+    }
+
+    /// Runs `body`, SQLite's errors (a row not as the schema says included) thrown as ``StorageError/sqlite(_:)``.
+    func sqlite<R>(_ body: () throws(SQLiteError) -> R) throws(StorageError) -> R {
+        do { return try body() } catch { throw .sqlite(error) }
+    }
+
+    // MARK: Transactions
+
+    public func inTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        try database.inTransaction(body)
+    }
+
+    public func inSavepoint<R, E: Error>(_ body: () throws(E) -> R) throws(StorageError) -> Result<R, E> {
+        try sqlite { () throws(SQLiteError) in try database.inSavepoint(body) }
+    }
+
+    public func readSnapshot<R>(_ body: () throws -> R) throws -> R {
+        try database.readSnapshot { _ in try body() }
+    }
+
+    /// SQLite's count of commits by any connection to the file (`Database.commitCounter()`).
+    public func commitCounter() throws(StorageError) -> CommitCounter? {
+        try sqlite { () throws(SQLiteError) in try database.commitCounter() }
+    }
+}

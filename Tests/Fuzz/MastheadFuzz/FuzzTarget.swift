@@ -1,0 +1,30 @@
+/// One parser or decoder the fuzzer feeds with arbitrary bytes.
+///
+/// Each target only returns or stops the process: a thrown error is an expected outcome, while a
+/// trap, a memory error or a broken expectation (`precondition`) is a defect that libFuzzer
+/// records as a crash.
+package enum FuzzTarget: String, CaseIterable, Sendable {
+    /// `JSONDocument` parsing, then reading every value the document holds.
+    case json
+    /// `ReceiptDecoder` with the shipped catalog, then the entitlement rules over what it read.
+    case receipt
+    /// `NotificationDecoder` (version 1) with the shipped catalog, then the entitlement rules.
+    case notification
+    /// `HTTPRequestParser`, in one piece and in the pieces a slow client would send.
+    case httpRequest = "http-request"
+
+    /// Feeds one input to the target.
+    package func run(_ bytes: UnsafeBufferPointer<UInt8>) {
+        switch self {
+        case .json: JSONFuzzing.run(bytes)
+        case .receipt: FormatsFuzzing.runReceipt(Array(bytes))
+        case .notification: FormatsFuzzing.runNotification(Array(bytes))
+        case .httpRequest: HTTPFuzzing.run(bytes)
+        }
+    }
+
+    /// Feeds one input given as an array.
+    package func run(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { run($0) }
+    }
+}
