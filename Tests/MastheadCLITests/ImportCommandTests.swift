@@ -129,4 +129,17 @@ struct ImportCommandTests {
         #expect(run.errors == "masthead: cannot read \(folder.appendingPathComponent("none.jsonl").path): No such file or directory\n")
         #expect(!FileManager.default.fileExists(atPath: database))
     }
+
+    /// A database that cannot be created exits 73, as an unwritable output does.
+    @Test func unwritableDatabase_exits73() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let receipts = folder.appendingPathComponent("in.jsonl")
+        try Data(try AuditCommandTests.receiptLine("alice", "table-6-1").utf8).write(to: receipts)
+        let database = folder.appendingPathComponent("missing-folder/masthead.sqlite").path
+        let run = try Self.importing(receipts.path, into: database)
+        #expect(run.status == 73)
+        #expect(run.errors.hasPrefix("masthead: cannot write \(database): "))
+        #expect(run.output.isEmpty)
+    }
 }
