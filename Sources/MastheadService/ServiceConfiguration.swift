@@ -34,7 +34,7 @@ public struct ServiceConfiguration: Sendable {
     public init() {}
 
     /// The settings table: every setting a `--config` file or a `masthead serve` flag may give,
-    /// in the order `masthead serve --help` lists them (README.md lists the same keys).
+    /// in the order `masthead serve --help` lists them (the service guide, Operating.md, lists the same keys).
     public static let settings: [ServiceSetting] = [
         .text("catalog", "DIR", \.catalogPath, "Catalog folder holding catalog.json."),
         .text("database", "FILE", \.databasePath, "SQLite database, created if needed."),
