@@ -28,7 +28,7 @@ struct HTTPRequestParserTests {
     static func describe(_ parse: () throws(HTTPError) -> HTTPRequestParser.Outcome) -> String {
         let outcome: HTTPRequestParser.Outcome
         do { outcome = try parse() } catch { return "failure \(error.status)" }
-        switch outcome {
+        return switch outcome {
         case .incomplete: "incomplete"
         case .request(let request, let consumed, _): "\(request.method) \(request.target.utf8.count) bytes, consumed \(consumed)"
         case .expectsContinue: "expects continue"
