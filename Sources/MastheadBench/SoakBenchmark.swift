@@ -36,7 +36,7 @@ func runSoakBenchmark(_ options: BenchOptions, masthead: String) throws {
     sigaddset(&stopSignals, SIGINT)
     sigaddset(&stopSignals, SIGTERM)
     pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-    let server = try BenchServer.start(options, masthead: masthead, name: "soak", configuration: #""threads": \#(options.loops)"#)
+    let server = try BenchServer.start(options, masthead: masthead, name: "soak", configuration: #""threads": \#(options.loops), "maxCachedUsers": 2000"#)
     let recorder = SoakRecorder()
     let signals = stopSignals
     let waiter = Thread {

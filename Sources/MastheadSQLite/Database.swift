@@ -35,11 +35,40 @@ public final class Database {
             let mode = try prepare("PRAGMA journal_mode = WAL").firstRow([]) { row throws(SQLiteError) in try row.text(0) }
             guard mode?.lowercased() == "wal" else { throw SQLiteError.unexpectedSetting(pragma: "journal_mode", value: mode ?? "no answer") }
             try execute("PRAGMA synchronous = FULL")
+            Database.keepWALSmall(handle, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
         try execute("PRAGMA foreign_keys = ON")
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// Pages of WAL after which a commit checkpoints (SQLite's own auto-checkpoint size).
+    public static let checkpointPages: Int32 = 1000
+    /// Pages of WAL after which a commit checkpoints and truncates the WAL file, waiting briefly for readers.
+    public static let truncatePages: Int32 = 4 * checkpointPages
+    /// How long that truncating checkpoint waits for readers to move to the newest snapshot.
+    static let truncateWaitMilliseconds: Int32 = 50
+
+    /// Replaces SQLite's auto-checkpoint with one that cannot be starved: past ``checkpointPages``
+    /// a commit checkpoints as SQLite would (PASSIVE); past ``truncatePages`` — readers kept
+    /// overlapping every commit, so the WAL could never restart — it checkpoints with `TRUNCATE`,
+    /// waiting up to ``truncateWaitMilliseconds`` for the readers (they hold snapshots for
+    /// microseconds), and the file shrinks back to nothing. A long reader (an audit's snapshot)
+    /// makes it give up at once after that wait, and a later commit tries again.
+    private static func keepWALSmall(_ handle: OpaquePointer, busyTimeoutMilliseconds: Int32) {
+        let hook: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32 = { context, db, name, pages in
+            if pages >= Database.truncatePages {
+                sqlite3_busy_timeout(db, Database.truncateWaitMilliseconds)
+                sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+                sqlite3_busy_timeout(db, Int32(Int(bitPattern: context) - 1))
+            } else if pages >= Database.checkpointPages {
+                sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            }
+            return SQLITE_OK
+        }
+        // The context carries the connection's busy timeout, plus one so it is never a null pointer.
+        sqlite3_wal_hook(handle, hook, UnsafeMutableRawPointer(bitPattern: Int(busyTimeoutMilliseconds) + 1))
+    }
 
     /// Runs one or more statements that return no rows.
     public func execute(_ sql: String) throws(SQLiteError) {

@@ -68,7 +68,6 @@ public final class EntitlementService: Sendable {
             return body
         }
     }
-    private static let maxCachedUsers = 200_000
     /// Check bodies kept per user (the issues a reader downloads); the set is emptied when full.
     private static let maxCachedChecksPerUser = 64
 
@@ -181,13 +180,17 @@ public final class EntitlementService: Sendable {
             }
         }
         guard let loaded else { return nil }
+        let maxCachedUsers = configuration.maxCachedUsers
         cache.withLock { state in
             guard state.epoch == epoch else { return }
-            if state.users.count >= EntitlementService.maxCachedUsers { state.users.removeAll(keepingCapacity: true) }
+            if state.users.count >= maxCachedUsers { state.users.removeAll(keepingCapacity: true) }
             state.users[userId] = CachedUser(history: loaded)
         }
         return loaded
     }
+
+    /// How many users the answer cache holds (the `masthead_cached_users` metric).
+    var cachedUserCount: Int { cache.withLock { $0.users.count } }
 
     /// One user's entitlement to one publication (the download check's question).
     ///

@@ -18,6 +18,9 @@ public struct ServiceConfiguration: Sendable {
     public var restore = RestoreBehaviour.transfer
     /// Most writes committed in one transaction.
     public var maxCommitBatch = 1000
+    /// Most users whose histories and answers the download check keeps in memory; the cache is
+    /// emptied when it is full, so this bounds the service's memory.
+    public var maxCachedUsers = 200_000
     /// Poll Apple for subscriptions about to expire, every `pollingIntervalSeconds`.
     public var pollingEnabled = false
     public var pollingIntervalSeconds = 3600
@@ -34,7 +37,7 @@ public struct ServiceConfiguration: Sendable {
     public init() {}
 
     /// The settings table: every setting a `--config` file or a `masthead serve` flag may give,
-    /// in the order `masthead serve --help` lists them (README.md lists the same keys).
+    /// in the order `masthead serve --help` lists them (the service guide, Operating.md, lists the same keys).
     public static let settings: [ServiceSetting] = [
         .text("catalog", "DIR", \.catalogPath, "Catalog folder holding catalog.json."),
         .text("database", "FILE", \.databasePath, "SQLite database, created if needed."),
@@ -54,6 +57,7 @@ public struct ServiceConfiguration: Sendable {
         .number("maxPipelinedBytes", \.http.maxPipelinedBytes, "Requests read ahead while one is answered."),
         .choice("restore", "MODE", \.restore, "A receipt with another user's subscription: transfer, keep or transferIfInactive."),
         .number("maxCommitBatch", \.maxCommitBatch, "Most writes committed together."),
+        .number("maxCachedUsers", \.maxCachedUsers, "Most users kept in the answer cache (emptied when full)."),
         .toggle("polling", \.pollingEnabled, "Poll Apple for subscriptions about to expire."),
         .number("pollingIntervalSeconds", \.pollingIntervalSeconds, "Seconds between polls."),
         .number("pollingWindowSeconds", \.pollingWindowSeconds, "How far ahead polling looks for expiries, in seconds."),
@@ -116,6 +120,7 @@ public struct ServiceConfiguration: Sendable {
         }
         if http.threads < 1 || http.threads > 64 { throw ConfigurationError.invalid("threads must be from 1 to 64") }
         if maxCommitBatch < 1 { throw ConfigurationError.invalid("maxCommitBatch must be at least 1") }
+        if maxCachedUsers < 1 { throw ConfigurationError.invalid("maxCachedUsers must be at least 1") }
         if pollingEnabled && pollingIntervalSeconds < 1 { throw ConfigurationError.invalid("pollingIntervalSeconds must be at least 1") }
         if verifyReceiptAttempts < 1 { throw ConfigurationError.invalid("verifyReceiptAttempts must be at least 1") }
         for (name, url) in [("verifyReceiptProductionURL", verifyReceiptProductionURL), ("verifyReceiptSandboxURL", verifyReceiptSandboxURL)]

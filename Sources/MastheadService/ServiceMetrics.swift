@@ -35,8 +35,8 @@ final class ServiceMetrics: Sendable {
 
     func recordStoreError() { state.withLock { $0.storeErrors += 1 } }
 
-    /// The exposition text.
-    func rendered() -> String {
+    /// The exposition text; `cachedUsers` is how many users the answer cache holds now.
+    func rendered(cachedUsers: Int) -> String {
         state.withLock { state in
             var lines = ["# HELP masthead_requests_total HTTP requests by route and status.", "# TYPE masthead_requests_total counter"]
             for route in state.routes.keys.sorted() {
@@ -63,6 +63,8 @@ final class ServiceMetrics: Sendable {
             }
             lines += ["# HELP masthead_store_errors_total Failed database writes.", "# TYPE masthead_store_errors_total counter",
                       "masthead_store_errors_total \(state.storeErrors)"]
+            lines += ["# HELP masthead_cached_users Users whose histories and answers are cached (at most maxCachedUsers).",
+                      "# TYPE masthead_cached_users gauge", "masthead_cached_users \(cachedUsers)"]
             return lines.joined(separator: "\n") + "\n"
         }
     }

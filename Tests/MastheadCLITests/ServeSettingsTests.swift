@@ -5,7 +5,7 @@ import MastheadService
 import Testing
 
 /// One settings table drives `serve --help`, the `--config` file, the `serve` flags and the
-/// README's list: every row is in each, with the same default.
+/// service guide's list: every row is in each, with the same default.
 struct ServeSettingsTests {
     static let secrets = ServerProcess.environment
 
@@ -64,13 +64,20 @@ struct ServeSettingsTests {
         #expect(overridden.http.threads == configuration.http.threads)
     }
 
-    /// README.md's settings table: every key of the code's table, in the same order, with the
+    /// The service's operating guide, where the settings are documented.
+    static let guide = "Sources/MastheadService/MastheadService.docc/Operating.md"
+
+    static func guideLines() throws -> [Substring] {
+        let text = try String(contentsOf: Tool.root.appendingPathComponent(guide), encoding: .utf8)
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// The guide's settings table: every key of the code's table, in the same order, with the
     /// same default.
-    @Test func readme_listsEverySetting_withItsDefault() throws {
-        let readme = try String(contentsOf: Tool.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+    @Test func guide_listsEverySetting_withItsDefault() throws {
+        let lines = try Self.guideLines()
         guard let header = lines.firstIndex(of: "| setting | default | what |") else {
-            Issue.record("README.md has no settings table")
+            Issue.record("\(Self.guide) has no settings table")
             return
         }
         var listed: [(key: String, value: String)] = []
@@ -83,5 +90,20 @@ struct ServeSettingsTests {
         for (key, value) in listed {
             #expect(ServiceConfiguration.setting(key)?.json(in: ServiceConfiguration()) == value, "\(key)")
         }
+    }
+
+    /// The guide's configuration-file example is a file `masthead serve --config` accepts, and
+    /// gives every setting of the code's table, in the same order.
+    @Test func guide_configurationExample_isAccepted_andGivesEverySetting() throws {
+        let lines = try Self.guideLines()
+        guard let start = lines.firstIndex(of: "```json"), let end = lines[(start + 1)...].firstIndex(of: "```") else {
+            Issue.record("\(Self.guide) has no JSON configuration example")
+            return
+        }
+        let example = lines[(start + 1)..<end].joined(separator: "\n")
+        var configuration = ServiceConfiguration()
+        try configuration.apply(configurationFile: Array(example.utf8), file: Self.guide)
+        let keys = lines[(start + 1)..<end].compactMap { $0.firstMatch(of: /^ *"(\w+)":/).map { String($0.1) } }
+        #expect(keys == ServiceConfiguration.settings.map(\.key))
     }
 }

@@ -25,8 +25,8 @@ struct JSONTestSuiteTests {
         "i_structure_UTF-8_BOM_empty_object.json",
     ]
 
-    /// `y_` cases this reader rejects on purpose: objects repeating a member name (README,
-    /// "JSON edge cases").
+    /// `y_` cases this reader rejects on purpose: objects repeating a member name (the
+    /// MastheadJSON catalog says why).
     static let rejectedValid: Set<String> = ["y_object_duplicated_key.json", "y_object_duplicated_key_and_value.json"]
 
     @Test func suite_isPresent() {

@@ -31,3 +31,23 @@ struct CacheInvalidationTests {
         #expect(first.call("GET", "/v1/users/xena/issues/the-monthly/2020-07?at=2020-07-02T00:00:00Z").status == 503)
     }
 }
+
+/// The answer cache holds at most `maxCachedUsers` users, whatever the traffic.
+struct CacheBoundTests {
+    @Test func cachedUsers_neverExceedTheSetting() throws {
+        let harness = try ServiceHarness { $0.maxCachedUsers = 3 }
+        defer { harness.close() }
+        var most = 0
+        for index in 0..<10 {
+            let user = "reader-\(index)"
+            #expect(harness.call("POST", "/v1/users/\(user)/receipts", json: CacheInvalidationTests.receipt("o\(index)")).status == 200)
+            #expect(ServiceRouterTests.readable(harness, user, "2020-07", at: "2020-07-02T00:00:00Z") == true)
+            let metrics = harness.call("GET", "/metrics").body
+            let line = metrics.split(separator: "\n").first { $0.hasPrefix("masthead_cached_users ") }
+            let cached = Int(line?.split(separator: " ").last ?? "") ?? -1
+            #expect((1...3).contains(cached), "cached users: \(cached)")
+            most = max(most, cached)
+        }
+        #expect(most == 3)
+    }
+}
