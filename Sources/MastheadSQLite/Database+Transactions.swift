@@ -3,7 +3,13 @@ extension Database {
     /// back when it throws; its error is rethrown as is, and SQLite's failure to begin or commit
     /// as `E(sqlite:)`.
     public func inTransaction<R, E: SQLiteErrorConvertible>(_ body: () throws(E) -> R) throws(E) -> R {
-        do { try execute("BEGIN IMMEDIATE") } catch { throw E(sqlite: error) }
+        try transaction(begin: "BEGIN IMMEDIATE", body)
+    }
+
+    /// Begins a transaction with `begin`, runs `body`, commits when it returns and rolls back when
+    /// it throws (or the commit fails).
+    private func transaction<R, E: SQLiteErrorConvertible>(begin: String, _ body: () throws(E) -> R) throws(E) -> R {
+        do { try execute(begin) } catch { throw E(sqlite: error) }
         let result: R
         do {
             result = try body()
@@ -57,21 +63,7 @@ extension Database {
     public func readSnapshot<R, E: SQLiteErrorConvertible>(_ body: (borrowing ReadSnapshot) throws(E) -> R) throws(E) -> R {
         let snapshot = ReadSnapshot(database: self)
         if !isAutocommit { return try body(snapshot) }
-        do { try execute("BEGIN") } catch { throw E(sqlite: error) }
-        let result: R
-        do {
-            result = try body(snapshot)
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-        do {
-            try execute("COMMIT")
-        } catch {
-            try? execute("ROLLBACK")
-            throw E(sqlite: error)
-        }
-        return result
+        return try transaction(begin: "BEGIN") { () throws(E) -> R in try body(snapshot) }
     }
 
     /// Runs `body` in a read transaction whose reads share one snapshot, for a body that throws
