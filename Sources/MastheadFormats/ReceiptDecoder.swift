@@ -47,7 +47,7 @@ public struct ReceiptDecoder: Sendable {
     }
 
     /// Reads a verifyReceipt response through an unowned view of its value (no reference counting).
-    public func decode(_ value: UnsafeJSONValue, path: String, requireStatus: Bool = true) throws(FormatError) -> Receipt {
+    package func decode(_ value: UnsafeJSONValue, path: String, requireStatus: Bool = true) throws(FormatError) -> Receipt {
         let body = try readBody(value, path: path, requireStatus: requireStatus)
         let renewals = RenewalReading.renewals(body.renewals, transactions: body.transactions, environment: body.environment)
         return Receipt(

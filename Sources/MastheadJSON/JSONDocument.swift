@@ -23,7 +23,7 @@ public struct JSONDocument: Sendable {
     /// is copied and nothing reference-counted. The value, and anything read from it, is valid
     /// only until `body` returns.
     /// - Throws: ``JSONError`` when the text is not valid JSON (then `body` is not called).
-    public static func withUnsafeParsing<R>(
+    package static func withUnsafeParsing<R>(
         _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONDocument.defaultMaxDepth, _ body: (UnsafeJSONValue) -> R
     ) throws(JSONError) -> R {
         let tape = try JSONDocument.tape(of: bytes, maxDepth: maxDepth)

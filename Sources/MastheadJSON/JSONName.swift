@@ -24,7 +24,7 @@ extension UnsafeJSONKey {
     /// Whether the key equals `name`: the first and last eight bytes (and the middle eight for
     /// names over 16 bytes) cover the whole name.
     @inlinable
-    public static func == (key: UnsafeJSONKey, name: JSONName) -> Bool {
+    package static func == (key: UnsafeJSONKey, name: JSONName) -> Bool {
         guard !key.hasEscapes, name.length >= 8, name.length <= 24 else { return key == name.text }
         guard key.length == name.length else { return false }
         let bytes = UnsafeRawPointer(key.start)

@@ -18,7 +18,7 @@ public struct JSONValue: Sendable {
 
     /// Calls `body` with this value read through plain pointers; the document stays alive until
     /// `body` returns, and the ``UnsafeJSONValue`` must not escape it.
-    public func withUnsafeValue<R, E: Error>(_ body: (UnsafeJSONValue) throws(E) -> R) throws(E) -> R {
+    package func withUnsafeValue<R, E: Error>(_ body: (UnsafeJSONValue) throws(E) -> R) throws(E) -> R {
         try withExtendedLifetime(storage) { () throws(E) -> R in try body(node) }
     }
 

@@ -4,7 +4,7 @@
 /// Like `UnsafeBufferPointer`, it does not keep the document alive: use it only inside the
 /// closure given to ``JSONValue/withUnsafeValue(_:)``, and never let it (or a key, member or
 /// element read from it) escape that closure.
-public struct UnsafeJSONValue {
+@usableFromInline package struct UnsafeJSONValue {
     @usableFromInline let tape: UnsafePointer<JSONToken>
     /// The document's first byte: lines are counted from here.
     @usableFromInline let bytes: UnsafePointer<UInt8>
@@ -20,13 +20,13 @@ public struct UnsafeJSONValue {
     @inlinable var token: JSONToken { tape[index] }
 
     /// The kind of value.
-    @inlinable public var kind: JSONKind { token.kind }
+    @inlinable package var kind: JSONKind { token.kind }
 
     /// Whether the value is `null`.
-    public var isNull: Bool { token.kind == .null }
+    package var isNull: Bool { token.kind == .null }
 
     /// The line (from 1) on which the value starts, for error messages.
-    public var line: Int {
+    package var line: Int {
         let token = token
         let start = Int(token.kind == .string ? token.start - 1 : token.start)
         var line = 1
@@ -43,14 +43,14 @@ public struct UnsafeJSONValue {
     // MARK: Scalars
 
     /// The decoded text of a string value; `nil` for any other kind.
-    public var string: String? {
+    package var string: String? {
         let token = token
         guard token.kind == .string else { return nil }
         return token.hasEscapes ? JSONValue.unescape(text) : String(decoding: text, as: UTF8.self)
     }
 
     /// A boolean value; `nil` for any other kind.
-    public var bool: Bool? {
+    package var bool: Bool? {
         switch token.kind {
         case .true: true
         case .false: false
@@ -59,34 +59,34 @@ public struct UnsafeJSONValue {
     }
 
     /// The source text of a number (as written, e.g. `1.5e3`); `nil` for any other kind.
-    public var numberText: String? {
+    package var numberText: String? {
         guard token.kind == .number else { return nil }
         return String(decoding: text, as: UTF8.self)
     }
 
     /// An integer number that fits in `Int64`, written without fraction or exponent; else `nil`.
-    public var int64: Int64? {
+    package var int64: Int64? {
         guard token.kind == .number else { return nil }
         return JSONValue.parseInt64(text)
     }
 
     /// A string of ASCII digits only (no sign, no escapes) read as an integer that fits in
     /// `Int64`; `nil` for anything else.
-    public var digitsInt64: Int64? {
+    package var digitsInt64: Int64? {
         let token = token
         guard token.kind == .string, !token.hasEscapes, text.first != UInt8(ascii: "-") else { return nil }
         return JSONValue.parseInt64(text)
     }
 
     /// A number as a `Double`; `nil` for any other kind or when out of `Double`'s range.
-    public var double: Double? {
+    package var double: Double? {
         guard let text = numberText, let value = Double(text), value.isFinite else { return nil }
         return value
     }
 
     /// The raw UTF-8 bytes between a string's quotes (escapes not decoded), or of a number's
     /// text; `nil` for other kinds. Valid as long as the value is.
-    @inlinable public var rawBytes: UnsafeBufferPointer<UInt8>? {
+    @inlinable package var rawBytes: UnsafeBufferPointer<UInt8>? {
         let kind = token.kind
         guard kind == .string || kind == .number else { return nil }
         return text
@@ -94,7 +94,7 @@ public struct UnsafeJSONValue {
 
     /// Calls `body` with the UTF-8 bytes of a string value, unescaped (copied only when the value
     /// has escapes); nil for any other kind.
-    public func withStringBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+    package func withStringBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         let token = token
         guard token.kind == .string else { return nil }
         if token.hasEscapes {
@@ -105,7 +105,7 @@ public struct UnsafeJSONValue {
     }
 
     /// Whether the value is a string whose decoded text equals `expected`.
-    public func stringEquals(_ expected: StaticString) -> Bool {
+    package func stringEquals(_ expected: StaticString) -> Bool {
         let token = token
         guard token.kind == .string else { return false }
         if token.hasEscapes { return string == expected.description }
@@ -115,7 +115,7 @@ public struct UnsafeJSONValue {
     // MARK: Containers
 
     /// The number of members of an object or elements of an array; 0 for scalars.
-    public var count: Int {
+    package var count: Int {
         switch token.kind {
         case .object: members.reduce(0) { total, _ in total + 1 }
         case .array: elements.reduce(0) { total, _ in total + 1 }
@@ -124,26 +124,26 @@ public struct UnsafeJSONValue {
     }
 
     /// The value of an object's member `key` (names are unique: ``JSONDocument``); `nil` when absent or not an object.
-    public func member(_ key: StaticString) -> UnsafeJSONValue? {
+    package func member(_ key: StaticString) -> UnsafeJSONValue? {
         for (name, value) in members where name == key { return value }
         return nil
     }
 
     /// The value of an object's member `key` (names are unique: ``JSONDocument``); `nil` when absent or not an object.
-    public subscript(key: String) -> UnsafeJSONValue? {
+    package subscript(key: String) -> UnsafeJSONValue? {
         for (name, value) in members where name.string == key { return value }
         return nil
     }
 
     /// An object's members in document order; empty for other kinds.
-    @inlinable public var members: UnsafeJSONMembers { UnsafeJSONMembers(children: TapeChildren(of: self, kind: .object)) }
+    @inlinable package var members: UnsafeJSONMembers { UnsafeJSONMembers(children: TapeChildren(of: self, kind: .object)) }
 
     /// An array's elements in document order; empty for other kinds.
-    @inlinable public var elements: UnsafeJSONElements { UnsafeJSONElements(children: TapeChildren(of: self, kind: .array)) }
+    @inlinable package var elements: UnsafeJSONElements { UnsafeJSONElements(children: TapeChildren(of: self, kind: .array)) }
 }
 
 /// An object member's key, compared in place against expected names; valid as long as its value is.
-public struct UnsafeJSONKey {
+@usableFromInline package struct UnsafeJSONKey {
     @usableFromInline let start: UnsafePointer<UInt8>
     @usableFromInline let length: Int
     @usableFromInline let hasEscapes: Bool
@@ -156,16 +156,16 @@ public struct UnsafeJSONKey {
     }
 
     /// The decoded key.
-    public var string: String {
+    @usableFromInline package var string: String {
         let text = UnsafeBufferPointer(start: start, count: length)
         return hasEscapes ? JSONValue.unescape(text) : String(decoding: text, as: UTF8.self)
     }
 
     /// The decoded key's length in UTF-8 bytes: a cheap first test before comparing names.
-    @inlinable public var utf8Count: Int { hasEscapes ? string.utf8.count : length }
+    @inlinable package var utf8Count: Int { hasEscapes ? string.utf8.count : length }
 
     /// Whether the key equals `name`: a length check for most names, then a byte comparison.
-    public static func == (key: UnsafeJSONKey, name: StaticString) -> Bool {
+    @usableFromInline package static func == (key: UnsafeJSONKey, name: StaticString) -> Bool {
         if key.hasEscapes { return key.string == name.description }
         guard key.length == name.utf8CodeUnitCount else { return false }
         return JSONValue.equal(UnsafeBufferPointer(start: key.start, count: key.length), name)
@@ -173,7 +173,7 @@ public struct UnsafeJSONKey {
 }
 
 /// The members of an object, in document order.
-public struct UnsafeJSONMembers: Sequence, IteratorProtocol {
+@usableFromInline package struct UnsafeJSONMembers: Sequence, IteratorProtocol {
     @usableFromInline var children: TapeChildren
 
     @usableFromInline
@@ -181,7 +181,7 @@ public struct UnsafeJSONMembers: Sequence, IteratorProtocol {
 
     /// The next member.
     @inlinable
-    public mutating func next() -> (key: UnsafeJSONKey, value: UnsafeJSONValue)? {
+    package mutating func next() -> (key: UnsafeJSONKey, value: UnsafeJSONValue)? {
         guard let key = children.next(), let value = children.next() else { return nil }
         let keyToken = key.token
         return (UnsafeJSONKey(start: key.bytes + Int(keyToken.start), length: Int(keyToken.end &- keyToken.start), hasEscapes: keyToken.hasEscapes), value)
@@ -189,7 +189,7 @@ public struct UnsafeJSONMembers: Sequence, IteratorProtocol {
 }
 
 /// The elements of an array, in document order.
-public struct UnsafeJSONElements: Sequence, IteratorProtocol {
+@usableFromInline package struct UnsafeJSONElements: Sequence, IteratorProtocol {
     @usableFromInline var children: TapeChildren
 
     @usableFromInline
@@ -197,7 +197,7 @@ public struct UnsafeJSONElements: Sequence, IteratorProtocol {
 
     /// The next element.
     @inlinable
-    public mutating func next() -> UnsafeJSONValue? { children.next() }
+    package mutating func next() -> UnsafeJSONValue? { children.next() }
 }
 
 /// The values directly inside a container, in tape order (an object's keys and values alternate).
