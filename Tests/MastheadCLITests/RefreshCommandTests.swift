@@ -6,12 +6,6 @@ import Testing
 
 /// `masthead refresh` beside a running `masthead serve` on the same database, and the settings it needs.
 struct RefreshCommandTests {
-    static let day: Int64 = 86_400_000
-
-    static func transaction(_ id: String, _ from: Int64, _ to: Int64) -> String {
-        #"{"transaction_id": "\#(id)", "original_transaction_id": "p1", "product_id": "com.example.monthly", "purchase_date_ms": "\#(from)", "expires_date_ms": "\#(to)"}"#
-    }
-
     @Test func refresh_needsOnlyTheSharedSecret_notTheCallerTokens() throws {
         let database = ServeCommandTests.temporaryDatabase()
         defer { ServeCommandTests.remove(database) }
@@ -28,13 +22,7 @@ struct RefreshCommandTests {
     /// is not refused until a restart.
     @Test func refresh_besideRunningServe_isAnsweredByServe_atOnce() throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let first = Self.transaction("p1", now - 29 * Self.day, now + Self.day)
-        let renewed = #"{"status": 0, "environment": "Production", "latest_receipt": "NEW", "latest_receipt_info": [\#(first), \#(Self.transaction("p2", now + Self.day - 60_000, now + 31 * Self.day))]}"#
-        var fakeConfiguration = HTTPServerConfiguration()
-        fakeConfiguration.port = 0
-        fakeConfiguration.threads = 1
-        let apple = try HTTPServer(configuration: fakeConfiguration) { _, responder in responder.send(.json(200, Array(renewed.utf8))) }
-        try apple.start()
+        let apple = try FakeApple.start(now: now)
         defer {
             apple.stop(gracePeriodMilliseconds: 100)
             apple.waitUntilStopped()
@@ -48,9 +36,9 @@ struct RefreshCommandTests {
         let server = try ServerProcess(database: database)
         let client = try TestClient(port: server.port)
         let authorization = ["Authorization": "Bearer api-token"]
-        let receipt = #"{"status": 0, "latest_receipt": "OLD", "latest_receipt_info": [\#(first)]}"#
+        let receipt = #"{"status": 0, "latest_receipt": "OLD", "latest_receipt_info": [\#(FakeApple.firstMonth(now: now))]}"#
         #expect(client.request("POST", "/v1/users/pat/receipts", headers: authorization, body: Array(receipt.utf8))?.status == 200)
-        let later = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(now + 2 * Self.day) / 1000))
+        let later = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(now + 2 * FakeApple.day) / 1000))
         func transactions() -> Int {
             let body = client.request("GET", "/v1/users/pat/entitlements?at=\(later)", headers: authorization)?.body ?? ""
             return body.components(separatedBy: #""transactionId""#).count - 1

@@ -88,17 +88,8 @@ struct ServeCommandTests {
     /// with (a fake) Apple and applies the renewal it answers.
     @Test func pollingTimer_appliesRenewalFromApple() throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let day: Int64 = 86_400_000
-        func transaction(_ id: String, _ from: Int64, _ to: Int64) -> String {
-            #"{"transaction_id": "\#(id)", "original_transaction_id": "p1", "product_id": "com.example.monthly", "purchase_date_ms": "\#(from)", "expires_date_ms": "\#(to)"}"#
-        }
-        let first = transaction("p1", now - 29 * day, now + day)
-        let renewed = #"{"status": 0, "environment": "Production", "latest_receipt": "NEW", "latest_receipt_info": [\#(first), \#(transaction("p2", now + day - 60_000, now + 31 * day))]}"#
-        var fakeConfiguration = HTTPServerConfiguration()
-        fakeConfiguration.port = 0
-        fakeConfiguration.threads = 1
-        let apple = try HTTPServer(configuration: fakeConfiguration) { _, responder in responder.send(.json(200, Array(renewed.utf8))) }
-        try apple.start()
+        let day = FakeApple.day
+        let apple = try FakeApple.start(now: now)
         defer {
             apple.stop(gracePeriodMilliseconds: 100)
             apple.waitUntilStopped()
@@ -111,7 +102,7 @@ struct ServeCommandTests {
         try Data(#"{"polling": true, "pollingIntervalSeconds": 1, "verifyReceiptProductionURL": "http://127.0.0.1:\#(apple.port)/verifyReceipt"}"#.utf8).write(to: config)
         let server = try ServerProcess(database: database, extra: ["--config", config.path])
         let client = try TestClient(port: server.port)
-        let receipt = #"{"status": 0, "latest_receipt": "OLD", "latest_receipt_info": [\#(first)]}"#
+        let receipt = #"{"status": 0, "latest_receipt": "OLD", "latest_receipt_info": [\#(FakeApple.firstMonth(now: now))]}"#
         #expect(client.request("POST", "/v1/users/pat/receipts", headers: ["Authorization": "Bearer api-token"], body: Array(receipt.utf8))?.status == 200)
         // As of two days ahead, when the renewal Apple reports has started.
         let later = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(now + 2 * day) / 1000))
