@@ -27,8 +27,10 @@ let package = Package(
         .target(name: "Masthead", swiftSettings: settings),
         // A strict RFC 8259 reader that indexes a document without building dictionaries, and a writer.
         .target(name: "MastheadJSON", swiftSettings: settings),
+        // The system's real-time and monotonic clocks, read in one place.
+        .target(name: "MastheadClock", swiftSettings: settings),
         // File and wire formats: catalog.json, App Store receipts (R2), entitlement JSON.
-        .target(name: "MastheadFormats", dependencies: ["Masthead", "MastheadJSON"], swiftSettings: settings),
+        .target(name: "MastheadFormats", dependencies: ["Masthead", "MastheadJSON", "MastheadClock"], swiftSettings: settings),
         // SQLite 3 as the OS ships it (libsqlite3-dev).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // A small SQLite wrapper: connections, statements, typed rows, transactions, savepoints, read snapshots, migrations.
@@ -40,11 +42,11 @@ let package = Package(
         // Sockets: a listening socket and an epoll poller, errors with errno.
         .target(name: "MastheadSockets", dependencies: ["CEpoll"], swiftSettings: settings),
         // HTTP/1.1 on the sockets: parsing with limits, keep-alive, event loops on `threads` threads.
-        .target(name: "MastheadHTTP", dependencies: ["MastheadSockets"], swiftSettings: settings),
+        .target(name: "MastheadHTTP", dependencies: ["MastheadSockets", "MastheadClock"], swiftSettings: settings),
         // The companion service: routes, group-committed writes, cached histories, polling.
         .target(
             name: "MastheadService",
-            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP"],
+            dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP"],
             swiftSettings: settings),
         // Pictures and pages for people: the reader timeline (SVG) and the audit report (HTML).
         .target(name: "MastheadReports", dependencies: ["Masthead"], swiftSettings: settings),
@@ -56,12 +58,13 @@ let package = Package(
         .target(
             name: "MastheadCLI",
             dependencies: [
-                "Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports", "MastheadAudit",
+                "Masthead", "MastheadJSON", "MastheadClock", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports",
+                "MastheadAudit",
             ],
             swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
         .executableTarget(
-            name: "MastheadBench", dependencies: ["MastheadFormats", "MastheadCLI"],
+            name: "MastheadBench", dependencies: ["MastheadClock", "MastheadFormats", "MastheadCLI"],
             swiftSettings: settings),
         // libFuzzer targets for the parsers and decoders; replays corpus files when built normally
         // (see .ci/fuzz, which builds it with -D FUZZING).

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import MastheadCLI
+import MastheadClock
 import MastheadFormats
 
 /// Audit: generate a population, time `masthead audit` and the Python parse on it.

@@ -3,6 +3,7 @@
 import Foundation
 import Glibc
 import MastheadCLI
+import MastheadClock
 import MastheadFormats
 
 func fail(_ message: String) -> Never {

@@ -1,4 +1,5 @@
 import MastheadAudit
+import MastheadClock
 import MastheadFormats
 
 /// The progress line an audit keeps on a terminal's standard error: done / total, rate, ETA.

@@ -1,4 +1,5 @@
 public import Masthead
+import MastheadClock
 import MastheadFormats
 
 /// The `masthead` command: a table of subcommands, each parsing its arguments, then running.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Masthead
+import MastheadClock
 import MastheadFormats
 import MastheadHTTP
 import MastheadService

@@ -1,4 +1,5 @@
 import Glibc
+import MastheadClock
 import MastheadSockets
 import Synchronization
 
@@ -81,7 +82,7 @@ final class EventLoop {
             }
             deliverMail()
             processPending()
-            let now = EventLoop.now()
+            let now = SystemClock.monotonicMilliseconds()
             checkTimeouts(now: now)
             if state.isStopping {
                 if accepting {
@@ -105,7 +106,7 @@ final class EventLoop {
             let accepted: Int32?
             do { accepted = try ListeningSocket.accept(on: listener) } catch { return }
             guard let fd = accepted else { return }
-            let connection = Connection(descriptor: fd, id: nextConnectionId, now: EventLoop.now())
+            let connection = Connection(descriptor: fd, id: nextConnectionId, now: SystemClock.monotonicMilliseconds())
             nextConnectionId += 1
             if connections.count >= configuration.maxConnectionsPerThread {
                 connections[fd] = connection
@@ -130,7 +131,7 @@ final class EventLoop {
             if count > 0 {
                 if connection.closing { break }
                 connection.input.append(contentsOf: readBuffer[0..<count])
-                connection.lastActivity = EventLoop.now()
+                connection.lastActivity = SystemClock.monotonicMilliseconds()
                 if connection.requestStarted == nil { connection.requestStarted = connection.lastActivity }
                 let buffered = connection.input.count - connection.inputStart
                 if buffered > peakBufferedInput {
@@ -176,7 +177,7 @@ final class EventLoop {
             switch outcome {
             case .incomplete(let searched):
                 connection.headSearched = searched
-                if connection.requestStarted == nil { connection.requestStarted = EventLoop.now() }
+                if connection.requestStarted == nil { connection.requestStarted = SystemClock.monotonicMilliseconds() }
                 break parsing
             case .expectsContinue(let head):
                 connection.continueAnswered = true
@@ -203,7 +204,7 @@ final class EventLoop {
                 connection.keepAlive = request.keepAlive
                 connection.requestIsHead = request.method == "HEAD"
                 connection.requestIsHTTP10 = isHTTP10
-                connection.handlerStarted = EventLoop.now()
+                connection.handlerStarted = SystemClock.monotonicMilliseconds()
                 state.inFlight.add(1, ordering: .relaxed)
                 handler(request, HTTPResponder(mailbox: mailbox, descriptor: connection.descriptor, requestId: connection.requestId))
                 deliverMail()
@@ -269,7 +270,7 @@ final class EventLoop {
             }
             if count > 0 {
                 connection.outputStart += count
-                connection.lastActivity = EventLoop.now()
+                connection.lastActivity = SystemClock.monotonicMilliseconds()
                 continue
             }
             if count < 0 && errno == EINTR { continue }
@@ -365,12 +366,5 @@ final class EventLoop {
                 close(connection)
             }
         }
-    }
-
-    /// Monotonic milliseconds.
-    static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
 }

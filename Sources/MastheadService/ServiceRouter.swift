@@ -1,4 +1,5 @@
 import Masthead
+import MastheadClock
 import MastheadFormats
 public import MastheadHTTP
 import MastheadJSON
