@@ -9,19 +9,20 @@ extension SQLiteStore {
     }
 
     /// Keeps the body, then deletes the oldest rows beyond ``rejectedNotificationRetention``'s
-    /// row bound and byte bound (the newest row is always kept, so ids keep growing).
+    /// row bound and byte bound; the newest row is always kept, so ids are consecutive and the
+    /// bytes recorded before each row keep counting (both bounds are then index ranges, whatever
+    /// the table holds).
     public func recordRejectedNotification(reason: String, body: [UInt8], now: Instant) throws(StorageError) -> Int64 {
         let retention = rejectedNotificationRetention
         return try sqlite { () throws(SQLiteError) in
-            try statement("INSERT INTO rejected_notifications (received_ms, reason, body) VALUES (?, ?, ?)")
-                .run([.integer(now.milliseconds), .text(reason), .blob(body)])
+            let before = try statement("SELECT bytes_before + length(body) AS bytes FROM rejected_notifications ORDER BY id DESC LIMIT 1")
+                .firstRow([]) { row throws(SQLiteError) in try row.integer(0) } ?? 0
+            try statement("INSERT INTO rejected_notifications (received_ms, reason, bytes_before, body) VALUES (?, ?, ?, ?)")
+                .run([.integer(now.milliseconds), .text(reason), .integer(before), .blob(body)])
             let id = database.lastInsertRowID
-            try statement("""
-                DELETE FROM rejected_notifications WHERE id < ?1 AND (
-                    id <= (SELECT id FROM rejected_notifications ORDER BY id DESC LIMIT 1 OFFSET ?2)
-                    OR id <= (SELECT id FROM (SELECT id, sum(length(body)) OVER (ORDER BY id DESC) AS kept FROM rejected_notifications)
-                        WHERE kept > ?3 ORDER BY id DESC LIMIT 1))
-                """).run([.integer(id), .integer(Int64(retention.rows)), .integer(Int64(retention.bytes))])
+            try statement("DELETE FROM rejected_notifications WHERE id < ?1 AND id <= ?1 - ?2").run([.integer(id), .integer(Int64(retention.rows))])
+            try statement("DELETE FROM rejected_notifications WHERE id < ? AND bytes_before < ?")
+                .run([.integer(id), .integer(before + Int64(body.count) - Int64(retention.bytes))])
             return id
         }
     }
