@@ -58,7 +58,7 @@ enum OpenAPIDocument {
                   "Operations"
                 ],
                 "summary": "Whether the service can write its database",
-                "description": "No token. 200 `{\"status\": \"ok\"}`; 503 `degraded` with the reason while the last database write failed (a full disk, a file system remounted read-only, a failing commit), until a write succeeds. A failed read does not count, and neither does a receipt refused as in use.",
+                "description": "No token. 200 `{\"status\": \"ok\"}`; 503 `degraded` with the reason while the last database write failed (a full disk, a file system remounted read-only, a failing commit), until a write succeeds. A failed read does not count, and neither does a receipt or app account token refused as in use.",
                 "operationId": "getHealth",
                 "security": [],
                 "responses": {
