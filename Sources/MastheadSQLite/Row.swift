@@ -42,13 +42,20 @@ public struct Row {
         return try boolValue(index, number)
     }
 
-    /// Column `index` as the value it holds, which must be NULL, an integer or text.
+    /// Column `index`, which must hold a blob: its bytes.
+    public func blob(_ index: Int32) throws(SQLiteError) -> [UInt8] {
+        try require(index, SQLITE_BLOB)
+        return try blobValue(index)
+    }
+
+    /// Column `index` as the value it holds, which must be NULL, an integer, text or a blob.
     public func value(_ index: Int32) throws(SQLiteError) -> SQLValue {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_NULL: return .null
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
         case SQLITE_TEXT: return .text(try textValue(index))
-        default: throw SQLiteError.columnType(column: columnName(index), expected: "NULL, INTEGER or TEXT", found: storageClass(index), sql: sql)
+        case SQLITE_BLOB: return .blob(try blobValue(index))
+        default: throw SQLiteError.columnType(column: columnName(index), expected: "NULL, INTEGER, TEXT or BLOB", found: storageClass(index), sql: sql)
         }
     }
 
@@ -77,6 +84,19 @@ public struct Row {
         }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// The bytes of column `index`, which holds a blob (SQLite answers nil for an empty one, and
+    /// when it ran out of memory).
+    private func blobValue(_ index: Int32) throws(SQLiteError) -> [UInt8] {
+        let pointer = sqlite3_column_blob(handle, index)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        if count == 0 { return [] }
+        guard let pointer else {
+            let database = sqlite3_db_handle(handle)
+            throw SQLiteError.failed(code: sqlite3_extended_errcode(database), message: String(cString: sqlite3_errmsg(database)), sql: sql)
+        }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
     private func boolValue(_ index: Int32, _ number: Int64) throws(SQLiteError) -> Bool {

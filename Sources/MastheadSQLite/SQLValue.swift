@@ -6,6 +6,8 @@ public enum SQLValue: Hashable, Sendable {
     case integer(Int64)
     /// UTF-8 text, bound with its byte length.
     case text(String)
+    /// Bytes, stored as they are (a body kept for forensics, which need not be UTF-8).
+    case blob([UInt8])
 
     /// Text, or NULL for nil.
     public static func optional(_ text: String?) -> SQLValue { text.map { .text($0) } ?? .null }

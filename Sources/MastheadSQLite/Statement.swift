@@ -57,7 +57,7 @@ public final class Statement {
     }
 
     /// Binds parameters from 1 in order; text is bound with its byte length (a NUL is a
-    /// character like any other) and copied (`SQLITE_TRANSIENT`).
+    /// character like any other), and text and blobs are copied (`SQLITE_TRANSIENT`).
     private func bind(_ values: [SQLValue]) throws(SQLiteError) {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
@@ -73,6 +73,12 @@ public final class Statement {
                     return sqlite3_bind_text64(
                         handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
                         Statement.transient, UInt8(SQLITE_UTF8))
+                }
+            case .blob(let bytes):
+                // A nil base address would bind NULL: an empty blob is bound as a zero-length one.
+                result = bytes.withUnsafeBytes { raw in
+                    guard let base = raw.baseAddress else { return sqlite3_bind_zeroblob(handle, index, 0) }
+                    return sqlite3_bind_blob64(handle, index, base, sqlite3_uint64(raw.count), Statement.transient)
                 }
             }
             guard result == SQLITE_OK else { throw database.error(result, sql: sql) }

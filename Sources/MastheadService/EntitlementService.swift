@@ -261,16 +261,45 @@ public final class EntitlementService: Sendable {
         return try reader.withLock { reader in try reader.store.refreshDue(from: now, to: now.adding(milliseconds: milliseconds)) }
     }
 
-    /// Notes a write's outcome for `/health` and the metrics: a storage failure (not a refused
-    /// receipt) marks the database as not writable until a write succeeds.
+    /// Notes a write's outcome for `/health` and the metrics: a storage failure (not a write the
+    /// store's policy refused: a receipt or app account token in use, a notification delivered
+    /// again) marks the database as not writable until a write succeeds.
     private func noteWrite(_ error: (any Error)?) {
         guard let error else {
             writeFailure.withLock { $0 = nil }
             return
         }
-        if case StorageError.receiptAlreadyInUse = error { return }
+        switch error as? StorageError {
+        case .receiptAlreadyInUse, .appAccountTokenInUse, .notificationAlreadyRecorded: return
+        default: break
+        }
         metrics.recordStoreError()
         writeFailure.withLock { $0 = "\(error)" }
+    }
+
+    /// Queues `work` for the next commit; once committed, the caches drop what it changed and
+    /// `completion` gets what it answered (or why it was not stored).
+    func write<Value: Sendable>(
+        _ work: @escaping @Sendable (any EntitlementStore) throws -> (value: Value, changes: [Change]),
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        let answer = Mutex<Value?>(nil)
+        writer.submit({ store in
+            let (value, changes) = try work(store)
+            answer.withLock { $0 = value }
+            return changes
+        }) { [self] result in
+            switch result {
+            case .success(let changes):
+                noteWrite(nil)
+                invalidate(changes)
+                // Set by the job, which succeeded.
+                completion(.success(answer.withLock { $0! }))
+            case .failure(let error):
+                noteWrite(error)
+                completion(.failure(error))
+            }
+        }
     }
 
     // MARK: Writing
@@ -340,17 +369,28 @@ public final class EntitlementService: Sendable {
         }
     }
 
-    /// Stores a notification's raw body and everything it carries; `completion` runs after the commit.
-    /// Transactions of subscriptions no user has yet are kept and count once a receipt links them.
+    /// What posting a notification came to.
+    package enum NotificationOutcome: Sendable {
+        /// Stored (and applied, when it could be read).
+        case stored
+        /// A notification with its `notificationUUID` was stored before: neither stored nor applied again.
+        case alreadyStored
+    }
+
+    /// Stores a notification's raw body (with its V2 `subtype` and `notificationUUID`, when it has
+    /// them) and everything it carries; `completion` runs after the commit. A notification whose
+    /// uuid is stored already is neither stored nor applied again. Transactions of subscriptions no
+    /// user has yet are kept and count once a receipt links them.
     func postNotification(
-        _ notification: AppStoreNotification?, type: String, body: [UInt8], completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+        _ notification: AppStoreNotification?, type: String, subtype: String?, uuid: String?, body: [UInt8],
+        completion: @escaping @Sendable (Result<NotificationOutcome, any Error>) -> Void
     ) {
         let now = clock()
         let text = String(decoding: body, as: UTF8.self)
         writer.submit({ store -> [Change] in
             _ = try store.recordNotification(
-                type: type, environment: notification?.environment, originalTransactionIds: notification?.originalTransactionIds ?? [],
-                body: text, received: now)
+                type: type, subtype: subtype, uuid: uuid, environment: notification?.environment,
+                originalTransactionIds: notification?.originalTransactionIds ?? [], body: text, received: now)
             guard let notification else { return [] }
             try store.save(transactions: notification.transactions, renewals: notification.renewals)
             if let latest = notification.latestReceipt, !notification.originalTransactionIds.isEmpty {
@@ -363,7 +403,9 @@ public final class EntitlementService: Sendable {
                 noteWrite(nil)
                 metrics.recordNotification(type: type)
                 invalidate(changes)
-                completion(.success(()))
+                completion(.success(.stored))
+            case .failure(StorageError.notificationAlreadyRecorded):
+                completion(.success(.alreadyStored))
             case .failure(let error):
                 noteWrite(error)
                 completion(.failure(error))

@@ -16,7 +16,7 @@ enum OpenAPIDocument {
             "title": "Masthead",
             "version": "\#(MastheadVersion.current)",
             "summary": "Which magazine issues an App Store subscriber may read.",
-            "description": "Masthead's companion service: it decides which magazine issues an App Store subscriber may read. A content-delivery API asks it before serving an issue (the download check); the app's backend posts verified receipts; Apple posts its status notifications (version 1).\n\n**Authentication.** Every route but `/health`, `/openapi.json` and the App Store notifications needs `Authorization: Bearer <MASTHEAD_API_TOKEN>` (the scheme name in any case; the token compared in constant time). Publishing an issue (PUT) needs the admin token, `MASTHEAD_ADMIN_TOKEN`. A notification carries the App Store shared secret, `MASTHEAD_APP_STORE_SHARED_SECRET`, in its body's `password` field (OpenAPI has no security scheme for a secret in the body: see that operation). The token is checked before the route is looked up: without it, an unknown path is 401 too.\n\n**Path ids.** User, publication and issue ids in the path are percent-decoded and must then be 1 to 256 bytes of valid UTF-8 with no control character (C0 U+0000–U+001F, DEL U+007F, C1 U+0080–U+009F); anything else is 400 `invalid_user_id`, `invalid_publication_id` or `invalid_issue_id` before any lookup, the message naming the rule broken.\n\n**Query strings.** Parameters are percent-decoded and `+` is a space (so an offset such as `+09:30` in `at` is sent as `%2B09:30`); the last of repeated names wins; unknown names are ignored.\n\n**Bodies.** JSON (RFC 8259, read strictly), framed by `Content-Length` (at most 2 MiB by default); `Transfer-Encoding` is not supported. A request sent with `Expect: 100-continue` gets `100 Continue` once the token and the limits pass, or its refusal (401, 413) at once, without the body being sent.\n\n**HEAD.** Every GET route answers HEAD as it answers GET: the same status and header fields (`Content-Length` is the length of GET's body), without the body.\n\n**Errors.** Every error is `{\"error\": {\"code\": \"…\", \"message\": \"…\"}}` (schema `Error`); the code is stable, the message is for people. Besides the codes listed with each operation, any request may get:\n- 400 `bad_request`: the request cannot be parsed (malformed request line or header field, obsolete line folding, an invalid or conflicting `Content-Length`, `Content-Length` together with `Transfer-Encoding`); the connection is closed.\n- 404 `not_found`: no route for the method and path (with a valid token).\n- 405 `method_not_allowed`: the path exists but not with this method; the `Allow` header names the one that does.\n- 408 `request_timeout`: the request was not complete within the read timeout (10 s by default).\n- 413 `content_too_large`: the body is larger than `maxBodyBytes` (2 MiB by default).\n- 414 `uri_too_long`: the request line is longer than `maxRequestLineBytes` (8 KiB by default).\n- 431 `request_header_fields_too_large`: a header field, the header section (80 KiB each by default) or the number of fields (1000) is over its limit.\n- 501 `not_implemented`: `Transfer-Encoding` (chunked bodies are not supported; send `Content-Length`).\n- 503 `handler_timeout`: the answer was not ready within the handler timeout (30 s by default); `too_many_connections`: the server has too many open connections.\n- 505 `http_version_not_supported`: only HTTP/1.1 and HTTP/1.0 are served.\nThe HTTP layer's errors close the connection. Every limit is a setting of `masthead serve` (see `masthead serve --help`).",
+            "description": "Masthead's companion service: it decides which magazine issues an App Store subscriber may read. A content-delivery API asks it before serving an issue (the download check); the app's backend posts verified receipts; Apple posts its status notifications (version 1).\n\n**Authentication.** Every route but `/health`, `/openapi.json` and the App Store notifications needs `Authorization: Bearer <MASTHEAD_API_TOKEN>` (the scheme name in any case; the token compared in constant time). Publishing an issue (PUT) and listing the rejected notifications need the admin token, `MASTHEAD_ADMIN_TOKEN` (the API token there is 403; the admin token elsewhere is 401). A notification carries the App Store shared secret, `MASTHEAD_APP_STORE_SHARED_SECRET`, in its body's `password` field (OpenAPI has no security scheme for a secret in the body: see that operation). The token is checked before the route is looked up: without it, an unknown path is 401 too.\n\n**Path ids.** User, publication and issue ids in the path are percent-decoded and must then be 1 to 256 bytes of valid UTF-8 with no control character (C0 U+0000–U+001F, DEL U+007F, C1 U+0080–U+009F); anything else is 400 `invalid_user_id`, `invalid_publication_id` or `invalid_issue_id` before any lookup, the message naming the rule broken. An app account token in the path is a UUID written 8-4-4-4-12 hexadecimal digits, in either case; anything else is 400 `invalid_app_account_token`.\n\n**Query strings.** Parameters are percent-decoded and `+` is a space (so an offset such as `+09:30` in `at` is sent as `%2B09:30`); the last of repeated names wins; unknown names are ignored.\n\n**Bodies.** JSON (RFC 8259, read strictly), framed by `Content-Length` (at most 2 MiB by default); `Transfer-Encoding` is not supported. A request sent with `Expect: 100-continue` gets `100 Continue` once the token and the limits pass, or its refusal (401, 413) at once, without the body being sent.\n\n**HEAD.** Every GET route answers HEAD as it answers GET: the same status and header fields (`Content-Length` is the length of GET's body), without the body.\n\n**Errors.** Every error is `{\"error\": {\"code\": \"…\", \"message\": \"…\"}}` (schema `Error`); the code is stable, the message is for people. Besides the codes listed with each operation, any request may get:\n- 400 `bad_request`: the request cannot be parsed (malformed request line or header field, obsolete line folding, an invalid or conflicting `Content-Length`, `Content-Length` together with `Transfer-Encoding`); the connection is closed.\n- 404 `not_found`: no route for the method and path (with a valid token).\n- 405 `method_not_allowed`: the path exists but not with this method; the `Allow` header names the one that does.\n- 408 `request_timeout`: the request was not complete within the read timeout (10 s by default).\n- 413 `content_too_large`: the body is larger than `maxBodyBytes` (2 MiB by default).\n- 414 `uri_too_long`: the request line is longer than `maxRequestLineBytes` (8 KiB by default).\n- 431 `request_header_fields_too_large`: a header field, the header section (80 KiB each by default) or the number of fields (1000) is over its limit.\n- 501 `not_implemented`: `Transfer-Encoding` (chunked bodies are not supported; send `Content-Length`).\n- 503 `handler_timeout`: the answer was not ready within the handler timeout (30 s by default); `too_many_connections`: the server has too many open connections.\n- 505 `http_version_not_supported`: only HTTP/1.1 and HTTP/1.0 are served.\nThe HTTP layer's errors close the connection. Every limit is a setting of `masthead serve` (see `masthead serve --help`).",
             "license": {
               "name": "Apache-2.0",
               "identifier": "Apache-2.0"
@@ -36,11 +36,11 @@ enum OpenAPIDocument {
           "tags": [
             {
               "name": "Entitlements",
-              "description": "Receipts in; entitlements and download checks out."
+              "description": "Receipts and app account tokens in; entitlements and download checks out."
             },
             {
               "name": "App Store",
-              "description": "Apple's server-to-server notifications and the polling job's list."
+              "description": "Apple's server-to-server notifications, those refused for their signature, and the polling job's list."
             },
             {
               "name": "Catalog",
@@ -58,7 +58,7 @@ enum OpenAPIDocument {
                   "Operations"
                 ],
                 "summary": "Whether the service can write its database",
-                "description": "No token. 200 `{\"status\": \"ok\"}`; 503 `degraded` with the reason while the last database write failed (a full disk, a file system remounted read-only, a failing commit), until a write succeeds. A failed read does not count, and neither does a receipt refused as in use.",
+                "description": "No token. 200 `{\"status\": \"ok\"}`; 503 `degraded` with the reason while the last database write failed (a full disk, a file system remounted read-only, a failing commit), until a write succeeds. A failed read does not count, and neither does a receipt or app account token refused as in use.",
                 "operationId": "getHealth",
                 "security": [],
                 "responses": {
@@ -450,6 +450,169 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/v1/notifications/rejected": {
+              "get": {
+                "tags": [
+                  "App Store"
+                ],
+                "summary": "Notifications refused for their signature",
+                "description": "Needs the admin token. The newest notification bodies refused because their signature did not verify (App Store Server Notifications V2), newest first, for forensics: id, when received, why refused and the body's size; the body itself (base64) only with `bodies=true`. They are never applied. The database keeps the newest 10,000 within 32 MiB of bodies (fewer when bodies are large; the newest always), so a sender of bad signatures cannot fill the disk.",
+                "operationId": "getRejectedNotifications",
+                "security": [
+                  {
+                    "adminToken": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/limit"
+                  },
+                  {
+                    "$ref": "#/components/parameters/bodies"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The rejected notifications, newest first.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/RejectedNotifications"
+                        },
+                        "examples": {
+                          "one": {
+                            "value": {
+                              "rejectedNotifications": [
+                                {
+                                  "id": 7,
+                                  "received": "2020-07-02T00:00:00Z",
+                                  "reason": "the signature does not verify with the leaf certificate's key",
+                                  "bodyBytes": 5120
+                                }
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "description": "- `bad_request`: the request cannot be parsed (closes the connection).\n- `invalid_limit`: `limit` is not a whole number from 1 to 1000.\n- `invalid_bodies`: `bodies` is neither `true` nor `false`.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "401": {
+                    "description": "`unauthorized`: no `Authorization: Bearer` header with the admin (or API) token.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "403": {
+                    "description": "`forbidden`: the API token was sent; this route needs the admin token.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "408": {
+                    "$ref": "#/components/responses/RequestTimeout"
+                  },
+                  "413": {
+                    "$ref": "#/components/responses/ContentTooLarge"
+                  },
+                  "414": {
+                    "$ref": "#/components/responses/URITooLong"
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/HeaderFieldsTooLarge"
+                  },
+                  "501": {
+                    "$ref": "#/components/responses/NotImplemented"
+                  },
+                  "503": {
+                    "description": "- `store_unavailable`: the database could not be read.\n- `handler_timeout`: the answer was not ready within the handler timeout.\n- `too_many_connections`: the server has too many open connections.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
+                  }
+                }
+              },
+              "head": {
+                "tags": [
+                  "App Store"
+                ],
+                "summary": "The head of: notifications refused for their signature",
+                "description": "As GET, without the body.",
+                "operationId": "headRejectedNotifications",
+                "security": [
+                  {
+                    "adminToken": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/limit"
+                  },
+                  {
+                    "$ref": "#/components/parameters/bodies"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "408": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "413": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "414": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "501": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/Head"
+                  }
+                }
+              }
+            },
             "/v1/users/{userId}/receipts": {
               "post": {
                 "tags": [
@@ -602,7 +765,7 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/Unauthorized"
                   },
                   "404": {
-                    "description": "- `unknown_user`: no receipt has been posted for the user.\n- `unknown_publication`: the catalog has no publication named by `publication`.",
+                    "description": "- `unknown_user`: no receipt or app account token has been posted for the user.\n- `unknown_publication`: the catalog has no publication named by `publication`.",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -886,6 +1049,301 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/v1/users/{userId}/app-account-tokens": {
+              "get": {
+                "tags": [
+                  "Entitlements"
+                ],
+                "summary": "A user's app account tokens",
+                "description": "The StoreKit 2 app account tokens linked to the user, in the order they were linked; read from the database, so they include what other services on it committed.",
+                "operationId": "getAppAccountTokens",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/userId"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The user's tokens.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/AppAccountTokens"
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "description": "- `bad_request`: the request cannot be parsed (closes the connection).\n- `invalid_user_id`: the user id breaks the path id rules.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "404": {
+                    "description": "`unknown_user`: no receipt or app account token has been posted for the user.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "408": {
+                    "$ref": "#/components/responses/RequestTimeout"
+                  },
+                  "413": {
+                    "$ref": "#/components/responses/ContentTooLarge"
+                  },
+                  "414": {
+                    "$ref": "#/components/responses/URITooLong"
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/HeaderFieldsTooLarge"
+                  },
+                  "501": {
+                    "$ref": "#/components/responses/NotImplemented"
+                  },
+                  "503": {
+                    "description": "- `store_unavailable`: the database could not be read.\n- `handler_timeout`: the answer was not ready within the handler timeout.\n- `too_many_connections`: the server has too many open connections.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
+                  }
+                }
+              },
+              "head": {
+                "tags": [
+                  "Entitlements"
+                ],
+                "summary": "The head of: a user's app account tokens",
+                "description": "As GET, without the body.",
+                "operationId": "headAppAccountTokens",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/userId"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "408": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "413": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "414": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "501": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Head"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/Head"
+                  }
+                }
+              }
+            },
+            "/v1/users/{userId}/app-account-tokens/{appAccountToken}": {
+              "put": {
+                "tags": [
+                  "Entitlements"
+                ],
+                "summary": "Link an app account token to a user",
+                "description": "The `appAccountToken` a StoreKit 2 app sets at purchase (a UUID; stored in lower case) belongs to this user: a subscription whose signed transactions carry it is then linked to the user on first sight, without a receipt being posted. Records the user when new. Linking a token the user already has changes nothing (answered with the mapping as first linked); a token another user has is 409 and nothing changes. No body (one sent is ignored). Answered once committed; every service on the database sees it.",
+                "operationId": "putAppAccountToken",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/userId"
+                  },
+                  {
+                    "$ref": "#/components/parameters/appAccountToken"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The mapping as stored.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/AppAccountToken"
+                        },
+                        "examples": {
+                          "linked": {
+                            "value": {
+                              "userId": "alice",
+                              "appAccountToken": "3f2504e0-4f89-41d3-9a0c-0305e82c3301",
+                              "linked": "2020-07-02T00:00:00Z"
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "description": "- `bad_request`: the request cannot be parsed (closes the connection).\n- `invalid_user_id`: the user id breaks the path id rules.\n- `invalid_app_account_token`: the token is not a UUID written 8-4-4-4-12 hexadecimal digits.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "408": {
+                    "$ref": "#/components/responses/RequestTimeout"
+                  },
+                  "409": {
+                    "description": "`app_account_token_in_use`: another user has the token; nothing is changed.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "413": {
+                    "$ref": "#/components/responses/ContentTooLarge"
+                  },
+                  "414": {
+                    "$ref": "#/components/responses/URITooLong"
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/HeaderFieldsTooLarge"
+                  },
+                  "501": {
+                    "$ref": "#/components/responses/NotImplemented"
+                  },
+                  "503": {
+                    "description": "- `store_unavailable`: the token could not be stored.\n- `handler_timeout`: the answer was not ready within the handler timeout.\n- `too_many_connections`: the server has too many open connections.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
+                  }
+                }
+              },
+              "delete": {
+                "tags": [
+                  "Entitlements"
+                ],
+                "summary": "Remove an app account token from a user",
+                "description": "The token no longer links subscriptions to the user; subscriptions it linked already stay linked. Answered once committed; every service on the database sees it.",
+                "operationId": "deleteAppAccountToken",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/userId"
+                  },
+                  {
+                    "$ref": "#/components/parameters/appAccountToken"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The mapping removed.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/AppAccountToken"
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "description": "- `bad_request`: the request cannot be parsed (closes the connection).\n- `invalid_user_id`: the user id breaks the path id rules.\n- `invalid_app_account_token`: the token is not a UUID written 8-4-4-4-12 hexadecimal digits.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "404": {
+                    "description": "`unknown_app_account_token`: the user has no such token (another user's is left alone).",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "408": {
+                    "$ref": "#/components/responses/RequestTimeout"
+                  },
+                  "413": {
+                    "$ref": "#/components/responses/ContentTooLarge"
+                  },
+                  "414": {
+                    "$ref": "#/components/responses/URITooLong"
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/HeaderFieldsTooLarge"
+                  },
+                  "501": {
+                    "$ref": "#/components/responses/NotImplemented"
+                  },
+                  "503": {
+                    "description": "- `store_unavailable`: the removal could not be stored.\n- `handler_timeout`: the answer was not ready within the handler timeout.\n- `too_many_connections`: the server has too many open connections.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
+                  }
+                }
+              }
+            },
             "/v1/publications/{publicationId}/issues": {
               "get": {
                 "tags": [
@@ -1076,7 +1534,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "403": {
-                    "description": "`forbidden`: the API token was sent; publishing issues needs the admin token.",
+                    "description": "`forbidden`: the API token was sent; this route needs the admin token.",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -2028,6 +2486,55 @@ enum OpenAPIDocument {
                   "error": {
                     "type": "string",
                     "description": "Only when `applied` is false: why the body could not be read (JSON path, line and value)."
+                  },
+                  "duplicate": {
+                    "const": true,
+                    "description": "Only for a notification whose `notificationUUID` (version 2) was stored before: this delivery is neither stored nor applied again (`applied` is false)."
+                  }
+                }
+              },
+              "RejectedNotifications": {
+                "type": "object",
+                "required": [
+                  "rejectedNotifications"
+                ],
+                "properties": {
+                  "rejectedNotifications": {
+                    "type": "array",
+                    "description": "Newest first.",
+                    "items": {
+                      "type": "object",
+                      "required": [
+                        "id",
+                        "received",
+                        "reason",
+                        "bodyBytes"
+                      ],
+                      "properties": {
+                        "id": {
+                          "type": "integer",
+                          "description": "Grows with every rejection."
+                        },
+                        "received": {
+                          "type": "string",
+                          "format": "date-time"
+                        },
+                        "reason": {
+                          "type": "string",
+                          "description": "Why the notification was refused."
+                        },
+                        "bodyBytes": {
+                          "type": "integer",
+                          "minimum": 0,
+                          "description": "The body's length in bytes."
+                        },
+                        "bodyBase64": {
+                          "type": "string",
+                          "contentEncoding": "base64",
+                          "description": "Only with `bodies=true`: the body as received, base64."
+                        }
+                      }
+                    }
                   }
                 }
               },
@@ -2075,6 +2582,49 @@ enum OpenAPIDocument {
                           "description": "The latest base64 receipt known for the subscription, to re-verify with Apple."
                         }
                       }
+                    }
+                  }
+                }
+              },
+              "AppAccountToken": {
+                "type": "object",
+                "description": "A StoreKit 2 app account token and the user who owns it.",
+                "required": [
+                  "userId",
+                  "appAccountToken",
+                  "linked"
+                ],
+                "properties": {
+                  "userId": {
+                    "type": "string"
+                  },
+                  "appAccountToken": {
+                    "type": "string",
+                    "format": "uuid",
+                    "description": "In lower case."
+                  },
+                  "linked": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When it was first linked to the user."
+                  }
+                }
+              },
+              "AppAccountTokens": {
+                "type": "object",
+                "required": [
+                  "userId",
+                  "appAccountTokens"
+                ],
+                "properties": {
+                  "userId": {
+                    "type": "string"
+                  },
+                  "appAccountTokens": {
+                    "type": "array",
+                    "description": "In the order they were linked.",
+                    "items": {
+                      "$ref": "#/components/schemas/AppAccountToken"
                     }
                   }
                 }
@@ -2592,6 +3142,16 @@ enum OpenAPIDocument {
                   "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]+$"
                 }
               },
+              "appAccountToken": {
+                "name": "appAccountToken",
+                "in": "path",
+                "required": true,
+                "description": "A StoreKit 2 app account token: a UUID written 8-4-4-4-12 hexadecimal digits, in either case (stored in lower case); otherwise 400 `invalid_app_account_token`.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
+                }
+              },
               "at": {
                 "name": "at",
                 "in": "query",
@@ -2634,6 +3194,28 @@ enum OpenAPIDocument {
                   "type": "string",
                   "pattern": "^[0-9]{1,5}[dhms]$",
                   "default": "3d"
+                }
+              },
+              "limit": {
+                "name": "limit",
+                "in": "query",
+                "required": false,
+                "description": "How many to list, the newest: a whole number from 1 to 1000. Anything else is 400 `invalid_limit`.",
+                "schema": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 1000,
+                  "default": 100
+                }
+              },
+              "bodies": {
+                "name": "bodies",
+                "in": "query",
+                "required": false,
+                "description": "`true` adds each body, base64 (`bodyBase64`). Anything but `true` or `false` is 400 `invalid_bodies`.",
+                "schema": {
+                  "type": "boolean",
+                  "default": false
                 }
               }
             },
@@ -2735,12 +3317,12 @@ enum OpenAPIDocument {
               "apiToken": {
                 "type": "http",
                 "scheme": "bearer",
-                "description": "`Authorization: Bearer <MASTHEAD_API_TOKEN>`: every route but `/health`, `/openapi.json`, the App Store notifications, and publishing issues. The scheme name is matched in any case, the token in constant time."
+                "description": "`Authorization: Bearer <MASTHEAD_API_TOKEN>`: every route but `/health`, `/openapi.json`, the App Store notifications, publishing issues and the rejected notifications. The scheme name is matched in any case, the token in constant time."
               },
               "adminToken": {
                 "type": "http",
                 "scheme": "bearer",
-                "description": "`Authorization: Bearer <MASTHEAD_ADMIN_TOKEN>`: publishing or correcting issues (PUT). The API token there is 403 `forbidden`."
+                "description": "`Authorization: Bearer <MASTHEAD_ADMIN_TOKEN>`: publishing or correcting issues (PUT) and listing the rejected notifications. The API token there is 403 `forbidden`; the admin token elsewhere is 401."
               }
             }
           }

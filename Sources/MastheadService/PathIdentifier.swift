@@ -1,25 +1,47 @@
 import MastheadHTTP
+import MastheadStorage
 
-/// The rules for ids taken from the request path (user, publication, issue), checked before
-/// anything is looked up or stored with them, so that one id names one thing, byte for byte.
+/// The rules for ids taken from the request path (user, publication, issue, app account token),
+/// checked before anything is looked up or stored with them, so that one id names one thing,
+/// byte for byte.
 ///
-/// After percent-decoding, an id is 1 to ``maxBytes`` bytes of valid UTF-8 with no control
-/// character: C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F). Without these rules
-/// `victim%00x` reached `victim`'s data (C strings end at NUL) and `%FF` and `%FE` were the
-/// same user (both decode to U+FFFD).
+/// After percent-decoding, a user, publication or issue id is 1 to ``maxBytes`` bytes of valid
+/// UTF-8 with no control character: C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F).
+/// Without these rules `victim%00x` reached `victim`'s data (C strings end at NUL) and `%FF` and
+/// `%FE` were the same user (both decode to U+FFFD). An app account token is a UUID written
+/// 8-4-4-4-12 hexadecimal digits, in either case (``AppAccountToken/canonical(_:)``).
 enum PathIdentifier: String, CaseIterable, Sendable {
     case user
     case publication
     case issue
+    case appAccountToken
 
     /// The variable that stands for an id of this kind in a route's path template: `userId`.
-    var variable: String { rawValue + "Id" }
+    var variable: String {
+        switch self {
+        case .user, .publication, .issue: rawValue + "Id"
+        case .appAccountToken: rawValue
+        }
+    }
+
+    /// What an id of this kind is called in error messages: `user id`.
+    var name: String {
+        switch self {
+        case .user, .publication, .issue: rawValue + " id"
+        case .appAccountToken: "app account token"
+        }
+    }
 
     /// The longest id accepted, in UTF-8 bytes.
     static let maxBytes = 256
 
     /// The error code of an id of this kind that breaks a rule.
-    var code: String { "invalid_\(rawValue)_id" }
+    var code: String {
+        switch self {
+        case .user, .publication, .issue: "invalid_\(rawValue)_id"
+        case .appAccountToken: "invalid_app_account_token"
+        }
+    }
 
     /// The error naming the rule that the path segment at `index` breaks as an id of this kind
     /// (answered 400), or nil when it is a valid id.
@@ -29,6 +51,9 @@ enum PathIdentifier: String, CaseIterable, Sendable {
     }
 
     private func brokenRule(_ id: String, request: HTTPRequest, index: Int) -> String? {
+        if self == .appAccountToken {
+            return AppAccountToken.canonical(id) == nil ? "is not a UUID written 8-4-4-4-12 hexadecimal digits, such as 3f2504e0-4f89-41d3-9a0c-0305e82c3301" : nil
+        }
         if let rule = id.utf8.withContiguousStorageIfAvailable({ PathIdentifier.brokenRule($0, request: request, index: index) }) { return rule }
         return Array(id.utf8).withUnsafeBufferPointer { PathIdentifier.brokenRule($0, request: request, index: index) }
     }

@@ -14,7 +14,7 @@ enum ServiceError: Error, Sendable {
     case noRoute(method: String, path: String)
     /// The path's route does not answer this method; `allowed` are those it does (HEAD aside).
     case methodNotAllowed(allowed: [String])
-    /// No `Authorization: Bearer` with the API token (or, for PUT, the admin token).
+    /// No `Authorization: Bearer` with the API token (or, on a route that needs it, the admin token).
     case unauthorized
     /// A route that needs the admin token was called with the API token.
     case adminTokenRequired
@@ -28,6 +28,10 @@ enum ServiceError: Error, Sendable {
     case invalidEnvironment
     /// `within` is not a duration such as `3d`.
     case invalidWindow
+    /// `limit` is not a whole number from 1 to the most allowed.
+    case invalidLimit(max: Int)
+    /// `bodies` is neither `true` nor `false`.
+    case invalidBodies
     /// The body is not JSON.
     case invalidJSON(JSONError)
     /// The body is not a receipt (a `FormatError` other than `receiptRejected`).
@@ -38,13 +42,18 @@ enum ServiceError: Error, Sendable {
     case invalidIssue(String)
     /// A receipt's subscription is linked to another user (restore behaviour `refuse`).
     case receiptAlreadyInUse(environment: String, originalTransactionId: String)
-    /// No receipt has been posted for the user.
+    /// The app account token (canonical) belongs to another user.
+    case appAccountTokenInUse(String)
+    /// No receipt or app account token has been posted for the user.
     case unknownUser(String)
     /// The catalog has no such publication.
     case unknownPublication(String)
     /// The publication has no such issue.
     case unknownIssue(publicationId: String, issueId: String)
-    /// A write failed: what was not stored (`receipt`, `notification`, `issue`) and why.
+    /// The user has no such app account token (canonical).
+    case unknownAppAccountToken(userId: String, token: String)
+    /// A write failed: what was not stored (`receipt`, `notification`, `issue`, `app account
+    /// token`, `removal of the app account token`) and why.
     case notStored(String, any Error)
     /// A read from the database failed.
     case storeUnavailable(any Error)
@@ -53,12 +62,14 @@ enum ServiceError: Error, Sendable {
     var status: Int {
         switch self {
         case .http(let error): error.status
-        case .invalidPathIdentifier, .invalidAt, .invalidEnvironment, .invalidWindow, .invalidJSON, .invalidReceipt, .invalidIssue: 400
+        case .invalidPathIdentifier, .invalidAt, .invalidEnvironment, .invalidWindow, .invalidLimit, .invalidBodies, .invalidJSON, .invalidReceipt,
+            .invalidIssue:
+            400
         case .unauthorized, .wrongSharedSecret: 401
         case .adminTokenRequired: 403
-        case .noRoute, .unknownUser, .unknownPublication, .unknownIssue: 404
+        case .noRoute, .unknownUser, .unknownPublication, .unknownIssue, .unknownAppAccountToken: 404
         case .methodNotAllowed: 405
-        case .receiptAlreadyInUse: 409
+        case .receiptAlreadyInUse, .appAccountTokenInUse: 409
         case .receiptRejected: 422
         case .notStored, .storeUnavailable: 503
         }
@@ -89,14 +100,18 @@ enum ServiceError: Error, Sendable {
         case .invalidAt: "invalid_at"
         case .invalidEnvironment: "invalid_environment"
         case .invalidWindow: "invalid_window"
+        case .invalidLimit: "invalid_limit"
+        case .invalidBodies: "invalid_bodies"
         case .invalidJSON: "invalid_json"
         case .invalidReceipt: "invalid_receipt"
         case .receiptRejected: "receipt_rejected"
         case .invalidIssue: "invalid_issue"
         case .receiptAlreadyInUse: "receipt_already_in_use"
+        case .appAccountTokenInUse: "app_account_token_in_use"
         case .unknownUser: "unknown_user"
         case .unknownPublication: "unknown_publication"
         case .unknownIssue: "unknown_issue"
+        case .unknownAppAccountToken: "unknown_app_account_token"
         case .notStored, .storeUnavailable: "store_unavailable"
         }
     }
@@ -108,19 +123,23 @@ enum ServiceError: Error, Sendable {
         case .noRoute(let method, let path): "no route for \(method) \(path)"
         case .methodNotAllowed(let allowed): "use \(allowed.joined(separator: ", "))"
         case .unauthorized: "a valid Authorization: Bearer token is required"
-        case .adminTokenRequired: "publishing issues needs the admin token"
+        case .adminTokenRequired: "this route needs the admin token"
         case .wrongSharedSecret: "the notification password does not match the shared secret"
-        case .invalidPathIdentifier(let kind, let rule): "the \(kind.rawValue) id \(rule)"
+        case .invalidPathIdentifier(let kind, let rule): "the \(kind.name) \(rule)"
         case .invalidAt: "at must be an RFC 3339 instant such as 2020-07-02T00:00:00Z"
         case .invalidEnvironment: "environment must be production or sandbox"
         case .invalidWindow: "within must be a number followed by d, h, m or s, such as 3d"
+        case .invalidLimit(let max): "limit must be a whole number from 1 to \(max)"
+        case .invalidBodies: "bodies must be true or false"
         case .invalidJSON(let error): error.description
         case .invalidReceipt(let error), .receiptRejected(let error): error.description
         case .invalidIssue(let reason): reason
         case .receiptAlreadyInUse(let environment, let original): "subscription \(original) (\(environment)) is linked to another user"
-        case .unknownUser(let userId): "no receipt has been posted for user \(userId)"
+        case .appAccountTokenInUse(let token): "app account token \(token) is linked to another user"
+        case .unknownUser(let userId): "no receipt or app account token has been posted for user \(userId)"
         case .unknownPublication(let publicationId): "the catalog has no publication \(publicationId)"
         case .unknownIssue(let publicationId, let issueId): "publication \(publicationId) has no issue \(issueId)"
+        case .unknownAppAccountToken(let userId, let token): "user \(userId) has no app account token \(token)"
         case .notStored(let what, let error): "the \(what) could not be stored: \(error)"
         case .storeUnavailable(let error): "\(error)"
         }

@@ -28,6 +28,9 @@ public struct ServiceRouter: Sendable {
             ["POST"], "/v1/notifications/app-store", .sharedSecretInBody, label: "notifications",
             .deferred { router, request, _, reply in router.postNotification(request, reply: reply) }),
         Route(
+            ["GET"], "/v1/notifications/rejected", .adminToken, label: "rejected_notifications",
+            .immediate { router, request, _ throws(ServiceError) in try router.rejectedNotifications(request) }),
+        Route(
             ["POST"], "/v1/users/{userId}/receipts", .apiToken, label: "receipts",
             .deferred { router, request, ids, reply in router.postReceipt(request, userId: ids[.user], reply: reply) }),
         Route(
@@ -37,6 +40,14 @@ public struct ServiceRouter: Sendable {
             ["GET"], "/v1/users/{userId}/issues/{publicationId}/{issueId}", .apiToken, label: "issue_check",
             .immediate { router, request, ids throws(ServiceError) in
                 try router.issueCheck(request, userId: ids[.user], publicationId: ids[.publication], issueId: ids[.issue])
+            }),
+        Route(
+            ["GET"], "/v1/users/{userId}/app-account-tokens", .apiToken, label: "app_account_tokens",
+            .immediate { router, _, ids throws(ServiceError) in try router.appAccountTokens(userId: ids[.user]) }),
+        Route(
+            ["PUT", "DELETE"], "/v1/users/{userId}/app-account-tokens/{appAccountToken}", .apiToken, label: "app_account_token",
+            .deferred { router, request, ids, reply in
+                router.changeAppAccountToken(request, userId: ids[.user], token: ids[.appAccountToken], reply: reply)
             }),
         Route(
             ["GET"], "/v1/publications/{publicationId}/issues", .apiToken, label: "publication_issues",
@@ -232,14 +243,20 @@ public struct ServiceRouter: Sendable {
             decodeError = error
             notification = nil
         }
-        service.postNotification(notification, type: type, body: request.body) { [decodeError] result in
+        service.postNotification(notification, type: type, subtype: nil, uuid: nil, body: request.body) { [decodeError] result in
             switch result {
-            case .success:
+            case .success(let outcome):
                 var writer = JSONWriter(capacity: 128)
                 writer.beginObject()
                 writer.field("stored", true)
-                writer.field("applied", decodeError == nil)
-                if let decodeError { writer.field("error", decodeError.description) }
+                switch outcome {
+                case .stored:
+                    writer.field("applied", decodeError == nil)
+                    if let decodeError { writer.field("error", decodeError.description) }
+                case .alreadyStored:
+                    writer.field("applied", false)
+                    writer.field("duplicate", true)
+                }
                 writer.endObject()
                 reply(.json(200, writer.bytes))
             case .failure(let error):
@@ -366,9 +383,11 @@ public struct ServiceRouter: Sendable {
         return (at, environment)
     }
 
-    /// The 401 error for a request without the API token (or, for PUT, the admin token); nil when it has one.
+    /// The 401 error for a request without the API token (or, to a path whose route needs it, the
+    /// admin token); nil when it has one.
     private func unauthorized(_ request: HTTPRequest) -> ServiceError? {
-        if authorized(request, token: service.configuration.apiToken) || (request.method == "PUT" && authorized(request, token: service.configuration.adminToken)) {
+        if authorized(request, token: service.configuration.apiToken) { return nil }
+        if ServiceRouter.route(for: request.pathSegments)?.access == .adminToken, authorized(request, token: service.configuration.adminToken) {
             return nil
         }
         return .unauthorized

@@ -8,9 +8,11 @@ public import MastheadSQLite
 /// transaction id), every transaction (idempotent per environment + transaction id, copies merged
 /// per R2.3: earliest purchase and cancellation, latest expiry, flags kept once set), every
 /// distinct renewal info per subscription with its evidence instant (a history: which one is in
-/// force as of an instant is the engine's question, R2.7), every notification's raw body, the
-/// latest base64 receipt per subscription for polling, issues published through the API, and a
-/// change log telling every process on the same data what the others' commits changed.
+/// force as of an instant is the engine's question, R2.7), every notification's raw body (once per
+/// `notificationUUID`), the bodies of notifications refused for their signature (bounded), the
+/// users' app account tokens, the latest base64 receipt per subscription for polling, issues
+/// published through the API, and a change log telling every process on the same data what the
+/// others' commits changed.
 ///
 /// A value is one connection, used by one thread at a time. Writes run inside
 /// ``inTransaction(_:)``; reads outside a transaction each see every commit made before them, and
@@ -49,10 +51,32 @@ public protocol EntitlementStore: AnyObject {
     /// Records the latest base64 receipt of subscriptions, linked or not yet linked.
     func recordLatestReceipt(_ receipt: String, environment: Environment, originalTransactionIds: [String]) throws(StorageError)
 
-    /// Keeps a notification's raw body, for audit; returns its id.
+    /// Keeps a notification's raw body, for audit, with its `notificationType` and (V2) `subtype`
+    /// and `notificationUUID`; returns its id.
+    /// - Throws: ``StorageError/notificationAlreadyRecorded(uuid:)`` when a notification with
+    ///   `uuid` is stored already (a second delivery): nothing is stored, and the caller applies
+    ///   nothing either.
     func recordNotification(
-        type: String, environment: Environment?, originalTransactionIds: [String], body: String, received: Instant
+        type: String, subtype: String?, uuid: String?, environment: Environment?, originalTransactionIds: [String], body: String,
+        received: Instant
     ) throws(StorageError) -> Int64
+
+    /// Keeps the body of a notification refused for its signature, with the reason, for
+    /// forensics; it is never applied. Only the newest are kept (the SQLite store's
+    /// ``SQLiteStore/rejectedNotificationRetention``). Returns its id.
+    func recordRejectedNotification(reason: String, body: [UInt8], now: Instant) throws(StorageError) -> Int64
+
+    /// Links an app account token to a user (recording the user when new); linking it again to
+    /// the same user changes nothing. Returns the mapping as stored.
+    /// - Parameter token: a UUID, 8-4-4-4-12 hexadecimal digits in either case; it is stored in lower case.
+    /// - Throws: ``StorageError/invalidAppAccountToken(_:)`` when `token` is not such a UUID;
+    ///   ``StorageError/appAccountTokenInUse(token:userId:)`` when another user owns it (nothing changes).
+    func linkAppAccountToken(_ token: String, userId: String, now: Instant) throws(StorageError) -> AppAccountToken
+
+    /// Removes an app account token from a user; returns the mapping removed, or nil when the user
+    /// does not own the token (another user's mapping is left alone).
+    /// - Throws: ``StorageError/invalidAppAccountToken(_:)`` when `token` is not a UUID.
+    func unlinkAppAccountToken(_ token: String, userId: String) throws(StorageError) -> AppAccountToken?
 
     /// Publishes or corrects an issue; it survives restarts.
     func upsertIssue(publicationId: String, issue: Issue) throws(StorageError)
@@ -74,6 +98,18 @@ public protocol EntitlementStore: AnyObject {
 
     /// The users linked to these subscriptions, sorted.
     func users(linkedTo originalTransactionIds: [String], environment: Environment) throws(StorageError) -> [String]
+
+    /// The user who owns an app account token (in either case), or nil when nobody does or it is not a UUID.
+    func userId(forAppAccountToken token: String) throws(StorageError) -> String?
+
+    /// The app account tokens of a user, in the order they were linked.
+    func appAccountTokens(forUser userId: String) throws(StorageError) -> [AppAccountToken]
+
+    /// Whether a notification with this `notificationUUID` is stored.
+    func hasNotification(uuid: String) throws(StorageError) -> Bool
+
+    /// The newest `limit` rejected notifications, newest first; their bodies only when `withBodies`.
+    func rejectedNotifications(limit: Int, withBodies: Bool) throws(StorageError) -> [RejectedNotification]
 
     /// Issues published or corrected through the API, by publication, then publication instant and id.
     func publishedIssues() throws(StorageError) -> [(publicationId: String, issue: Issue)]

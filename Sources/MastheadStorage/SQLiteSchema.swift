@@ -51,5 +51,22 @@ enum SQLiteSchema {
             grace_expires_ms, expiration_intent FROM renewals;
         DROP TABLE renewals;
         """,
+        // Signed data (App Store Server Notifications V2, StoreKit 2): the users' app account
+        // tokens, notifications idempotent per `notificationUUID` with their subtype, the bodies
+        // refused for their signature (bounded, never applied), and each transaction's `signedDate`.
+        // A rejected body's `bytes_before` counts the bytes of every body recorded before it,
+        // pruned or not, so that the byte bound is an index range rather than a sum.
+        """
+        CREATE TABLE app_account_tokens (
+            token TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users (user_id), linked_ms INTEGER NOT NULL);
+        CREATE INDEX app_account_tokens_by_user ON app_account_tokens (user_id);
+        ALTER TABLE notifications ADD COLUMN notification_uuid TEXT;
+        ALTER TABLE notifications ADD COLUMN subtype TEXT;
+        CREATE UNIQUE INDEX notifications_by_uuid ON notifications (notification_uuid) WHERE notification_uuid IS NOT NULL;
+        CREATE TABLE rejected_notifications (
+            id INTEGER PRIMARY KEY, received_ms INTEGER NOT NULL, reason TEXT NOT NULL, bytes_before INTEGER NOT NULL, body BLOB NOT NULL);
+        CREATE INDEX rejected_notifications_by_bytes_before ON rejected_notifications (bytes_before);
+        ALTER TABLE transactions ADD COLUMN signed_date_ms INTEGER;
+        """,
     ])
 }

@@ -106,14 +106,17 @@ extension SQLiteStore {
     }
 
     public func recordNotification(
-        type: String, environment: Environment?, originalTransactionIds: [String], body: String, received: Instant
+        type: String, subtype: String?, uuid: String?, environment: Environment?, originalTransactionIds: [String], body: String,
+        received: Instant
     ) throws(StorageError) -> Int64 {
-        try sqlite { () throws(SQLiteError) in
+        if let uuid, try hasNotification(uuid: uuid) { throw .notificationAlreadyRecorded(uuid: uuid) }
+        return try sqlite { () throws(SQLiteError) in
             try statement("""
-                INSERT INTO notifications (received_ms, notification_type, environment, original_transaction_ids, body) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO notifications (received_ms, notification_type, subtype, notification_uuid, environment, original_transaction_ids, body)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """).run([
-                    .integer(received.milliseconds), .text(type), .optional(environment?.rawValue), .text(originalTransactionIds.joined(separator: ",")),
-                    .text(body),
+                    .integer(received.milliseconds), .text(type), .optional(subtype), .optional(uuid), .optional(environment?.rawValue),
+                    .text(originalTransactionIds.joined(separator: ",")), .text(body),
                 ])
             return database.lastInsertRowID
         }

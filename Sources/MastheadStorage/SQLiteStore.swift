@@ -14,6 +14,8 @@ public import MastheadSQLite
 public final class SQLiteStore: EntitlementStore {
     /// The connection.
     public let database: Database
+    /// How many rejected notifications ``recordRejectedNotification(reason:body:now:)`` keeps.
+    public var rejectedNotificationRetention = RejectedNotificationRetention.standard
     private var statements: [String: Statement] = [:]
 
     /// Opens the database at `path` and, unless `readOnly`, applies the migrations it has not seen.

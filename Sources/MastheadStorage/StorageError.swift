@@ -6,6 +6,13 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible, SQ
     case sqlite(SQLiteError)
     /// A subscription is linked to another user and the restore behaviour refuses to move it.
     case receiptAlreadyInUse(environment: String, originalTransactionId: String, userId: String)
+    /// An app account token is not a UUID written 8-4-4-4-12 hexadecimal digits (the value given).
+    case invalidAppAccountToken(String)
+    /// An app account token (canonical) already belongs to another user (`userId`); nothing was changed.
+    case appAccountTokenInUse(token: String, userId: String)
+    /// A notification with this `notificationUUID` is stored already: a second delivery of it, not
+    /// stored or applied again.
+    case notificationAlreadyRecorded(uuid: String)
     /// The store was closed: it takes no more writes.
     case closed
 
@@ -16,6 +23,10 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible, SQ
         case .sqlite(let error): "\(error)"
         case .receiptAlreadyInUse(let environment, let original, _):
             "subscription \(original) (\(environment)) is already linked to another user"
+        case .invalidAppAccountToken(let value):
+            "app account token '\(value)' is not a UUID written 8-4-4-4-12 hexadecimal digits"
+        case .appAccountTokenInUse(let token, _): "app account token \(token) is already linked to another user"
+        case .notificationAlreadyRecorded(let uuid): "notification \(uuid) is already stored"
         case .closed: "the store is closed"
         }
     }

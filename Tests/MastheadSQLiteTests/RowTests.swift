@@ -84,4 +84,35 @@ struct RowTests {
             try database.prepare("SELECT count FROM t WHERE 0").singleRow([]) { row throws(SQLiteError) in try row.integer(0) }
         }
     }
+
+    /// Bytes that are not UTF-8 (a NUL, 0xFF, a lone continuation byte) come back as they went in;
+    /// an empty blob is an empty blob, not NULL.
+    @Test func blob_roundTripsEveryByte_andEmptyIsNotNull() throws {
+        let path = TemporaryFile.path()
+        defer { TemporaryFile.remove(path) }
+        let database = try Database(path: path)
+        try database.execute("CREATE TABLE b (id INTEGER PRIMARY KEY, body BLOB NOT NULL)")
+        let bytes: [UInt8] = [0x7B, 0x00, 0xFF, 0x80, 0x7D]
+        try database.prepare("INSERT INTO b (body) VALUES (?)").run([.blob(bytes)])
+        try database.prepare("INSERT INTO b (body) VALUES (?)").run([.blob([])])
+        let read = try database.prepare("SELECT body, typeof(body), length(body) FROM b ORDER BY id").rows([]) { row throws(SQLiteError) in
+            (try row.blob(0), try row.text(1), try row.integer(2), try row.value(0))
+        }
+        #expect(read.map(\.0) == [bytes, []])
+        #expect(read.map(\.1) == ["blob", "blob"])
+        #expect(read.map(\.2) == [5, 0])
+        #expect(read.map(\.3) == [.blob(bytes), .blob([])])
+    }
+
+    @Test func blob_readAsText_throws_ratherThanConverting() throws {
+        let path = TemporaryFile.path()
+        defer { TemporaryFile.remove(path) }
+        let database = try Self.table([.blob([0x61]), .integer(1), .bool(false)], at: path)
+        #expect(throws: SQLiteError.columnType(column: "name", expected: "TEXT", found: "BLOB", sql: Self.sql)) {
+            try database.prepare(Self.sql).firstRow([]) { row throws(SQLiteError) in try row.text(0) }
+        }
+        #expect(throws: SQLiteError.columnType(column: "count", expected: "BLOB", found: "INTEGER", sql: Self.sql)) {
+            try database.prepare(Self.sql).firstRow([]) { row throws(SQLiteError) in try row.blob(1) }
+        }
+    }
 }

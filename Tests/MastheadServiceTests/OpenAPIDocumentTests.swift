@@ -81,6 +81,12 @@ struct OpenAPIDocumentTests {
     /// The path template with an example id in place of each variable.
     static func target(_ template: String) -> String {
         template.replacing("{userId}", with: "u1").replacing("{publicationId}", with: "the-monthly").replacing("{issueId}", with: "2020-01")
+            .replacing("{appAccountToken}", with: "3f2504e0-4f89-41d3-9a0c-0305e82c3301")
+    }
+
+    /// The token the route of a path template needs: the admin token for an admin route, else the API token.
+    static func token(forPath template: String) -> String {
+        ServiceRouter.routes.first { $0.path == template }?.access == .adminToken ? "admin-token" : "api-token"
     }
 
     @Test func document_isOpenAPI31_withEveryReferenceResolved() throws {
@@ -145,7 +151,7 @@ struct OpenAPIDocumentTests {
         defer { harness.close() }
         let operations = Self.operations(in: try Self.document())
         func routed(_ method: String, _ path: String) -> Bool {
-            let response = Self.respond(harness, method, Self.target(path), token: method == "PUT" ? "admin-token" : "api-token")
+            let response = Self.respond(harness, method, Self.target(path), token: Self.token(forPath: path))
             let code = (try? JSONDocument(parsing: response.body).root["error"]?["code"]?.string) ?? nil
             return response.status != 405 && code != "not_found"
         }

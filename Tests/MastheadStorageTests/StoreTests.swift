@@ -26,10 +26,10 @@ struct StoreTests {
         let store = try SQLiteStore(path: path)
         #expect(try store.database.scalar("PRAGMA journal_mode") == .text("wal"))
         #expect(try store.database.scalar("PRAGMA synchronous") == .integer(2))
-        #expect(try store.database.scalar("SELECT max(version) FROM migrations") == .integer(3))
+        #expect(try store.database.scalar("SELECT max(version) FROM migrations") == .integer(4))
         // Opening again applies nothing twice.
         let again = try SQLiteStore(path: path)
-        #expect(try again.database.scalar("SELECT count(*) FROM migrations") == .integer(3))
+        #expect(try again.database.scalar("SELECT count(*) FROM migrations") == .integer(4))
     }
 
     @Test func inTransaction_rollsBack_whenBodyThrows() throws {
@@ -142,6 +142,9 @@ struct StoreTests {
                     environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, product_id TEXT, auto_renew_product_id TEXT,
                     auto_renew_on INTEGER, billing_retry INTEGER NOT NULL, grace_expires_ms INTEGER, expiration_intent TEXT,
                     PRIMARY KEY (environment, original_transaction_id));
+                CREATE TABLE notifications (
+                    id INTEGER PRIMARY KEY, received_ms INTEGER NOT NULL, notification_type TEXT NOT NULL, environment TEXT,
+                    original_transaction_ids TEXT NOT NULL, body TEXT NOT NULL);
                 INSERT INTO users VALUES ('u', 0);
                 INSERT INTO subscriptions VALUES ('production', 'a', 'u', NULL, 0);
                 INSERT INTO renewals VALUES ('production', 'a', 'monthly', 'monthly', 0, 1, 500, '2');
@@ -197,7 +200,7 @@ struct StoreTests {
             let store = try SQLiteStore(path: path)
             try store.upsertIssue(publicationId: "p", issue: Issue(id: "x", title: "X", published: Instant(milliseconds: 5)))
             try store.upsertIssue(publicationId: "p", issue: Issue(id: "x", title: "X2", published: Instant(milliseconds: 6), isFree: true))
-            _ = try store.recordNotification(type: "DID_RENEW", environment: .production, originalTransactionIds: ["a"], body: "{}", received: Instant(milliseconds: 1))
+            _ = try store.recordNotification(type: "DID_RENEW", subtype: nil, uuid: nil, environment: .production, originalTransactionIds: ["a"], body: "{}", received: Instant(milliseconds: 1))
         }
         let reopened = try SQLiteStore(path: path)
         #expect(try reopened.publishedIssues().map(\.issue) == [Issue(id: "x", title: "X2", published: Instant(milliseconds: 6), isFree: true)])

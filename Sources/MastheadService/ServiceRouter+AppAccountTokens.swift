@@ -1,0 +1,63 @@
+import Masthead
+import MastheadHTTP
+import MastheadJSON
+import MastheadStorage
+
+/// The routes of users' app account tokens: `GET /v1/users/{userId}/app-account-tokens`, and
+/// `PUT` and `DELETE /v1/users/{userId}/app-account-tokens/{appAccountToken}`.
+extension ServiceRouter {
+    /// `GET /v1/users/{userId}/app-account-tokens`: the user's tokens in the order they were linked.
+    func appAccountTokens(userId: String) throws(ServiceError) -> HTTPResponse {
+        let tokens: [AppAccountToken]?
+        do { tokens = try service.appAccountTokens(forUser: userId) } catch { throw .storeUnavailable(error) }
+        guard let tokens else { throw .unknownUser(userId) }
+        var writer = JSONWriter(capacity: 128 + 128 * tokens.count)
+        writer.beginObject()
+        writer.field("userId", userId)
+        writer.key("appAccountTokens")
+        writer.beginArray()
+        for token in tokens { ServiceRouter.write(token, into: &writer) }
+        writer.endArray()
+        writer.endObject()
+        return .json(200, writer.bytes)
+    }
+
+    /// `PUT` links the token (a UUID, checked with the path) to the user, `DELETE` removes it;
+    /// both answer the mapping once committed.
+    func changeAppAccountToken(_ request: HTTPRequest, userId: String, token: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        // The path check let only a UUID through: its canonical form is its lower case.
+        let token = token.lowercased()
+        if request.method == "DELETE" {
+            service.unlinkAppAccountToken(token, userId: userId) { result in
+                switch result {
+                case .success(let removed?): reply(ServiceRouter.answer(removed))
+                case .success(nil): reply(ServiceError.unknownAppAccountToken(userId: userId, token: token).response)
+                case .failure(let error): reply(ServiceError.notStored("removal of the app account token", error).response)
+                }
+            }
+            return
+        }
+        service.linkAppAccountToken(token, userId: userId) { result in
+            switch result {
+            case .success(let mapping): reply(ServiceRouter.answer(mapping))
+            case .failure(StorageError.appAccountTokenInUse(let token, _)): reply(ServiceError.appAccountTokenInUse(token).response)
+            case .failure(let error): reply(ServiceError.notStored("app account token", error).response)
+            }
+        }
+    }
+
+    /// A mapping as answered: `{"userId", "appAccountToken", "linked"}`.
+    private static func answer(_ mapping: AppAccountToken) -> HTTPResponse {
+        var writer = JSONWriter(capacity: 160)
+        write(mapping, into: &writer)
+        return .json(200, writer.bytes)
+    }
+
+    private static func write(_ mapping: AppAccountToken, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("userId", mapping.userId)
+        writer.field("appAccountToken", mapping.token)
+        writer.field("linked", mapping.linked.description)
+        writer.endObject()
+    }
+}

@@ -1,0 +1,50 @@
+public import Masthead
+import MastheadSQLite
+
+extension SQLiteStore {
+    public func linkAppAccountToken(_ token: String, userId: String, now: Instant) throws(StorageError) -> AppAccountToken {
+        guard let canonical = AppAccountToken.canonical(token) else { throw .invalidAppAccountToken(token) }
+        if let existing = try appAccountToken(canonical) {
+            guard existing.userId == userId else { throw .appAccountTokenInUse(token: canonical, userId: existing.userId) }
+            return existing
+        }
+        return try sqlite { () throws(SQLiteError) in
+            try statement("INSERT INTO users (user_id, created_ms) VALUES (?, ?) ON CONFLICT DO NOTHING").run([.text(userId), .integer(now.milliseconds)])
+            try statement("INSERT INTO app_account_tokens (token, user_id, linked_ms) VALUES (?, ?, ?)")
+                .run([.text(canonical), .text(userId), .integer(now.milliseconds)])
+            return AppAccountToken(token: canonical, userId: userId, linked: now)
+        }
+    }
+
+    public func unlinkAppAccountToken(_ token: String, userId: String) throws(StorageError) -> AppAccountToken? {
+        guard let canonical = AppAccountToken.canonical(token) else { throw .invalidAppAccountToken(token) }
+        guard let existing = try appAccountToken(canonical), existing.userId == userId else { return nil }
+        try sqlite { () throws(SQLiteError) in
+            try statement("DELETE FROM app_account_tokens WHERE token = ? AND user_id = ?").run([.text(canonical), .text(userId)])
+        }
+        return existing
+    }
+
+    public func userId(forAppAccountToken token: String) throws(StorageError) -> String? {
+        guard let canonical = AppAccountToken.canonical(token) else { return nil }
+        return try appAccountToken(canonical)?.userId
+    }
+
+    public func appAccountTokens(forUser userId: String) throws(StorageError) -> [AppAccountToken] {
+        try sqlite { () throws(SQLiteError) in
+            try statement("SELECT token, user_id, linked_ms FROM app_account_tokens WHERE user_id = ? ORDER BY linked_ms, token")
+                .rows([.text(userId)]) { row throws(SQLiteError) in
+                    AppAccountToken(token: try row.text(0), userId: try row.text(1), linked: try row.instant(2))
+                }
+        }
+    }
+
+    /// The mapping of a token in canonical form, or nil.
+    private func appAccountToken(_ canonical: String) throws(StorageError) -> AppAccountToken? {
+        try sqlite { () throws(SQLiteError) in
+            try statement("SELECT token, user_id, linked_ms FROM app_account_tokens WHERE token = ?").firstRow([.text(canonical)]) { row throws(SQLiteError) in
+                AppAccountToken(token: try row.text(0), userId: try row.text(1), linked: try row.instant(2))
+            }
+        }
+    }
+}
