@@ -50,55 +50,61 @@ public enum Base64 {
     /// Decodes UTF-8 `text`, or answers `nil` (``problem(in:_:)`` then says why).
     static func decode(_ text: ArraySlice<UInt8>, _ alphabet: Alphabet) -> [UInt8]? {
         let table = alphabet == .standard ? standardValues : urlValues
+        return text.withUnsafeBufferPointer { input in
+            table.withUnsafeBufferPointer { values in decode(input, alphabet, values) }
+        }
+    }
+
+    private static func decode(_ text: UnsafeBufferPointer<UInt8>, _ alphabet: Alphabet, _ table: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var length = text.count
         if alphabet == .standard {
             guard length % 4 == 0 else { return nil }
-            if length > 0 && text[text.endIndex - 1] == 0x3D {
+            if length > 0 && text[length - 1] == 0x3D {
                 length -= 1
-                if text[text.endIndex - 2] == 0x3D { length -= 1 }
+                if text[length - 1] == 0x3D { length -= 1 }
             }
         }
         guard length % 4 != 1 else { return nil }
-        let start = text.startIndex
         let decodedCount = length / 4 * 3 + max(length % 4 - 1, 0)
         var valid = true
         let decoded = [UInt8](unsafeUninitializedCapacity: decodedCount) { buffer, initialized in
-            var output = 0
+            guard let input = text.baseAddress, let output = buffer.baseAddress else {
+                initialized = 0
+                return
+            }
+            var written = 0
             var index = 0
+            var invalid: UInt8 = 0
             while index + 4 <= length {
-                let a = table[Int(text[start + index])], b = table[Int(text[start + index + 1])]
-                let c = table[Int(text[start + index + 2])], d = table[Int(text[start + index + 3])]
-                guard a | b | c | d < 64 else {
-                    valid = false
-                    break
-                }
-                let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                buffer[output] = UInt8(truncatingIfNeeded: group >> 16)
-                buffer[output + 1] = UInt8(truncatingIfNeeded: group >> 8)
-                buffer[output + 2] = UInt8(truncatingIfNeeded: group)
-                output += 3
+                let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
+                // Values are below 64; an invalid byte maps to 255 and sets the top bits.
+                invalid |= a | b | c | d
+                let group = UInt32(a & 63) << 18 | UInt32(b & 63) << 12 | UInt32(c & 63) << 6 | UInt32(d & 63)
+                output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                output[written + 2] = UInt8(truncatingIfNeeded: group)
+                written += 3
                 index += 4
             }
-            if valid && index < length {
+            if index < length {
                 // Two or three final characters: one or two bytes, and bits that must be zero.
-                let a = table[Int(text[start + index])], b = table[Int(text[start + index + 1])]
-                let c = length - index == 3 ? table[Int(text[start + index + 2])] : 0
-                if a | b | c >= 64 {
-                    valid = false
+                let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                let c = length - index == 3 ? table[Int(input[index + 2])] : 0
+                invalid |= a | b | c
+                let group = UInt32(a & 63) << 18 | UInt32(b & 63) << 12 | UInt32(c & 63) << 6
+                output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                written += 1
+                if length - index == 3 {
+                    output[written] = UInt8(truncatingIfNeeded: group >> 8)
+                    written += 1
+                    valid = group & 0xFF == 0
                 } else {
-                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
-                    buffer[output] = UInt8(truncatingIfNeeded: group >> 16)
-                    output += 1
-                    if length - index == 3 {
-                        buffer[output] = UInt8(truncatingIfNeeded: group >> 8)
-                        output += 1
-                        valid = group & 0xFF == 0
-                    } else {
-                        valid = group & 0xFFFF == 0
-                    }
+                    valid = group & 0xFFFF == 0
                 }
             }
-            initialized = output
+            valid = valid && invalid < 64
+            initialized = written
         }
         return valid ? decoded : nil
     }

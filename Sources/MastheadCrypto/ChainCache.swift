@@ -15,9 +15,11 @@ final class ChainCache: Sendable {
         init(leaf: [UInt8], intermediate: [UInt8]) {
             self.leaf = leaf
             self.intermediate = intermediate
+            // Hashing the bytes in bulk: an array's own hash combines its elements one by one.
             var hasher = Hasher()
-            hasher.combine(leaf)
-            hasher.combine(intermediate)
+            leaf.withUnsafeBytes { hasher.combine(bytes: $0) }
+            intermediate.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hasher.combine(leaf.count)
             digest = hasher.finalize()
         }
 

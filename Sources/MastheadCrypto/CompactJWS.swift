@@ -21,7 +21,13 @@ struct CompactJWS {
     let signingInputLength: Int
 
     init(parsing token: [UInt8]) throws(SignatureError) {
-        let dots = token.indices.filter { token[$0] == UInt8(ascii: ".") }
+        var dots: [Int] = []
+        dots.reserveCapacity(2)
+        var index = 0
+        while let dot = token[index...].firstIndex(of: UInt8(ascii: ".")) {
+            dots.append(dot)
+            index = dot + 1
+        }
         guard dots.count == 2 else {
             throw .malformedToken(part: .token, reason: "has \(dots.count + 1) parts; a compact JWS has 3 (header.payload.signature)")
         }

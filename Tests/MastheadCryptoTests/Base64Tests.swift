@@ -29,6 +29,8 @@ struct Base64Tests {
         ("TWFuT", .url, "lone final character"),
         ("T===", .standard, "at most 2"),
         ("TWF u", .standard, "' ' at offset 3"),
+        ("TW*uTWFu", .url, "'*' at offset 2"),
+        ("TWFuTW\u{e9}u", .url, "byte 0xC3 at offset 6"),
     ])
     func decode_refusesNonCanonicalText_namingWhy(text: String, alphabet: Base64.Alphabet, reason: String) {
         let error = Tokens.refusal { try Base64.decode(text, alphabet) }
