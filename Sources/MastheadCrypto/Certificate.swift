@@ -40,8 +40,12 @@ public struct Certificate: Hashable, Sendable {
     /// The last instant the certificate is valid, in milliseconds since the Unix epoch.
     public let notAfter: Int64
 
-    /// Whether `milliseconds` (since the Unix epoch) lies in the validity window, ends included.
-    public func isValid(at milliseconds: Int64) -> Bool { notBefore <= milliseconds && milliseconds <= notAfter }
+    /// Whether `milliseconds` (since the Unix epoch) lies in the validity window, ends included,
+    /// judged to the second as OpenSSL judges it.
+    public func isValid(at milliseconds: Int64) -> Bool {
+        let second = UTCTime.wholeSecond(milliseconds)
+        return notBefore <= second && second <= notAfter
+    }
 
     /// The subject's distinguished name, RFC 2253 style in the order the certificate lists it
     /// (`CN=Apple Root CA - G3,OU=Apple Certification Authority,O=Apple Inc.,C=US`).

@@ -15,6 +15,9 @@ enum UTCTime {
         return text + "Z"
     }
 
+    /// The start of the second `milliseconds` falls in (rounding down, before 1970 too).
+    static func wholeSecond(_ milliseconds: Int64) -> Int64 { floorDivision(milliseconds, 1000).quotient * 1000 }
+
     /// The quotient rounded down and the (non-negative) remainder.
     static func floorDivision(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
         let remainder = value % divisor

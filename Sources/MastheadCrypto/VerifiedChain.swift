@@ -15,7 +15,7 @@ public struct VerifiedChain: Sendable {
 
     /// Whether the chain is valid at `milliseconds`, judged to the second as OpenSSL judges it.
     public func isValid(at milliseconds: Int64) -> Bool {
-        let second = UTCTime.floorDivision(milliseconds, 1000).quotient * 1000
+        let second = UTCTime.wholeSecond(milliseconds)
         return notBefore <= second && second <= notAfter
     }
 }

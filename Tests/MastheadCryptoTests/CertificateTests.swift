@@ -16,9 +16,10 @@ struct CertificateTests {
         #expect(leaf.notBefore == 1_451_606_400_000)  // 2016-01-01T00:00:00Z
         #expect(leaf.notAfter == 2_366_841_600_000)  // 2045-01-01T00:00:00Z
         #expect(leaf.isValid(at: Fixtures.signedDate2020))
-        #expect(leaf.isValid(at: 2_366_841_600_000))
-        #expect(!leaf.isValid(at: 2_366_841_600_001))
+        #expect(leaf.isValid(at: 2_366_841_600_999))  // judged to the second, as OpenSSL does
+        #expect(!leaf.isValid(at: 2_366_841_601_000))
         #expect(!leaf.isValid(at: 1_451_606_399_999))
+        #expect(leaf.isValid(at: 1_451_606_400_000))
     }
 
     @Test func certificate_knowsWhichExtensionsItCarries() throws {

@@ -93,6 +93,14 @@ struct TamperingTests {
                     reason: "unable to get local issuer certificate (OpenSSL error 20, at the intermediate certificate CN=Masthead Test Other Intermediate CA,O=Masthead tests)"))
     }
 
+    @Test(arguments: ["intermediate.der", "root.der"])
+    func leafIssuedByTheRootItself_isUntrusted_whateverTheIntermediate(intermediate: String) throws {
+        // OpenSSL builds leaf → root and ignores x5c[1]; Apple's chains have exactly three certificates.
+        let token = try Tokens.signed(chain: Tokens.chain(leaf: "leaf-under-root.der", intermediate: intermediate))
+        let error = Tokens.refusal { try Tokens.verifier().verify(token, now: Tokens.noClock) }
+        #expect(error == .untrustedChain(reason: "OpenSSL built a chain of 2 certificates that is not leaf → x5c intermediate → configured root"))
+    }
+
     @Test func tokensOwnRoot_isNeverTrusted_norUsed() throws {
         // A self-made root in x5c[2] changes nothing: the configured root decides.
         let token = try Tokens.signed(chain: Tokens.chain(root: "other-root.der"))

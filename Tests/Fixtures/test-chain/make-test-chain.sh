@@ -101,6 +101,8 @@ issue leaf-without-oid "/CN=Masthead Test Signing without OID/O=Masthead tests" 
   20160101000000Z 20450101000000Z intermediate
 issue leaf-under-intermediate-without-oid "/CN=Masthead Test Signing under an intermediate without OID/O=Masthead tests" \
   leaf-key.pem leaf 20160101000000Z 20450101000000Z intermediate-without-oid
+issue leaf-under-root "/CN=Masthead Test Signing issued by the root/O=Masthead tests" leaf-key.pem leaf \
+  20160101000000Z 20450101000000Z root
 issue leaf-p384 "/CN=Masthead Test Signing with a P-384 key/O=Masthead tests" p384-key.pem leaf \
   20160101000000Z 20450101000000Z intermediate
 issue other-root "/CN=Masthead Test Other Root CA/O=Masthead tests" "$work/other-root-key.pem" root 20150101000000Z 20460101000000Z
