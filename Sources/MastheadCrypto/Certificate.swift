@@ -71,7 +71,8 @@ public struct Certificate: Hashable, Sendable {
         return false
     }
 
-    /// Whether the certificate's public key is an elliptic-curve P-256 key; otherwise the kind of key found.
+    /// The certificate's public key, which must be an elliptic-curve P-256 key.
+    /// - Throws: ``SignatureError/keyNotP256(found:)`` naming the kind of key found.
     func p256PublicKey() throws(SignatureError) -> P256PublicKey {
         guard let key = X509_get0_pubkey(handle.pointer) else {
             throw .keyNotP256(found: OpenSSL.takeErrors(or: "no readable public key"))

@@ -1,5 +1,4 @@
 import MastheadCrypto
-import MastheadJSON
 import Testing
 
 /// Compact JWS as the signer writes them: Apple-style `x5c` tokens and `kid` JWTs.
