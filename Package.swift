@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Masthead", targets: ["Masthead"]),
         .library(name: "MastheadJSON", targets: ["MastheadJSON"]),
         .library(name: "MastheadFormats", targets: ["MastheadFormats"]),
+        .library(name: "MastheadCrypto", targets: ["MastheadCrypto"]),
         .library(name: "MastheadSQLite", targets: ["MastheadSQLite"]),
         .library(name: "MastheadStorage", targets: ["MastheadStorage"]),
         .library(name: "MastheadReports", targets: ["MastheadReports"]),
@@ -31,6 +32,10 @@ let package = Package(
         .target(name: "MastheadClock", swiftSettings: settings),
         // File and wire formats: catalog.json, App Store receipts (R2), entitlement JSON.
         .target(name: "MastheadFormats", dependencies: ["Masthead", "MastheadJSON", "MastheadClock"], swiftSettings: settings),
+        // OpenSSL 3's libcrypto as the OS ships it (libssl-dev).
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
+        // Apple's signed data: certificates, ES256, chain verification to configured roots, compact JWS.
+        .target(name: "MastheadCrypto", dependencies: ["COpenSSL", "MastheadJSON"], swiftSettings: settings),
         // SQLite 3 as the OS ships it (libsqlite3-dev).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // A small SQLite wrapper: connections, statements, typed rows, transactions, savepoints, read snapshots, migrations.
@@ -69,11 +74,12 @@ let package = Package(
         // libFuzzer targets for the parsers and decoders; replays corpus files when built normally
         // (see .ci/fuzz, which builds it with -D FUZZING).
         .executableTarget(
-            name: "MastheadFuzz", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadHTTP"], path: "Tests/Fuzz/MastheadFuzz",
+            name: "MastheadFuzz", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadCrypto", "MastheadHTTP"], path: "Tests/Fuzz/MastheadFuzz",
             swiftSettings: settings),
         .testTarget(name: "MastheadFuzzTests", dependencies: ["MastheadFuzz"], path: "Tests/Fuzz/MastheadFuzzTests", swiftSettings: settings),
         .testTarget(name: "MastheadTests", dependencies: ["Masthead"], swiftSettings: settings),
         .testTarget(name: "MastheadJSONTests", dependencies: ["MastheadJSON"], swiftSettings: settings),
+        .testTarget(name: "MastheadCryptoTests", dependencies: ["MastheadCrypto"], swiftSettings: settings),
         .testTarget(
             name: "MastheadFormatsTests", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"],
             swiftSettings: settings),

@@ -12,6 +12,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case notification
     /// `HTTPRequestParser`, in one piece and in the pieces a slow client would send.
     case httpRequest = "http-request"
+    /// `JWSVerifier` with test roots, a caching and an uncached verifier agreeing on every input.
+    case jws
 
     /// Feeds one input to the target.
     package func run(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -20,6 +22,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .receipt: FormatsFuzzing.runReceipt(Array(bytes))
         case .notification: FormatsFuzzing.runNotification(Array(bytes))
         case .httpRequest: HTTPFuzzing.run(bytes)
+        case .jws: JWSFuzzing.run(Array(bytes))
         }
     }
 

@@ -1,0 +1,54 @@
+/// One `-----BEGIN LABEL-----` … `-----END LABEL-----` block of PEM text (RFC 7468), decoded.
+struct PEMBlock: Sendable {
+    /// The label, such as `CERTIFICATE` or `PRIVATE KEY`.
+    let label: String
+    /// The decoded base64 body.
+    let der: [UInt8]
+    /// The line of the BEGIN line, from 1.
+    let line: Int
+}
+
+/// Reads PEM text strictly: text outside blocks is ignored (RFC 7468 §2), but a block must close
+/// with its own label, hold only base64 (no encapsulated headers), and decode canonically.
+enum PEM {
+    /// The blocks of `text`, in order; none when it holds no BEGIN line.
+    /// - Throws: ``SignatureError/invalidPEM(reason:)`` naming the block and line at fault.
+    static func blocks(in text: String) throws(SignatureError) -> [PEMBlock] {
+        var blocks: [PEMBlock] = []
+        var open: (label: String, line: Int, body: [UInt8])?
+        // Lines split on bytes: a String's characters join "\r\n" into one.
+        for (offset, bytes) in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            let number = offset + 1
+            let line = String(decoding: bytes.last == 0x0D ? bytes.dropLast() : bytes, as: UTF8.self)
+            if var block = open {
+                if line.hasPrefix("-----END ") {
+                    guard line == "-----END \(block.label)-----" else {
+                        throw .invalidPEM(reason: "line \(number) ends block \(blocks.count + 1) (BEGIN \(block.label), line \(block.line)) with \"\(line)\"")
+                    }
+                    guard let der = Base64.decode(block.body[...], .standard) else {
+                        let problem = Base64.problem(in: block.body[...], .standard)
+                        throw .invalidPEM(reason: "block \(blocks.count + 1) (\(block.label), line \(block.line)) is not base64: \(problem)")
+                    }
+                    blocks.append(PEMBlock(label: block.label, der: der, line: block.line))
+                    open = nil
+                } else if line.hasPrefix("-----BEGIN ") {
+                    throw .invalidPEM(reason: "line \(number) begins a block inside block \(blocks.count + 1) (BEGIN \(block.label), line \(block.line))")
+                } else if line.contains(":") {
+                    throw .invalidPEM(reason: "block \(blocks.count + 1) (\(block.label), line \(block.line)) has headers (line \(number)); encrypted PEM is not supported")
+                } else {
+                    block.body.append(contentsOf: line.utf8.filter { $0 != 0x20 && $0 != 0x09 })
+                    open = block
+                }
+            } else if line.hasPrefix("-----BEGIN ") {
+                guard line.hasSuffix("-----"), line.count > 16 else {
+                    throw .invalidPEM(reason: "line \(number) is not a BEGIN line: \"\(line)\"")
+                }
+                open = (String(line.dropFirst(11).dropLast(5)), number, [])
+            }
+        }
+        if let block = open {
+            throw .invalidPEM(reason: "block \(blocks.count + 1) (BEGIN \(block.label), line \(block.line)) has no END line")
+        }
+        return blocks
+    }
+}
