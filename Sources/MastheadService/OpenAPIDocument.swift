@@ -1527,6 +1527,7 @@ enum OpenAPIDocument {
                       "paid",
                       "trial",
                       "introductoryOffer",
+                      "offer",
                       "upgraded",
                       "nonRenewing",
                       "free",
