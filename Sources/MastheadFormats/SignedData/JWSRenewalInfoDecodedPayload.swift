@@ -2,9 +2,9 @@ public import Masthead
 
 /// The payload of a subscription's signed renewal info (Apple's `JWSRenewalInfoDecodedPayload`).
 ///
-/// Every field Apple documents, each optional as in Apple's library; dates are ``Instant``s,
+/// Every field Apple documents, each optional as in Apple's library; dates are `Instant`s,
 /// money is in milliunits of ``currency``. Read it with ``init(decoding:)``; turn it into the
-/// engine's ``RenewalInfo`` with ``SignedDataDecoder``.
+/// engine's `RenewalInfo` with ``SignedDataDecoder``.
 public struct JWSRenewalInfoDecodedPayload: Hashable, Sendable {
     public var expirationIntent: ExpirationIntent?
     public var originalTransactionId: String?

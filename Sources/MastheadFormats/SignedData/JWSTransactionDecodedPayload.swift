@@ -2,9 +2,9 @@ public import Masthead
 
 /// The payload of a signed transaction (Apple's `JWSTransactionDecodedPayload`), as Apple signed it.
 ///
-/// Every field Apple documents, each optional as in Apple's library; dates are ``Instant``s,
+/// Every field Apple documents, each optional as in Apple's library; dates are `Instant`s,
 /// money is in milliunits of ``currency``. Read it with ``init(decoding:)``; turn it into the
-/// engine's ``Transaction`` with ``SignedDataDecoder``.
+/// engine's `Transaction` with ``SignedDataDecoder``.
 public struct JWSTransactionDecodedPayload: Hashable, Sendable {
     public var originalTransactionId: String?
     public var transactionId: String?

@@ -20,7 +20,7 @@ public struct SignedRenewal: Hashable, Sendable {
 /// `environment`; renewal info needs `originalTransactionId`, `signedDate` and `environment`.
 /// `revocationDate` is the cancellation (R5.1; with `isUpgraded`, an upgrade, R5.2); an offer
 /// with `offerDiscountType` `FREE_TRIAL` is a free trial, `offerType` 1 otherwise an
-/// introductory offer, 2–4 another ``OfferKind``. Only `Production` data grants in production:
+/// introductory offer, 2–4 another `OfferKind`. Only `Production` data grants in production:
 /// `Sandbox`, `Xcode`, `LocalTesting` and any environment Apple adds are sandbox data (R14).
 /// Given a catalog, a known product's `type` must be how the catalog's type is sold
 /// (``AppStoreProductType/sold(as:)``) and an auto-renewable one needs `expiresDate`; an expiry
