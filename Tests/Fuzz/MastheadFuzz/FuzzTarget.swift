@@ -12,6 +12,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case notification
     /// `HTTPRequestParser`, in one piece and in the pieces a slow client would send.
     case httpRequest = "http-request"
+    /// The readers of signed data's payloads (version 2 notifications, transactions, renewal
+    /// info) and of signed documents, the app checks, then the entitlement rules.
+    case v2
 
     /// Feeds one input to the target.
     package func run(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -20,6 +23,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .receipt: FormatsFuzzing.runReceipt(Array(bytes))
         case .notification: FormatsFuzzing.runNotification(Array(bytes))
         case .httpRequest: HTTPFuzzing.run(bytes)
+        case .v2: SignedDataFuzzing.run(Array(bytes))
         }
     }
 
