@@ -44,7 +44,8 @@ public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
         case .environmentNotAccepted(let path, let found, let accepted):
             "environment not accepted: \(path) is \(found.map { "\"\($0)\"" } ?? "missing"), accepted: \(accepted.joined(separator: ", "))"
         case .productTypeMismatch(let path, let line, let value, let productId, let catalogType):
-            "\(path): \(value) (line \(line)) does not fit the catalog, where \(productId) is \(catalogType.rawValue)"
+            "\(path): \(value) (line \(line)) does not fit the catalog, where \(productId) is \(catalogType.rawValue), "
+                + "sold as \"\(AppStoreProductType.sold(as: catalogType).rawValue)\""
         }
     }
 }

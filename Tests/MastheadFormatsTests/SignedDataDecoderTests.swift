@@ -154,3 +154,12 @@ struct SignedDataDecoderTests {
         }
     }
 }
+
+extension SignedDataDecoderTests {
+    @Test func productTypeMismatch_saysHowTheCatalogsTypeIsSold() {
+        let error = FormatError.productTypeMismatch(path: "$.type", line: 1, value: "\"Consumable\"", productId: "monthly", catalogType: .autoRenewable)
+        #expect(
+            error.description
+                == #"$.type: "Consumable" (line 1) does not fit the catalog, where monthly is autoRenewable, sold as "Auto-Renewable Subscription""#)
+    }
+}
