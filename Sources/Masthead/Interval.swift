@@ -6,6 +6,9 @@ public enum IntervalKind: String, Hashable, Sendable, CaseIterable {
     case trial
     /// An auto-renewable introductory offer.
     case introductoryOffer
+    /// An auto-renewable period bought under another offer: promotional, offer code or win-back
+    /// (``Transaction/offer``, signed transactions).
+    case offer
     /// Cut short at an upgrade to a higher level: `[purchase, min(expires, cancellation))` (R5.2).
     case upgraded
     /// A stacked non-renewing purchase (R6).

@@ -63,7 +63,9 @@ struct IntervalBuilder {
         let end = cancelled.map { min(expires, $0) } ?? expires
         guard end > transaction.purchase else { return }
         let kind: IntervalKind =
-            cancelled != nil ? .upgraded : transaction.isTrial ? .trial : transaction.isIntroductoryOffer ? .introductoryOffer : .paid
+            cancelled != nil
+            ? .upgraded
+            : transaction.isTrial ? .trial : transaction.isIntroductoryOffer ? .introductoryOffer : transaction.offer != nil ? .offer : .paid
         intervals.append(interval(transaction, product: product, end: end, kind: kind))
     }
 

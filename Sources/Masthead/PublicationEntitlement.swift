@@ -67,7 +67,7 @@ public struct PublicationEntitlement: Sendable {
         for purchase in transactions {
             let transaction = purchase.transaction
             consider(transaction.purchase)
-            if let cancellation = transaction.cancellation { consider(cancellation) }
+            if let cancellation = transaction.countedCancellation { consider(cancellation) }
             if let expires = transaction.expires {
                 consider(expires)
                 consider(expires.adding(milliseconds: 60 * Instant.millisecondsPerDay))

@@ -1,4 +1,5 @@
-/// A receipt's `pending_renewal_info` entry: what will happen at the next renewal (R9, R15).
+/// What will happen at a subscription's next renewal (R9, R15): a receipt's
+/// `pending_renewal_info` entry, or signed renewal info.
 public struct RenewalInfo: Hashable, Sendable {
     public var environment: Environment
     /// The subscription it describes; when nil, it applies to the subscription whose latest
@@ -14,9 +15,9 @@ public struct RenewalInfo: Hashable, Sendable {
     public var gracePeriodExpires: Instant?
     /// Why the subscription expired (Apple's code: 1 cancelled, 2 billing error, …).
     public var expirationIntent: String?
-    /// The newest instant the info is known to describe (R2.7): its change date
-    /// (`auto_renew_status_change_date`), else the purchase of its subscription's latest
-    /// transaction in the same receipt or notification; nil when it carries neither. It orders
+    /// The newest instant the info is known to describe (R2.7): signed info's `signedDate`; else
+    /// its change date (`auto_renew_status_change_date`), else the purchase of its subscription's
+    /// latest transaction in the same receipt or notification; nil when it carries neither. It orders
     /// renewal infos and says from when an as-of question may use it.
     public var evidence: Instant?
 

@@ -15,6 +15,16 @@ public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
     case receiptRejected(status: Int, meaning: String)
     /// A catalog with problems, each with its JSON path.
     case invalidCatalog(file: String, problems: [CatalogProblem])
+    /// Signed data for another app: the bundle id at `path` is not the configured one.
+    case wrongBundleId(path: String, expected: String, found: String?)
+    /// Signed production data for another app: the `appAppleId` at `path` is not the configured one.
+    case wrongAppAppleId(path: String, expected: Int64, found: Int64?)
+    /// Signed data from an environment the caller does not accept (R14: sandbox data never
+    /// grants in production).
+    case environmentNotAccepted(path: String, found: String?, accepted: [String])
+    /// A signed transaction whose `type` (the field at `path`, written `value`) is not how the
+    /// catalog's type of its product is sold.
+    case productTypeMismatch(path: String, line: Int, value: String, productId: String, catalogType: ProductType)
 
     public var description: String {
         switch self {
@@ -27,6 +37,15 @@ public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
         case .receiptRejected(let status, let meaning): "receipt rejected: status \(status): \(meaning)"
         case .invalidCatalog(let file, let problems):
             "invalid catalog \(file):\n" + problems.map { "  \($0.path): \($0.message)" }.joined(separator: "\n")
+        case .wrongBundleId(let path, let expected, let found):
+            "wrong app: \(path) is \(found.map { "\"\($0)\"" } ?? "missing"), expected \"\(expected)\""
+        case .wrongAppAppleId(let path, let expected, let found):
+            "wrong app: \(path) is \(found.map(String.init) ?? "missing"), expected \(expected)"
+        case .environmentNotAccepted(let path, let found, let accepted):
+            "environment not accepted: \(path) is \(found.map { "\"\($0)\"" } ?? "missing"), accepted: \(accepted.joined(separator: ", "))"
+        case .productTypeMismatch(let path, let line, let value, let productId, let catalogType):
+            "\(path): \(value) (line \(line)) does not fit the catalog, where \(productId) is \(catalogType.rawValue), "
+                + "sold as \"\(AppStoreProductType.sold(as: catalogType).rawValue)\""
         }
     }
 }

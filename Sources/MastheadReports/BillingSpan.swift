@@ -24,7 +24,7 @@ struct BillingSpan {
     /// billing retry, once their latest interval has expired by the as-of instant.
     static func spans(_ entitlement: PublicationEntitlement, history: PurchaseHistory) -> [BillingSpan] {
         let at = entitlement.at
-        let subscriptionKinds: Set<IntervalKind> = [.paid, .trial, .introductoryOffer, .upgraded, .grace]
+        let subscriptionKinds: Set<IntervalKind> = [.paid, .trial, .introductoryOffer, .offer, .upgraded, .grace]
         let products = Set(entitlement.periods.flatMap(\.intervals).filter { subscriptionKinds.contains($0.kind) }.map(\.productId))
         guard !products.isEmpty else { return [] }
         // As the engine counts them (R5, R10): purchased by then, not refunded.

@@ -7,6 +7,7 @@ enum Style {
         case .paid: "#2f6fb5"
         case .trial: "url(#hatch-trial)"
         case .introductoryOffer: "#7fa8d8"
+        case .offer: "#5b8fc9"
         case .upgraded: "#9db4cf"
         case .nonRenewing: "#3f9a6b"
         case .free: "#69b3a2"
@@ -18,7 +19,7 @@ enum Style {
     static func labelColour(_ kind: IntervalKind) -> String {
         switch kind {
         case .paid, .nonRenewing, .free: "#ffffff"
-        case .trial, .introductoryOffer, .upgraded, .grace: "#1a1a1a"
+        case .trial, .introductoryOffer, .offer, .upgraded, .grace: "#1a1a1a"
         }
     }
 

@@ -1985,6 +1985,7 @@ enum OpenAPIDocument {
                       "paid",
                       "trial",
                       "introductoryOffer",
+                      "offer",
                       "upgraded",
                       "nonRenewing",
                       "free",

@@ -14,6 +14,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case httpRequest = "http-request"
     /// `JWSVerifier` with test roots, a caching and an uncached verifier agreeing on every input.
     case jws
+    /// The readers of signed data's payloads (version 2 notifications, transactions, renewal
+    /// info) and of signed documents, the app checks, then the entitlement rules.
+    case v2
 
     /// Feeds one input to the target.
     package func run(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -23,6 +26,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .notification: FormatsFuzzing.runNotification(Array(bytes))
         case .httpRequest: HTTPFuzzing.run(bytes)
         case .jws: JWSFuzzing.run(Array(bytes))
+        case .v2: SignedDataFuzzing.run(Array(bytes))
         }
     }
 
