@@ -30,12 +30,13 @@ let package = Package(
         .target(name: "MastheadJSON", swiftSettings: settings),
         // The system's real-time and monotonic clocks, read in one place.
         .target(name: "MastheadClock", swiftSettings: settings),
-        // File and wire formats: catalog.json, App Store receipts (R2), entitlement JSON.
-        .target(name: "MastheadFormats", dependencies: ["Masthead", "MastheadJSON", "MastheadClock"], swiftSettings: settings),
         // OpenSSL 3's libcrypto as the OS ships it (libssl-dev).
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Apple's signed data: certificates, ES256, chain verification to configured roots, compact JWS.
         .target(name: "MastheadCrypto", dependencies: ["COpenSSL", "MastheadJSON"], swiftSettings: settings),
+        // File and wire formats: catalog.json, App Store receipts (R2) and signed data (R2.8), entitlement JSON.
+        .target(
+            name: "MastheadFormats", dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto"], swiftSettings: settings),
         // SQLite 3 as the OS ships it (libsqlite3-dev).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // A small SQLite wrapper: connections, statements, typed rows, transactions, savepoints, read snapshots, migrations.
@@ -81,7 +82,7 @@ let package = Package(
         .testTarget(name: "MastheadJSONTests", dependencies: ["MastheadJSON"], swiftSettings: settings),
         .testTarget(name: "MastheadCryptoTests", dependencies: ["MastheadCrypto"], swiftSettings: settings),
         .testTarget(
-            name: "MastheadFormatsTests", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats"],
+            name: "MastheadFormatsTests", dependencies: ["Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats"],
             swiftSettings: settings),
         // A blocking HTTP client for live server tests.
         .target(name: "MastheadTestSupport", path: "Tests/MastheadTestSupport", swiftSettings: settings),

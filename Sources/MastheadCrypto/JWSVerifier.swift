@@ -104,3 +104,13 @@ public struct JWSVerifier: Sendable {
         }
     }
 }
+
+extension JWSVerifier {
+    /// The payload of a compact JWS checked for shape only (three base64url parts, `alg` ES256,
+    /// a three-certificate `x5c`), without verifying its chain or signature: for data whose
+    /// signature the caller's own store verified when it took it in.
+    /// - Throws: ``SignatureError`` for a token of the wrong shape.
+    public static func unverifiedPayload(utf8 token: [UInt8]) throws(SignatureError) -> [UInt8] {
+        try CompactJWS(parsing: token).payload
+    }
+}

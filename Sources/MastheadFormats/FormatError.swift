@@ -1,4 +1,5 @@
 public import Masthead
+public import MastheadCrypto
 public import MastheadJSON
 
 /// Input that cannot be used, with what a person needs to fix it: file, line, JSON path, value.
@@ -26,9 +27,13 @@ public enum FormatError: Error, Hashable, Sendable, CustomStringConvertible {
     /// catalog's type of its product is sold.
     case productTypeMismatch(path: String, line: Int, value: String, productId: String, catalogType: ProductType)
 
+    /// A signed token at `path` whose shape, chain or signature was refused; nothing of it is used.
+    case signatureRefused(path: String, reason: SignatureError)
+
     public var description: String {
         switch self {
         case .invalidJSON(let error): error.description
+        case .signatureRefused(let path, let reason): "\(path): signature refused: \(reason)"
         case .missingField(let path, let line): "missing field \(path) (line \(line))"
         case .invalidValue(let path, let line, let value, let expected):
             "invalid value \(value) at \(path) (line \(line)): expected \(expected)"

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-public import Masthead
+import Masthead
 import MastheadJSON
 import MastheadFormats
 import Synchronization

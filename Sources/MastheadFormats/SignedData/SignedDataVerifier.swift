@@ -1,0 +1,114 @@
+public import Masthead
+import MastheadClock
+public import MastheadCrypto
+import MastheadJSON
+
+/// Apple's signed data taken in as the engine's values, in the order Apple's library checks it:
+/// the token's chain and signature (``MastheadCrypto/JWSVerifier``), then the app it is for
+/// (``AppIdentity``), then its payload (``SignedDataDecoder``, R2.8).
+///
+/// Every refusal is a ``FormatError`` naming the token's JSON path; nothing of a refused token is
+/// used. A notification's own signature and app are checked, then those of the transaction and
+/// renewal info it carries.
+public struct SignedDataVerifier: Sendable {
+    /// How tokens are trusted.
+    public enum Trust: Sendable {
+        /// Every token's chain and signature are verified.
+        case verifySignatures(JWSVerifier)
+        /// Tokens are checked for shape only: for data the publisher's own store verified when it
+        /// took it in (`masthead audit --trust-verified`).
+        case trustedAlready
+    }
+
+    /// How tokens are trusted.
+    public let trust: Trust
+    /// The app the data must be for, and the environments accepted.
+    public let app: AppIdentity
+    /// Reads verified payloads into the engine's values.
+    public let decoder: SignedDataDecoder
+
+    /// Creates a verifier of signed data for `app`.
+    /// - Parameters:
+    ///   - trust: how tokens are trusted.
+    ///   - app: the bundle id (and App Apple ID) the data must carry, and the accepted environments.
+    ///   - catalog: when given, product types and expiry dates are checked against it.
+    public init(trust: Trust, app: AppIdentity, catalog: Catalog? = nil) {
+        self.trust = trust
+        self.app = app
+        decoder = SignedDataDecoder(catalog: catalog)
+    }
+
+    /// Verifies and reads a signed transaction (`Transaction.jwsRepresentation`) found at `path`.
+    public func transaction(_ token: String, path: String) throws(FormatError) -> SignedTransaction {
+        let payload = try payload(of: token, path: path)
+        let signed = try decoder.transaction(payload, path: path)
+        try app.check(signed.payload, path: path)
+        return signed
+    }
+
+    /// Verifies and reads a signed renewal info found at `path`.
+    public func renewal(_ token: String, path: String) throws(FormatError) -> SignedRenewal {
+        let payload = try payload(of: token, path: path)
+        let signed = try decoder.renewal(payload, path: path)
+        try app.check(signed.payload, path: path)
+        return signed
+    }
+
+    /// Verifies and reads a version 2 notification's `signedPayload` found at `path`, and the
+    /// signed transaction and renewal info its `data` carries.
+    public func notification(_ signedPayload: String, path: String) throws(FormatError) -> SignedNotification {
+        let payload = try ResponseBodyV2DecodedPayload(try self.payload(of: signedPayload, path: path), path: path)
+        try app.check(payload, path: path)
+        let data = JSONPath.member(path, "data")
+        let transaction = try payload.data?.signedTransactionInfo.map { (token) throws(FormatError) in
+            try self.transaction(token, path: JSONPath.member(data, "signedTransactionInfo"))
+        }
+        let renewal = try payload.data?.signedRenewalInfo.map { (token) throws(FormatError) in
+            try self.renewal(token, path: JSONPath.member(data, "signedRenewalInfo"))
+        }
+        return SignedNotification(payload: payload, transaction: transaction, renewal: renewal)
+    }
+
+    /// Verifies and reads every token of a signed-transactions document found at `path`
+    /// (`{"signedTransactions": […], "signedRenewalInfos": […]}`) into one history; one refused
+    /// token refuses the whole document.
+    public func history(signedTransactions: [String], signedRenewalInfos: [String], path: String) throws(FormatError) -> PurchaseHistory {
+        var transactions: [Transaction] = []
+        transactions.reserveCapacity(signedTransactions.count)
+        for (index, token) in signedTransactions.enumerated() {
+            transactions.append(try transaction(token, path: JSONPath.element(JSONPath.member(path, "signedTransactions"), index)).transaction)
+        }
+        var renewals: [RenewalInfo] = []
+        for (index, token) in signedRenewalInfos.enumerated() {
+            renewals.append(try renewal(token, path: JSONPath.element(JSONPath.member(path, "signedRenewalInfos"), index)).renewal)
+        }
+        return PurchaseHistory(transactions: transactions, renewals: renewals)
+    }
+
+    /// The payload of `token`, parsed, once its chain and signature are trusted.
+    private func payload(of token: String, path: String) throws(FormatError) -> JSONValue {
+        let bytes: [UInt8]
+        do {
+            switch trust {
+            case .verifySignatures(let verifier): bytes = try verifier.verify(token, now: SystemClock.epochMilliseconds).payload
+            case .trustedAlready: bytes = try JWSVerifier.unverifiedPayload(utf8: Array(token.utf8))
+            }
+        } catch {
+            throw FormatError.signatureRefused(path: path, reason: error)
+        }
+        do { return try JSONDocument(parsing: bytes).root } catch { throw FormatError.invalidJSON(error) }
+    }
+}
+
+/// A version 2 notification whose signatures verified: its payload, and the transaction and
+/// renewal info it carries.
+public struct SignedNotification: Hashable, Sendable {
+    public var payload: ResponseBodyV2DecodedPayload
+    public var transaction: SignedTransaction?
+    public var renewal: SignedRenewal?
+
+    /// The transaction and renewal info as a history to merge (R2.8).
+    public var history: PurchaseHistory {
+        PurchaseHistory(transactions: transaction.map { [$0.transaction] } ?? [], renewals: renewal.map { [$0.renewal] } ?? [])
+    }
+}
