@@ -82,10 +82,10 @@ let package = Package(
         .testTarget(name: "MastheadJSONTests", dependencies: ["MastheadJSON"], swiftSettings: settings),
         .testTarget(name: "MastheadCryptoTests", dependencies: ["MastheadCrypto"], swiftSettings: settings),
         .testTarget(
-            name: "MastheadFormatsTests", dependencies: ["Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats"],
+            name: "MastheadFormatsTests", dependencies: ["Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats", "MastheadTestSupport"],
             swiftSettings: settings),
-        // A blocking HTTP client for live server tests.
-        .target(name: "MastheadTestSupport", path: "Tests/MastheadTestSupport", swiftSettings: settings),
+        // A blocking HTTP client for live server tests, and the test certificate chain that signs test data.
+        .target(name: "MastheadTestSupport", dependencies: ["MastheadCrypto"], path: "Tests/MastheadTestSupport", swiftSettings: settings),
         .testTarget(name: "MastheadHTTPTests", dependencies: ["MastheadHTTP", "MastheadTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "MastheadServiceTests",

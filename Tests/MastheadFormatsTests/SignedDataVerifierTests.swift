@@ -2,24 +2,17 @@ import Foundation
 import Masthead
 import MastheadCrypto
 import MastheadFormats
+import MastheadTestSupport
 import Testing
 
 /// Signed data taken in end to end: chain and signature, app checks, payload, in that order.
 struct SignedDataVerifierTests {
-    static let testChain = Fixtures.root.appendingPathComponent("Tests/Fixtures/test-chain")
     static let app = AppIdentity(bundleId: "com.example.masthead", appAppleId: 42, environments: [.production, .sandbox])
 
-    static func certificate(_ name: String) throws -> Certificate {
-        try Certificate(der: Fixtures.bytes(testChain.appendingPathComponent(name)))
-    }
-
-    static func signer() throws -> JWSSigner {
-        let key = try SigningKey(pem: String(decoding: try Fixtures.bytes(testChain.appendingPathComponent("leaf-key.pem")), as: UTF8.self))
-        return try JWSSigner(key: key, certificateChain: [certificate("leaf.der"), certificate("intermediate.der"), certificate("root.der")])
-    }
+    static func signer() throws -> JWSSigner { try TestChain.signer() }
 
     static func verifier(trust: SignedDataVerifier.Trust? = nil) throws -> SignedDataVerifier {
-        let trust = try trust ?? .verifySignatures(JWSVerifier(rootCertificates: [certificate("root.der")]))
+        let trust = try trust ?? .verifySignatures(JWSVerifier(rootCertificates: [TestChain.root()]))
         return SignedDataVerifier(trust: trust, app: app)
     }
 
