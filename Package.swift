@@ -52,7 +52,9 @@ let package = Package(
         // The companion service: routes, group-committed writes, cached histories, polling.
         .target(
             name: "MastheadService",
-            dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP"],
+            dependencies: [
+                "Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP",
+            ],
             swiftSettings: settings),
         // Pictures and pages for people: the reader timeline (SVG) and the audit report (HTML).
         .target(name: "MastheadReports", dependencies: ["Masthead"], swiftSettings: settings),
@@ -89,7 +91,10 @@ let package = Package(
         .testTarget(name: "MastheadHTTPTests", dependencies: ["MastheadHTTP", "MastheadTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "MastheadServiceTests",
-            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadTestSupport"],
+            dependencies: [
+                "Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP", "MastheadService",
+                "MastheadTestSupport",
+            ],
             swiftSettings: settings),
         .testTarget(name: "MastheadReportsTests", dependencies: ["Masthead", "MastheadReports"], swiftSettings: settings),
         .testTarget(name: "MastheadSQLiteTests", dependencies: ["MastheadSQLite"], swiftSettings: settings),

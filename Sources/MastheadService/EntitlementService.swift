@@ -1,5 +1,6 @@
 import Foundation
 public import Masthead
+import MastheadCrypto
 public import MastheadFormats
 import MastheadSQLite
 public import MastheadStorage
@@ -31,6 +32,9 @@ public final class EntitlementService: Sendable {
     /// read before every answer, the download check's included.
     private let commits: CommitCounter?
     private let seenCommits: Atomic<UInt32>
+    /// Verifies the chains and signatures of signed data; its cache of verified chains is shared
+    /// by every request.
+    let signatureVerifier: JWSVerifier
     /// Why the last write failed, for `/health`; nil once a write succeeds.
     private let writeFailure = Mutex<String?>(nil)
     /// User id → history and the answers computed from it; `epoch` grows at every invalidation so
@@ -86,6 +90,7 @@ public final class EntitlementService: Sendable {
     ) throws {
         self.configuration = configuration
         self.clock = clock
+        signatureVerifier = try configuration.signatureVerifier()
         writer = try CommitQueue(open: openStore, maxBatch: configuration.maxCommitBatch, origin: Int64.random(in: 1...Int64.max))
         let readStore = try openStore()
         // The counter first: whatever commits after it is read again by the first answer.
@@ -317,7 +322,18 @@ public final class EntitlementService: Sendable {
     /// Stores a verified receipt for a user, links its subscriptions (applying the restore
     /// behaviour) and answers with the user's history once committed.
     func postReceipt(userId: String, receipt: Receipt, latestReceipt: String?, completion: @escaping @Sendable (ReceiptOutcome) -> Void) {
-        writer.submit(Self.storing(receipt, for: userId, latestReceipt: latestReceipt, restore: configuration.restore, now: clock())) { [self] result in
+        postPurchases(userId: userId, transactions: receipt.transactions, renewals: receipt.renewals, latestReceipt: latestReceipt, completion: completion)
+    }
+
+    /// Stores a user's transactions and renewal infos (a receipt's, or verified signed ones), links
+    /// their subscriptions to the user (applying the restore behaviour) and answers with the
+    /// user's history once committed.
+    func postPurchases(
+        userId: String, transactions: [Transaction], renewals: [RenewalInfo], latestReceipt: String?,
+        completion: @escaping @Sendable (ReceiptOutcome) -> Void
+    ) {
+        let job = Self.storing(transactions, renewals, for: userId, latestReceipt: latestReceipt, restore: configuration.restore, now: clock())
+        writer.submit(job) { [self] result in
             switch result {
             case .success(let changes):
                 noteWrite(nil)
@@ -340,7 +356,9 @@ public final class EntitlementService: Sendable {
         let committed = DispatchGroup()
         for (index, posted) in receipts.enumerated() {
             committed.enter()
-            let job = Self.storing(posted.receipt, for: posted.userId, latestReceipt: posted.latestReceipt, restore: configuration.restore, now: now)
+            let job = Self.storing(
+                posted.receipt.transactions, posted.receipt.renewals, for: posted.userId, latestReceipt: posted.latestReceipt, restore: configuration.restore,
+                now: now)
             writer.submit(job) { [self] result in
                 switch result {
                 case .success(let changes):
@@ -357,14 +375,15 @@ public final class EntitlementService: Sendable {
         return failures.withLock { $0 }
     }
 
-    /// The write of a posted receipt: saved, its subscriptions linked to the user (applying
-    /// `restore`); answers the users whose histories it changed.
+    /// The write of a posted receipt (or signed transactions): saved, its subscriptions linked to
+    /// the user (applying `restore`); answers the users whose histories it changed.
     private static func storing(
-        _ receipt: Receipt, for userId: String, latestReceipt: String?, restore: RestoreBehaviour, now: Instant
+        _ transactions: [Transaction], _ renewals: [RenewalInfo], for userId: String, latestReceipt: String?, restore: RestoreBehaviour,
+        now: Instant
     ) -> @Sendable (any EntitlementStore) throws -> [Change] {
         { store in
-            try store.save(transactions: receipt.transactions, renewals: receipt.renewals)
-            let previousOwners = try store.link(userId: userId, transactions: receipt.transactions, latestReceipt: latestReceipt, restore: restore, now: now)
+            try store.save(transactions: transactions, renewals: renewals)
+            let previousOwners = try store.link(userId: userId, transactions: transactions, latestReceipt: latestReceipt, restore: restore, now: now)
             return ([userId] + previousOwners).map(Change.user)
         }
     }
@@ -387,7 +406,7 @@ public final class EntitlementService: Sendable {
     ) {
         let now = clock()
         let text = String(decoding: body, as: UTF8.self)
-        writer.submit({ store -> [Change] in
+        submitNotification(type: type, completion: completion) { store in
             _ = try store.recordNotification(
                 type: type, subtype: subtype, uuid: uuid, environment: notification?.environment,
                 originalTransactionIds: notification?.originalTransactionIds ?? [], body: text, received: now)
@@ -397,7 +416,16 @@ public final class EntitlementService: Sendable {
                 try store.recordLatestReceipt(latest, environment: notification.environment, originalTransactionIds: notification.originalTransactionIds)
             }
             return try store.users(linkedTo: notification.originalTransactionIds, environment: notification.environment).map(Change.user)
-        }) { [self] result in
+        }
+    }
+
+    /// Queues a notification's write; `completion` runs after the commit, with `.alreadyStored`
+    /// when the store found its `notificationUUID` stored before.
+    func submitNotification(
+        type: String, completion: @escaping @Sendable (Result<NotificationOutcome, any Error>) -> Void,
+        _ job: @escaping @Sendable (any EntitlementStore) throws -> [Change]
+    ) {
+        writer.submit(job) { [self] result in
             switch result {
             case .success(let changes):
                 noteWrite(nil)

@@ -32,6 +32,15 @@ public struct ServiceConfiguration: Sendable {
     public var verifyReceiptAttempts = 4
     /// The first retry waits this long; each next one twice as long.
     public var verifyReceiptBackoffMilliseconds = 500
+    /// The bundle id signed data (version 2 notifications, signed transactions) must carry; while
+    /// it is empty, signed data is refused.
+    public var appStoreBundleId = ""
+    /// The App Apple ID production notifications must carry; 0: not checked.
+    public var appStoreAppAppleId = 0
+    /// Files (DER or PEM) of the root certificates signed data must chain to; none: Apple Root CA - G3.
+    public var appStoreRootCertificates: [String] = []
+    /// The environments whose signed data is taken in (sandbox data never grants in production, R14).
+    public var appStoreEnvironments = ["Production", "Sandbox"]
 
     /// The defaults.
     public init() {}
@@ -65,6 +74,14 @@ public struct ServiceConfiguration: Sendable {
         .text("verifyReceiptSandboxURL", "URL", \.verifyReceiptSandboxURL, "Apple's verifyReceipt for sandbox receipts."),
         .number("verifyReceiptAttempts", \.verifyReceiptAttempts, "Tries on 21005, 21100-21199 and network errors."),
         .number("verifyReceiptBackoffMilliseconds", \.verifyReceiptBackoffMilliseconds, "The first retry's wait; doubled each retry."),
+        .text("appStoreBundleId", "ID", \.appStoreBundleId, "Bundle id signed data must carry; empty: signed data is refused."),
+        .number("appStoreAppAppleId", \.appStoreAppAppleId, "App Apple ID production notifications must carry; 0: not checked.", range: 0...Int.max),
+        .list(
+            "appStoreRootCertificates", "FILES", \.appStoreRootCertificates,
+            "Root certificates (DER or PEM files) signed data must chain to; none: Apple Root CA - G3."),
+        .list(
+            "appStoreEnvironments", "NAMES", \.appStoreEnvironments, "Environments whose signed data is taken in.",
+            words: ServiceConfiguration.appStoreEnvironmentNames),
     ]
 
     /// The secrets, which come from the environment only: each variable and what it is for.
@@ -127,6 +144,8 @@ public struct ServiceConfiguration: Sendable {
         where !(url.hasPrefix("https://") || url.hasPrefix("http://")) {
             throw ConfigurationError.invalid("\(name) must be an http(s) URL, not \"\(url)\"")
         }
+        if appStoreEnvironments.isEmpty { throw ConfigurationError.invalid("appStoreEnvironments must name at least one environment") }
+        _ = try rootCertificates()
     }
 }
 

@@ -20,6 +20,16 @@ enum ServiceError: Error, Sendable {
     case adminTokenRequired
     /// A notification's `password` is not the App Store shared secret.
     case wrongSharedSecret
+    /// A version 2 notification was refused: its signature, its app, or what it carries (the
+    /// reason, naming the JSON path).
+    case notificationRefused(FormatError)
+    /// Signed data arrived while no `appStoreBundleId` is configured.
+    case signedDataNotConfigured
+    /// A signed-transactions document was refused: a token's signature, app or payload, or the
+    /// document's shape (the reason, naming the JSON path).
+    case signedDataRefused(FormatError)
+    /// The body is JSON but not a signed-transactions document.
+    case notSignedTransactions
     /// A path segment that is not a valid id of its kind, and the rule it breaks.
     case invalidPathIdentifier(PathIdentifier, rule: String)
     /// `at` is not an RFC 3339 instant.
@@ -63,15 +73,15 @@ enum ServiceError: Error, Sendable {
         switch self {
         case .http(let error): error.status
         case .invalidPathIdentifier, .invalidAt, .invalidEnvironment, .invalidWindow, .invalidLimit, .invalidBodies, .invalidJSON, .invalidReceipt,
-            .invalidIssue:
+            .invalidIssue, .signedDataRefused, .notSignedTransactions:
             400
-        case .unauthorized, .wrongSharedSecret: 401
+        case .unauthorized, .wrongSharedSecret, .notificationRefused: 401
         case .adminTokenRequired: 403
         case .noRoute, .unknownUser, .unknownPublication, .unknownIssue, .unknownAppAccountToken: 404
         case .methodNotAllowed: 405
         case .receiptAlreadyInUse, .appAccountTokenInUse: 409
         case .receiptRejected: 422
-        case .notStored, .storeUnavailable: 503
+        case .notStored, .storeUnavailable, .signedDataNotConfigured: 503
         }
     }
 
@@ -95,6 +105,10 @@ enum ServiceError: Error, Sendable {
         case .noRoute: "not_found"
         case .methodNotAllowed: "method_not_allowed"
         case .unauthorized, .wrongSharedSecret: "unauthorized"
+        case .notificationRefused: "notification_refused"
+        case .signedDataNotConfigured: "signed_data_not_configured"
+        case .signedDataRefused: "signed_data_refused"
+        case .notSignedTransactions: "invalid_signed_data"
         case .adminTokenRequired: "forbidden"
         case .invalidPathIdentifier(let kind, _): kind.code
         case .invalidAt: "invalid_at"
@@ -125,6 +139,10 @@ enum ServiceError: Error, Sendable {
         case .unauthorized: "a valid Authorization: Bearer token is required"
         case .adminTokenRequired: "this route needs the admin token"
         case .wrongSharedSecret: "the notification password does not match the shared secret"
+        case .notificationRefused(let error): "the signed notification was refused: \(error.description)"
+        case .signedDataNotConfigured: "signed data is refused: no appStoreBundleId is configured to check it against"
+        case .signedDataRefused(let error): "the signed data was refused: \(error.description)"
+        case .notSignedTransactions: #"expected a signed-transactions document: {"signedTransactions": ["…"], "signedRenewalInfos": ["…"]}"#
         case .invalidPathIdentifier(let kind, let rule): "the \(kind.name) \(rule)"
         case .invalidAt: "at must be an RFC 3339 instant such as 2020-07-02T00:00:00Z"
         case .invalidEnvironment: "environment must be production or sandbox"

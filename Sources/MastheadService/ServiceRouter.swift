@@ -34,6 +34,9 @@ public struct ServiceRouter: Sendable {
             ["POST"], "/v1/users/{userId}/receipts", .apiToken, label: "receipts",
             .deferred { router, request, ids, reply in router.postReceipt(request, userId: ids[.user], reply: reply) }),
         Route(
+            ["POST"], "/v1/users/{userId}/transactions", .apiToken, label: "transactions",
+            .deferred { router, request, ids, reply in router.postTransactions(request, userId: ids[.user], reply: reply) }),
+        Route(
             ["GET"], "/v1/users/{userId}/entitlements", .apiToken, label: "entitlements",
             .immediate { router, request, ids throws(ServiceError) in try router.entitlements(request, userId: ids[.user]) }),
         Route(
@@ -199,12 +202,20 @@ public struct ServiceRouter: Sendable {
             return reply(ServiceError.invalidReceipt(error).response)
         }
         let latest = document.root.member("latest_receipt")?.string
+        service.postReceipt(userId: userId, receipt: receipt, latestReceipt: latest, completion: purchasesAnswer(userId: userId, environment: receipt.environment, what: "receipt", reply: reply))
+    }
+
+    /// The answer to a posted receipt or signed transactions once committed (or refused): the
+    /// user's entitlements now in `environment`.
+    func purchasesAnswer(
+        userId: String, environment: Environment, what: String, reply: @escaping @Sendable (HTTPResponse) -> Void
+    ) -> @Sendable (EntitlementService.ReceiptOutcome) -> Void {
         let at = service.clock()
         let catalog = service.catalog
-        service.postReceipt(userId: userId, receipt: receipt, latestReceipt: latest) { outcome in
+        return { outcome in
             switch outcome {
             case .stored(let history):
-                let answer = EntitlementEngine(catalog: catalog).evaluate(history, at: at, environment: receipt.environment)
+                let answer = EntitlementEngine(catalog: catalog).evaluate(history, at: at, environment: environment)
                 var writer = JSONWriter(capacity: 4096)
                 EntitlementJSON.write(answer, userId: userId, into: &writer)
                 reply(.json(200, writer.bytes))
@@ -214,13 +225,13 @@ public struct ServiceRouter: Sendable {
                 writer.beginObject()
                 writer.field("user_id", userId)
                 writer.field("stored", true)
-                writer.field("entitlements_unavailable", "the receipt is stored; reading the entitlements back failed: \(error)")
+                writer.field("entitlements_unavailable", "the \(what) is stored; reading the entitlements back failed: \(error)")
                 writer.endObject()
                 reply(.json(200, writer.bytes))
             case .failed(StorageError.receiptAlreadyInUse(let environment, let original, _)):
                 reply(ServiceError.receiptAlreadyInUse(environment: environment, originalTransactionId: original).response)
             case .failed(let error):
-                reply(ServiceError.notStored("receipt", error).response)
+                reply(ServiceError.notStored(what, error).response)
             }
         }
     }
@@ -229,6 +240,14 @@ public struct ServiceRouter: Sendable {
         let document: JSONDocument
         do { document = try JSONDocument(parsing: request.body) } catch {
             return reply(ServiceError.invalidJSON(error).response)
+        }
+        // Version 2 (`{"signedPayload": …}`) is told apart by its shape, and verified instead of a password.
+        let signed: SignedDataDocument?
+        do { signed = try SignedDataDocument.read(document.root) } catch {
+            return refuseNotification(.notificationRefused(error), body: request.body, reply: reply)
+        }
+        if case .notification(let signedPayload)? = signed {
+            return postSignedNotification(signedPayload, body: request.body, reply: reply)
         }
         let password = document.root.member("password")?.string ?? ""
         guard ServiceRouter.constantTimeEqual(password, service.configuration.sharedSecret) else {
@@ -243,7 +262,15 @@ public struct ServiceRouter: Sendable {
             decodeError = error
             notification = nil
         }
-        service.postNotification(notification, type: type, subtype: nil, uuid: nil, body: request.body) { [decodeError] result in
+        service.postNotification(notification, type: type, subtype: nil, uuid: nil, body: request.body, completion: notificationAnswer(decodeError: decodeError, reply: reply))
+    }
+
+    /// The answer to a notification once committed: `{"stored": true, "applied": …}`, with the
+    /// reason when it could not be read, or `"duplicate": true` for a second delivery.
+    func notificationAnswer(
+        decodeError: FormatError?, reply: @escaping @Sendable (HTTPResponse) -> Void
+    ) -> @Sendable (Result<EntitlementService.NotificationOutcome, any Error>) -> Void {
+        { result in
             switch result {
             case .success(let outcome):
                 var writer = JSONWriter(capacity: 128)

@@ -15,6 +15,9 @@ public struct ServiceSetting: Sendable {
         case toggle
         /// One of these words.
         case choice([String])
+        /// Strings: a JSON array in a file, comma-separated as a flag (`none` for no string); each
+        /// one of these words when they are given.
+        case list([String]?)
     }
 
     /// The key in a configuration file, and the flag's name without its dashes: `maxBodyBytes`.
@@ -32,6 +35,7 @@ public struct ServiceSetting: Sendable {
         case text(String)
         case number(Int)
         case bool(Bool)
+        case list([String])
     }
 
     /// A string setting.
@@ -81,23 +85,42 @@ public struct ServiceSetting: Sendable {
             })
     }
 
-    /// The setting's value in `configuration`, as a flag gives it: `8080`, `Catalog/the-monthly`, `false`.
+    /// A setting that takes several strings, each one of `words` when given.
+    static func list(
+        _ key: String, _ valueName: String, _ field: any WritableKeyPath<ServiceConfiguration, [String]> & Sendable, _ help: String,
+        words: [String]? = nil
+    ) -> ServiceSetting {
+        ServiceSetting(
+            key: key, valueName: valueName, help: help, kind: .list(words), read: { .list($0[keyPath: field]) },
+            write: { configuration, value in if case .list(let items) = value { configuration[keyPath: field] = items } })
+    }
+
+    /// The setting's value in `configuration`, as a flag gives it: `8080`, `Catalog/the-monthly`,
+    /// `false`, `Production,Sandbox`, `none`.
     public func text(in configuration: ServiceConfiguration) -> String {
         switch read(configuration) {
         case .text(let text): text
         case .number(let number): String(number)
         case .bool(let flag): String(flag)
+        case .list(let items): items.isEmpty ? Self.noItems : items.joined(separator: ",")
         }
     }
 
+    /// A list setting's flag value for no string.
+    static let noItems = "none"
+
     /// The setting's value in `configuration`, as a configuration file gives it: `8080`,
-    /// `"Catalog/the-monthly"`, `false`.
+    /// `"Catalog/the-monthly"`, `false`, `["Production","Sandbox"]`.
     public func json(in configuration: ServiceConfiguration) -> String {
         var writer = JSONWriter()
         switch read(configuration) {
         case .text(let text): writer.string(text)
         case .number(let number): writer.int(Int64(number))
         case .bool(let flag): writer.bool(flag)
+        case .list(let items):
+            writer.beginArray()
+            for item in items { writer.string(item) }
+            writer.endArray()
         }
         return String(decoding: writer.bytes, as: UTF8.self)
     }
@@ -123,6 +146,13 @@ public struct ServiceSetting: Sendable {
                 throw ConfigurationError.invalid("\(name) must be \(Self.describe(words)), not '\(text ?? "")'")
             }
             write(&configuration, .text(text))
+        case .list(let words):
+            let text = text ?? ""
+            let items = text == Self.noItems ? [] : text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if let invalid = Self.invalidItem(items, words) {
+                throw ConfigurationError.invalid("\(name) must be a comma-separated list\(Self.describeItems(words)), not '\(invalid)' in '\(text)'")
+            }
+            write(&configuration, .list(items))
         }
     }
 
@@ -145,7 +175,26 @@ public struct ServiceSetting: Sendable {
             guard let text = value.string else { throw ConfigurationError.invalid("\(name) must be a string") }
             guard words.contains(text) else { throw ConfigurationError.invalid("\(name) must be \(Self.describe(words)), not \"\(text)\"") }
             write(&configuration, .text(text))
+        case .list(let words):
+            guard value.kind == .array, value.elements.allSatisfy({ $0.string != nil }) else {
+                throw ConfigurationError.invalid("\(name) must be an array of strings\(Self.describeItems(words))")
+            }
+            let items = value.elements.map { $0.string ?? "" }
+            if let invalid = Self.invalidItem(items, words) {
+                throw ConfigurationError.invalid("\(name) must be an array of strings\(Self.describeItems(words)), not \"\(invalid)\"")
+            }
+            write(&configuration, .list(items))
         }
+    }
+
+    /// The first item that is empty, or not one of `words` when they are given.
+    private static func invalidItem(_ items: [String], _ words: [String]?) -> String? {
+        items.first { item in item.isEmpty || !(words?.contains(item) ?? true) }
+    }
+
+    /// What each item must be, for errors: nothing when any non-empty string will do.
+    private static func describeItems(_ words: [String]?) -> String {
+        words.map { ", each \(describe($0))" } ?? " (non-empty)"
     }
 
     private static func describe(_ range: ClosedRange<Int>) -> String { "from \(range.lowerBound) to \(range.upperBound)" }

@@ -6,7 +6,9 @@ public import MastheadSQLite
 ///
 /// A store keeps users and the subscriptions linked to them (R14: environment + original
 /// transaction id), every transaction (idempotent per environment + transaction id, copies merged
-/// per R2.3: earliest purchase and cancellation, latest expiry, flags kept once set), every
+/// as the engine merges them, `Transaction.merged(with:)`: of signed copies the one signed last
+/// gives the state, R2.8; unsigned copies field by field, R2.3: earliest purchase and
+/// cancellation, latest expiry, flags kept once set), every
 /// distinct renewal info per subscription with its evidence instant (a history: which one is in
 /// force as of an instant is the engine's question, R2.7), every notification's raw body (once per
 /// `notificationUUID`), the bodies of notifications refused for their signature (bounded), the
@@ -36,7 +38,8 @@ public protocol EntitlementStore: AnyObject {
 
     // MARK: Writing
 
-    /// Stores transactions (merging copies, R2.3) and renewal infos (each distinct one once, with
+    /// Stores transactions (merging each with its stored copy as `Transaction.merged(with:)` does,
+    /// R2.3, R2.8) and renewal infos (each distinct one once, with
     /// its evidence instant, R2.7; one without an original transaction id is resolved by product
     /// against `transactions`, R2.6, and left out when nothing matches).
     func save(transactions: [Transaction], renewals: [RenewalInfo]) throws(StorageError)
@@ -66,12 +69,21 @@ public protocol EntitlementStore: AnyObject {
     /// ``SQLiteStore/rejectedNotificationRetention``). Returns its id.
     func recordRejectedNotification(reason: String, body: [UInt8], now: Instant) throws(StorageError) -> Int64
 
-    /// Links an app account token to a user (recording the user when new); linking it again to
-    /// the same user changes nothing. Returns the mapping as stored.
+    /// Links an app account token to a user (recording the user when new), and with it every
+    /// subscription not linked to anyone whose signed transactions carried the token
+    /// (``linkSubscription(environment:originalTransactionId:appAccountToken:now:)``); linking it
+    /// again to the same user changes nothing. Returns the mapping as stored.
     /// - Parameter token: a UUID, 8-4-4-4-12 hexadecimal digits in either case; it is stored in lower case.
     /// - Throws: ``StorageError/invalidAppAccountToken(_:)`` when `token` is not such a UUID;
     ///   ``StorageError/appAccountTokenInUse(token:userId:)`` when another user owns it (nothing changes).
     func linkAppAccountToken(_ token: String, userId: String, now: Instant) throws(StorageError) -> AppAccountToken
+
+    /// Links the subscription of a signed transaction (from a version 2 notification) to a user:
+    /// the user it is linked to already, else the owner of `appAccountToken`, linked now. When
+    /// nobody owns the token yet, the subscription stays unlinked and the token is remembered
+    /// with it, so that ``linkAppAccountToken(_:userId:now:)`` links it later. Returns the user it
+    /// is linked to, or nil.
+    func linkSubscription(environment: Environment, originalTransactionId: String, appAccountToken: String?, now: Instant) throws(StorageError) -> String?
 
     /// Removes an app account token from a user; returns the mapping removed, or nil when the user
     /// does not own the token (another user's mapping is left alone).

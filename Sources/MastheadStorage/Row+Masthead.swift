@@ -13,6 +13,25 @@ extension Row {
         return environment
     }
 
+    /// Column `index` as an offer kind (its raw name), or nil for NULL.
+    func optionalOffer(_ index: Int32) throws(SQLiteError) -> OfferKind? {
+        guard let name = try optionalText(index) else { return nil }
+        guard let offer = OfferKind(rawValue: name) else {
+            let names = OfferKind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw SQLiteError.columnValue(column: columnName(index), value: name, expected: "an offer kind (\(names)) or NULL", sql: sql)
+        }
+        return offer
+    }
+
+    /// The transaction whose columns a query selected as ``SQLiteStore/transactionColumns(_:)`` gives them.
+    func transaction() throws(SQLiteError) -> Transaction {
+        Transaction(
+            transactionId: try text(1), originalTransactionId: try text(2), productId: try text(3), purchase: try instant(4),
+            expires: try optionalInstant(5), cancellation: try optionalInstant(6), isUpgraded: try bool(7), isTrial: try bool(8),
+            isIntroductoryOffer: try bool(9), offer: try optionalOffer(10), environment: try environment(0), signedDate: try optionalInstant(11),
+            unsignedCancellation: try optionalInstant(12))
+    }
+
     /// Column `index`, milliseconds since 1970, as an instant.
     func instant(_ index: Int32) throws(SQLiteError) -> Instant {
         Instant(milliseconds: try integer(index))

@@ -68,5 +68,15 @@ enum SQLiteSchema {
         CREATE INDEX rejected_notifications_by_bytes_before ON rejected_notifications (bytes_before);
         ALTER TABLE transactions ADD COLUMN signed_date_ms INTEGER;
         """,
+        // The rest of a transaction's state under R2.8 (the cancellation unsigned copies gave next
+        // to a signed one, the offer), and the app account tokens signed transactions of a
+        // subscription carried, so that linking a token later links the subscriptions seen before.
+        """
+        ALTER TABLE transactions ADD COLUMN unsigned_cancellation_ms INTEGER;
+        ALTER TABLE transactions ADD COLUMN offer TEXT;
+        CREATE TABLE subscription_app_account_tokens (
+            token TEXT NOT NULL, environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL,
+            PRIMARY KEY (token, environment, original_transaction_id));
+        """,
     ])
 }

@@ -5,17 +5,11 @@ extension SQLiteStore {
     public func history(forUser userId: String) throws(StorageError) -> PurchaseHistory {
         try sqlite { () throws(SQLiteError) in
             let query = try statement("""
-                SELECT t.environment, t.transaction_id, t.original_transaction_id, t.product_id, t.purchase_ms, t.expires_ms,
-                    t.cancellation_ms, t.is_upgraded, t.is_trial, t.is_intro_offer
+                SELECT \(SQLiteStore.transactionColumns("t."))
                 FROM subscriptions s JOIN transactions t ON t.environment = s.environment AND t.original_transaction_id = s.original_transaction_id
                 WHERE s.user_id = ?
                 """)
-            let transactions = try query.rows([.text(userId)]) { row throws(SQLiteError) in
-                Transaction(
-                    transactionId: try row.text(1), originalTransactionId: try row.text(2), productId: try row.text(3),
-                    purchase: try row.instant(4), expires: try row.optionalInstant(5), cancellation: try row.optionalInstant(6),
-                    isUpgraded: try row.bool(7), isTrial: try row.bool(8), isIntroductoryOffer: try row.bool(9), environment: try row.environment(0))
-            }
+            let transactions = try query.rows([.text(userId)]) { row throws(SQLiteError) in try row.transaction() }
             let renewalsQuery = try statement("""
                 SELECT r.environment, r.original_transaction_id, r.product_id, r.auto_renew_product_id, r.auto_renew_on, r.billing_retry,
                     r.grace_expires_ms, r.expiration_intent, r.evidence_ms
@@ -88,6 +82,15 @@ extension SQLiteStore {
                     expires: try row.instant(3), latestReceipt: try row.optionalText(4))
             }
         }
+    }
+
+    /// The transactions table's columns `Row.transaction()` reads, in its order, each prefixed
+    /// with `table` (`"t."`, or nothing).
+    static func transactionColumns(_ table: String = "") -> String {
+        [
+            "environment", "transaction_id", "original_transaction_id", "product_id", "purchase_ms", "expires_ms", "cancellation_ms",
+            "is_upgraded", "is_trial", "is_intro_offer", "offer", "signed_date_ms", "unsigned_cancellation_ms",
+        ].map { table + $0 }.joined(separator: ", ")
     }
 
     /// How many notifications are stored.

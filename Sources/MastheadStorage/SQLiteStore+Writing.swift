@@ -4,26 +4,30 @@ import MastheadSQLite
 extension SQLiteStore {
     public func save(transactions: [Transaction], renewals: [RenewalInfo]) throws(StorageError) {
         try sqlite { () throws(SQLiteError) in
-            let insert = try statement("""
-                INSERT INTO transactions (environment, transaction_id, original_transaction_id, product_id, purchase_ms,
-                    expires_ms, cancellation_ms, is_upgraded, is_trial, is_intro_offer)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            // The stored copy is read and merged with the new one as the engine merges copies
+            // (R2.3, R2.8: `Transaction.merged(with:)`), then written whole.
+            let stored = try statement("SELECT \(SQLiteStore.transactionColumns()) FROM transactions WHERE environment = ? AND transaction_id = ?")
+            let upsert = try statement("""
+                INSERT INTO transactions (\(SQLiteStore.transactionColumns()))
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (environment, transaction_id) DO UPDATE SET
-                    purchase_ms = min(purchase_ms, excluded.purchase_ms),
-                    expires_ms = CASE WHEN expires_ms IS NULL THEN excluded.expires_ms
-                        WHEN excluded.expires_ms IS NULL THEN expires_ms ELSE max(expires_ms, excluded.expires_ms) END,
-                    cancellation_ms = CASE WHEN cancellation_ms IS NULL THEN excluded.cancellation_ms
-                        WHEN excluded.cancellation_ms IS NULL THEN cancellation_ms ELSE min(cancellation_ms, excluded.cancellation_ms) END,
-                    is_upgraded = max(is_upgraded, excluded.is_upgraded),
-                    is_trial = max(is_trial, excluded.is_trial),
-                    is_intro_offer = max(is_intro_offer, excluded.is_intro_offer)
+                    original_transaction_id = excluded.original_transaction_id, product_id = excluded.product_id,
+                    purchase_ms = excluded.purchase_ms, expires_ms = excluded.expires_ms, cancellation_ms = excluded.cancellation_ms,
+                    is_upgraded = excluded.is_upgraded, is_trial = excluded.is_trial, is_intro_offer = excluded.is_intro_offer,
+                    offer = excluded.offer, signed_date_ms = excluded.signed_date_ms, unsigned_cancellation_ms = excluded.unsigned_cancellation_ms
                 """)
             for transaction in transactions {
-                try insert.run([
-                    .text(transaction.environment.rawValue), .text(transaction.transactionId), .text(transaction.originalTransactionId),
-                    .text(transaction.productId), .integer(transaction.purchase.milliseconds), .optional(transaction.expires?.milliseconds),
-                    .optional(transaction.cancellation?.milliseconds), .bool(transaction.isUpgraded), .bool(transaction.isTrial),
-                    .bool(transaction.isIntroductoryOffer),
+                let previous = try stored.firstRow([.text(transaction.environment.rawValue), .text(transaction.transactionId)]) {
+                    row throws(SQLiteError) in try row.transaction()
+                }
+                let merged = previous.map { $0.merged(with: transaction) } ?? transaction
+                if merged == previous { continue }
+                try upsert.run([
+                    .text(merged.environment.rawValue), .text(merged.transactionId), .text(merged.originalTransactionId),
+                    .text(merged.productId), .integer(merged.purchase.milliseconds), .optional(merged.expires?.milliseconds),
+                    .optional(merged.cancellation?.milliseconds), .bool(merged.isUpgraded), .bool(merged.isTrial),
+                    .bool(merged.isIntroductoryOffer), .optional(merged.offer?.rawValue), .optional(merged.signedDate?.milliseconds),
+                    .optional(merged.unsignedCancellation?.milliseconds),
                 ])
             }
             // Renewal infos are kept as a history with their evidence instants, each distinct one
@@ -78,17 +82,18 @@ extension SQLiteStore {
         return previousOwners.sorted()
     }
 
-    /// Whether a transaction of the subscription covers `now` and was not refunded.
+    /// Whether a transaction of the subscription covers `now` and was not refunded by then: its
+    /// counted cancellation (`Transaction.countedCancellation`, R2.8) is none or later.
     private func isActive(_ key: SubscriptionKey, now: Instant) throws(StorageError) -> Bool {
         try sqlite { () throws(SQLiteError) in
             let query = try statement("""
-                SELECT 1 FROM transactions WHERE environment = ? AND original_transaction_id = ? AND purchase_ms <= ?
-                    AND (expires_ms IS NULL OR expires_ms > ?) AND (cancellation_ms IS NULL OR cancellation_ms > ?) LIMIT 1
+                SELECT 1 FROM transactions WHERE environment = ?1 AND original_transaction_id = ?2 AND purchase_ms <= ?3
+                    AND (expires_ms IS NULL OR expires_ms > ?3) AND (cancellation_ms IS NULL OR cancellation_ms > ?3)
+                    AND (unsigned_cancellation_ms IS NULL OR signed_date_ms IS NULL OR unsigned_cancellation_ms <= signed_date_ms
+                        OR unsigned_cancellation_ms > ?3)
+                LIMIT 1
                 """)
-            let values: [SQLValue] = [
-                .text(key.environment.rawValue), .text(key.originalTransactionId), .integer(now.milliseconds), .integer(now.milliseconds),
-                .integer(now.milliseconds),
-            ]
+            let values: [SQLValue] = [.text(key.environment.rawValue), .text(key.originalTransactionId), .integer(now.milliseconds)]
             return try query.firstRow(values) { _ in true } ?? false
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import MastheadHTTP
 @testable import MastheadCLI
 import MastheadService
+import MastheadTestSupport
 import Testing
 
 /// One settings table drives `serve --help`, the `--config` file, the `serve` flags and the
@@ -21,6 +22,10 @@ struct ServeSettingsTests {
         case .choice(let words):
             let word = words.first { $0 != current } ?? current
             return (word, "\"\(word)\"")
+        case .list(let words):
+            // One word, or the test chain's root (a file that exists, as the service checks).
+            let item = words?.first { $0 != current } ?? TestChain.directory.appendingPathComponent("root.der").path
+            return (item, "[\"\(item)\"]")
         }
     }
 

@@ -1,5 +1,7 @@
+import Foundation
 import MastheadHTTP
 import MastheadService
+import MastheadTestSupport
 import Testing
 
 /// The settings table and the configuration file it reads.
@@ -25,6 +27,10 @@ struct ServiceConfigurationTests {
         case .choice(let words):
             let word = words.first { $0 != current } ?? current
             return ("\"\(word)\"", word)
+        case .list(let words):
+            // One word, or the test chain's root (a file that exists, as the service checks).
+            let item = words?.first { $0 != current } ?? TestChain.directory.appendingPathComponent("root.der").path
+            return ("[\"\(item)\"]", item)
         }
     }
 

@@ -29,7 +29,7 @@ struct MigrationTests {
                 """)
         }
         let store = try SQLiteStore(path: path)
-        #expect(try store.database.scalar("SELECT max(version) FROM migrations") == .integer(4))
+        #expect(try store.database.scalar("SELECT max(version) FROM migrations") == .integer(Int64(SQLiteSchema.migrator.migrations.count)))
         #expect(try store.history(forUser: "u").transactions.map(\.transactionId) == ["a"])
         #expect(try store.database.scalar("SELECT signed_date_ms FROM transactions") == .null)
         #expect(try store.notificationCount() == 1)
@@ -37,5 +37,33 @@ struct MigrationTests {
         // The new tables are there and empty.
         #expect(try store.appAccountTokens(forUser: "u").isEmpty)
         #expect(try store.rejectedNotifications(limit: 10, withBodies: false).isEmpty)
+    }
+
+    /// Migration 5 (R2.8 persisted): transactions stored before read back as unsigned copies (no
+    /// signed date, unsigned cancellation or offer), and merge with a signed copy by the rule.
+    @Test func migration5_keepsTransactions_asUnsignedCopies() throws {
+        let path = StoreTests.temporaryPath()
+        defer { StoreTests.remove(path) }
+        do {
+            let database = try Self.database(at: path, migrations: 4)
+            try database.execute("""
+                INSERT INTO users VALUES ('u', 0);
+                INSERT INTO subscriptions VALUES ('production', 'a', 'u', NULL, 0);
+                INSERT INTO transactions (environment, transaction_id, original_transaction_id, product_id, purchase_ms, expires_ms,
+                    cancellation_ms, is_upgraded, is_trial, is_intro_offer)
+                VALUES ('production', 'a', 'a', 'monthly', 0, 1000, 500, 0, 0, 0);
+                """)
+        }
+        let store = try SQLiteStore(path: path)
+        let unsigned = Transaction(transactionId: "a", productId: "monthly", purchase: Instant(milliseconds: 0), expires: Instant(milliseconds: 1000), cancellation: Instant(milliseconds: 500))
+        #expect(try store.history(forUser: "u").transactions == [unsigned])
+        // A signed copy without the refund, signed after it: the unsigned refund came first, so it does not count (R2.8).
+        var signed = unsigned
+        signed.cancellation = nil
+        signed.signedDate = Instant(milliseconds: 600)
+        try store.save(transactions: [signed], renewals: [])
+        let merged = try store.history(forUser: "u").transactions
+        #expect(merged == [unsigned.merged(with: signed)])
+        #expect(merged.first?.countedCancellation == nil)
     }
 }

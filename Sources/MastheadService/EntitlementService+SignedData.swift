@@ -1,0 +1,56 @@
+import Masthead
+import MastheadFormats
+import MastheadStorage
+
+extension EntitlementService {
+    /// A verifier of signed data for the configured app, checking products against the catalog
+    /// in force; nil while no `appStoreBundleId` is configured (signed data is then refused).
+    var signedDataVerifier: SignedDataVerifier? {
+        guard let app = configuration.appIdentity else { return nil }
+        return SignedDataVerifier(trust: .verifySignatures(signatureVerifier), app: app, catalog: catalog)
+    }
+
+    /// Stores a verified version 2 notification — its raw body with its type, subtype and
+    /// `notificationUUID` — and applies the transaction and renewal info it carries (merged under
+    /// R2.8 and R2.7); `completion` runs after the commit. A notification whose uuid is stored
+    /// already is neither stored nor applied again.
+    ///
+    /// The transaction's subscription goes to the user it is linked to; else to the owner of the
+    /// transaction's `appAccountToken`, linked now; else it stays unlinked, counting for a user
+    /// once a receipt or signed transactions posted for the user, or the token linked to the user,
+    /// link it.
+    func postSignedNotification(
+        _ notification: SignedNotification, body: [UInt8], completion: @escaping @Sendable (Result<NotificationOutcome, any Error>) -> Void
+    ) {
+        let now = clock()
+        let text = String(decoding: body, as: UTF8.self)
+        let payload = notification.payload
+        let type = payload.notificationType?.rawValue ?? "UNKNOWN"
+        let transaction = notification.transaction
+        let renewal = notification.renewal?.renewal
+        let environment = transaction?.transaction.environment ?? renewal?.environment
+        var subscriptions: [(environment: Environment, originalTransactionId: String, appAccountToken: String?)] = []
+        if let transaction {
+            subscriptions.append((transaction.transaction.environment, transaction.transaction.originalTransactionId, transaction.payload.appAccountToken))
+        }
+        if let renewal, let original = renewal.originalTransactionId,
+            !subscriptions.contains(where: { $0.environment == renewal.environment && $0.originalTransactionId == original })
+        {
+            subscriptions.append((renewal.environment, original, nil))
+        }
+        submitNotification(type: type, completion: completion) { [subscriptions] store in
+            _ = try store.recordNotification(
+                type: type, subtype: payload.subtype?.rawValue, uuid: payload.notificationUUID, environment: environment,
+                originalTransactionIds: subscriptions.map(\.originalTransactionId), body: text, received: now)
+            try store.save(transactions: transaction.map { [$0.transaction] } ?? [], renewals: renewal.map { [$0] } ?? [])
+            var users: Set<String> = []
+            for subscription in subscriptions {
+                let user = try store.linkSubscription(
+                    environment: subscription.environment, originalTransactionId: subscription.originalTransactionId,
+                    appAccountToken: subscription.appAccountToken, now: now)
+                if let user { users.insert(user) }
+            }
+            return users.sorted().map(Change.user)
+        }
+    }
+}

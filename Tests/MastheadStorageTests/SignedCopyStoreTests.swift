@@ -1,0 +1,151 @@
+import Foundation
+import Masthead
+import MastheadSQLite
+import MastheadStorage
+import Testing
+
+/// The store merges copies of a transaction exactly as the engine does (R2.3, R2.8), whatever
+/// order and grouping they arrive in, and keeps every field of the merged state.
+struct SignedCopyStoreTests {
+    /// A copy of transaction `id` of subscription `a`: signed at `signed` (unsigned when nil).
+    static func copy(
+        _ id: String = "a", signed: Int64?, revoked: Int64? = nil, expires: Int64 = 1000, offer: OfferKind? = nil, upgraded: Bool = false
+    ) -> Transaction {
+        Transaction(
+            transactionId: id, originalTransactionId: "a", productId: "monthly", purchase: Instant(milliseconds: 0),
+            expires: Instant(milliseconds: expires), cancellation: revoked.map(Instant.init(milliseconds:)), isUpgraded: upgraded, offer: offer,
+            signedDate: signed.map(Instant.init(milliseconds:)))
+    }
+
+    /// A store on a fresh database, with subscription `a` linked to user `u`.
+    static func store(_ path: String) throws -> SQLiteStore {
+        let store = try SQLiteStore(path: path)
+        _ = try store.link(userId: "u", transactions: [copy(signed: nil)], latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 0))
+        return store
+    }
+
+    /// REFUND (signed at 200, revoked at 150) then REFUND_REVERSED (signed at 300, no revocation):
+    /// in either order, and saved together or apart, the reversal stands.
+    @Test(arguments: [false, true])
+    func refundThenRefundReversed_inEitherOrder_leavesNoCancellation(together: Bool) throws {
+        let refund = Self.copy(signed: 200, revoked: 150)
+        let reversed = Self.copy(signed: 300)
+        for order in [[refund, reversed], [reversed, refund]] {
+            let path = StoreTests.temporaryPath()
+            defer { StoreTests.remove(path) }
+            let store = try Self.store(path)
+            if together {
+                try store.save(transactions: order, renewals: [])
+            } else {
+                for transaction in order { try store.save(transactions: [transaction], renewals: []) }
+            }
+            let stored = try store.history(forUser: "u").transactions
+            #expect(stored == [reversed])
+            #expect(stored.first?.countedCancellation == nil)
+        }
+    }
+
+    /// A refund signed after the reversal refunds again.
+    @Test func refundSignedLast_wins() throws {
+        let path = StoreTests.temporaryPath()
+        defer { StoreTests.remove(path) }
+        let store = try Self.store(path)
+        for signed in [Self.copy(signed: 400, revoked: 350), Self.copy(signed: 200, revoked: 150), Self.copy(signed: 300)] {
+            try store.save(transactions: [signed], renewals: [])
+        }
+        #expect(try store.history(forUser: "u").transactions.first?.countedCancellation == Instant(milliseconds: 350))
+    }
+
+    /// Version 1 and version 2 copies of one transaction: an unsigned cancellation later than the
+    /// signed state counts, an earlier one does not, and the upgrade flag of either is kept.
+    @Test func unsignedAndSignedCopies_mergeByTheRule_inEitherOrder() throws {
+        let cases: [(unsigned: Transaction, counted: Instant?)] = [
+            (Self.copy(signed: nil, revoked: 500, upgraded: true), Instant(milliseconds: 500)),
+            (Self.copy(signed: nil, revoked: 100), nil),
+        ]
+        let signed = Self.copy(signed: 300, offer: .offerCode)
+        for (unsigned, counted) in cases {
+            for order in [[unsigned, signed], [signed, unsigned]] {
+                let path = StoreTests.temporaryPath()
+                defer { StoreTests.remove(path) }
+                let store = try Self.store(path)
+                for transaction in order { try store.save(transactions: [transaction], renewals: []) }
+                let stored = try #require(try store.history(forUser: "u").transactions.first)
+                #expect(stored == unsigned.merged(with: signed))
+                #expect(stored.countedCancellation == counted)
+                #expect(stored.offer == .offerCode)
+                #expect(stored.signedDate == Instant(milliseconds: 300))
+                #expect(stored.isUpgraded == unsigned.isUpgraded)
+            }
+        }
+    }
+
+    /// Many copies of a few transactions, saved one by one in shuffled orders: the stored history
+    /// is the engine's merge of all of them.
+    @Test func shuffledCopies_storeTheEnginesMerge() throws {
+        var random = SplitMix(seed: 7)
+        for round in 0..<20 {
+            var copies: [Transaction] = []
+            for _ in 0..<12 {
+                let id = ["a", "b"][Int(random.next() % 2)]
+                let signed: Int64? = random.next() % 3 == 0 ? nil : Int64(random.next() % 5) * 100
+                let revoked: Int64? = random.next() % 2 == 0 ? nil : Int64(random.next() % 10) * 50
+                let offer: OfferKind? = random.next() % 4 == 0 ? .promotional : nil
+                copies.append(Self.copy(id, signed: signed, revoked: revoked, expires: 1000 + Int64(random.next() % 3) * 100, offer: offer, upgraded: random.next() % 7 == 0))
+            }
+            let path = StoreTests.temporaryPath()
+            defer { StoreTests.remove(path) }
+            let store = try Self.store(path)
+            var index = 0
+            while index < copies.count {
+                let size = 1 + Int(random.next() % 3)
+                try store.save(transactions: Array(copies[index..<min(index + size, copies.count)]), renewals: [])
+                index += size
+            }
+            #expect(try store.history(forUser: "u").transactions == PurchaseHistory(transactions: copies).transactions, "round \(round)")
+        }
+    }
+
+    /// `transferIfInactive` reads the counted cancellation: a refund the reversal undid leaves the
+    /// subscription active (not moved), an unsigned refund newer than the signed state makes it inactive.
+    @Test func transferIfInactive_usesTheCountedCancellation() throws {
+        let now = Instant(milliseconds: 800)
+        let cases: [([Transaction], moves: Bool)] = [
+            ([Self.copy(signed: 200, revoked: 150), Self.copy(signed: 300)], false),
+            ([Self.copy(signed: 300), Self.copy(signed: nil, revoked: 500)], true),
+            ([Self.copy(signed: 300), Self.copy(signed: nil, revoked: 100)], false),
+        ]
+        for (copies, moves) in cases {
+            let path = StoreTests.temporaryPath()
+            defer { StoreTests.remove(path) }
+            let store = try Self.store(path)
+            try store.save(transactions: copies, renewals: [])
+            let moved = Result { try store.link(userId: "v", transactions: [copies[0]], latestReceipt: nil, restore: .transferIfInactive, now: now) }
+            #expect((try? moved.get()) == (moves ? ["u"] : nil), "\(copies)")
+        }
+    }
+
+    /// A row whose offer the schema does not know is an error naming the column.
+    @Test func history_throws_whenAnOfferIsUnknown() throws {
+        let path = StoreTests.temporaryPath()
+        defer { StoreTests.remove(path) }
+        let store = try Self.store(path)
+        try store.save(transactions: [Self.copy(signed: 100, offer: .winBack)], renewals: [])
+        try store.database.execute("UPDATE transactions SET offer = 'loyalty'")
+        #expect(throws: StorageError.self) { try store.history(forUser: "u") }
+        do { _ = try store.history(forUser: "u") } catch { #expect("\(error)".contains("offer")) }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that shuffled cases are the same at every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
