@@ -1,4 +1,6 @@
 import Foundation
+import MastheadCrypto
+import MastheadFormats
 import MastheadHTTP
 import MastheadService
 import MastheadTestSupport
@@ -59,5 +61,70 @@ struct ServiceConfigurationTests {
                 try configuration.apply(configurationFile: Array(document.utf8), file: "ports.json")
             }
         }
+    }
+}
+
+/// The trust settings of signed data.
+struct SignedDataSettingsTests {
+    @Test func defaults_takeProductionAndSandbox_trustApplesRoot_andNoApp() throws {
+        let configuration = ServiceConfiguration()
+        #expect(configuration.appIdentity == nil)
+        #expect(try configuration.rootCertificates() == [.appleRootCAG3])
+        #expect(ServiceConfiguration.setting("appStoreEnvironments")?.text(in: configuration) == "Production,Sandbox")
+        #expect(ServiceConfiguration.setting("appStoreRootCertificates")?.text(in: configuration) == "none")
+    }
+
+    @Test func configured_app_isTheAppIdentity() throws {
+        var configuration = ServiceConfiguration()
+        try configuration.apply(
+            configurationFile: Array(#"{"appStoreBundleId": "com.example.magazine", "appStoreAppAppleId": 1234567890, "appStoreEnvironments": ["Production"]}"#.utf8),
+            file: "app.json")
+        #expect(configuration.appIdentity == AppIdentity(bundleId: "com.example.magazine", appAppleId: 1_234_567_890, environments: [.production]))
+    }
+
+    @Test func rootCertificates_areReadFromTheFiles_DERorPEM() throws {
+        var configuration = ServiceConfiguration()
+        let folder = TestChain.directory
+        configuration.appStoreRootCertificates = [folder.appendingPathComponent("root.pem").path, folder.appendingPathComponent("other-root.der").path]
+        #expect(try configuration.rootCertificates() == [try TestChain.root(), try TestChain.certificate("other-root.der")])
+        configuration.sharedSecret = "secret"
+        try configuration.validate(callerTokens: false)
+    }
+
+    @Test(arguments: [
+        (["/nonexistent/root.pem"], "appStoreRootCertificates: cannot read /nonexistent/root.pem"),
+        ([TestChain.directory.appendingPathComponent("README.md").path], "is not a DER or PEM certificate"),
+    ])
+    func rootCertificates_unreadableOrNotCertificates_failValidation(paths: [String], message: String) {
+        var configuration = ServiceConfiguration()
+        configuration.sharedSecret = "secret"
+        configuration.appStoreRootCertificates = paths
+        do {
+            try configuration.validate(callerTokens: false)
+            Issue.record("validated")
+        } catch {
+            #expect(error.message.contains(message), "\(error.message)")
+        }
+    }
+
+    @Test func lists_asFlagsAndInFiles_areChecked() throws {
+        var configuration = ServiceConfiguration()
+        let environments = try #require(ServiceConfiguration.setting("appStoreEnvironments"))
+        try environments.apply(flag: "Sandbox,Xcode", to: &configuration)
+        #expect(configuration.appStoreEnvironments == ["Sandbox", "Xcode"])
+        #expect(throws: ConfigurationError.invalid("--appStoreEnvironments must be a comma-separated list, each Production, Sandbox, Xcode or LocalTesting, not 'Prod' in 'Sandbox,Prod'")) {
+            try environments.apply(flag: "Sandbox,Prod", to: &configuration)
+        }
+        #expect(throws: ConfigurationError.invalid("e.json: appStoreEnvironments must be an array of strings, each Production, Sandbox, Xcode or LocalTesting")) {
+            try configuration.apply(configurationFile: Array(#"{"appStoreEnvironments": "Production"}"#.utf8), file: "e.json")
+        }
+        let roots = try #require(ServiceConfiguration.setting("appStoreRootCertificates"))
+        try roots.apply(flag: "a.pem,b.der", to: &configuration)
+        #expect(configuration.appStoreRootCertificates == ["a.pem", "b.der"])
+        try roots.apply(flag: "none", to: &configuration)
+        #expect(configuration.appStoreRootCertificates.isEmpty)
+        configuration.sharedSecret = "secret"
+        configuration.appStoreEnvironments = []
+        #expect(throws: ConfigurationError.invalid("appStoreEnvironments must name at least one environment")) { try configuration.validate(callerTokens: false) }
     }
 }
