@@ -16,7 +16,7 @@ enum OpenAPIDocument {
             "title": "Masthead",
             "version": "\#(MastheadVersion.current)",
             "summary": "Which magazine issues an App Store subscriber may read.",
-            "description": "Masthead's companion service: it decides which magazine issues an App Store subscriber may read. A content-delivery API asks it before serving an issue (the download check); the app's backend posts verified receipts; Apple posts its status notifications (version 1).\n\n**Authentication.** Every route but `/health`, `/openapi.json` and the App Store notifications needs `Authorization: Bearer <MASTHEAD_API_TOKEN>` (the scheme name in any case; the token compared in constant time). Publishing an issue (PUT) and listing the rejected notifications need the admin token, `MASTHEAD_ADMIN_TOKEN` (the API token there is 403; the admin token elsewhere is 401). A notification carries the App Store shared secret, `MASTHEAD_APP_STORE_SHARED_SECRET`, in its body's `password` field (OpenAPI has no security scheme for a secret in the body: see that operation). The token is checked before the route is looked up: without it, an unknown path is 401 too.\n\n**Path ids.** User, publication and issue ids in the path are percent-decoded and must then be 1 to 256 bytes of valid UTF-8 with no control character (C0 U+0000–U+001F, DEL U+007F, C1 U+0080–U+009F); anything else is 400 `invalid_user_id`, `invalid_publication_id` or `invalid_issue_id` before any lookup, the message naming the rule broken. An app account token in the path is a UUID written 8-4-4-4-12 hexadecimal digits, in either case; anything else is 400 `invalid_app_account_token`.\n\n**Query strings.** Parameters are percent-decoded and `+` is a space (so an offset such as `+09:30` in `at` is sent as `%2B09:30`); the last of repeated names wins; unknown names are ignored.\n\n**Bodies.** JSON (RFC 8259, read strictly), framed by `Content-Length` (at most 2 MiB by default); `Transfer-Encoding` is not supported. A request sent with `Expect: 100-continue` gets `100 Continue` once the token and the limits pass, or its refusal (401, 413) at once, without the body being sent.\n\n**HEAD.** Every GET route answers HEAD as it answers GET: the same status and header fields (`Content-Length` is the length of GET's body), without the body.\n\n**Errors.** Every error is `{\"error\": {\"code\": \"…\", \"message\": \"…\"}}` (schema `Error`); the code is stable, the message is for people. Besides the codes listed with each operation, any request may get:\n- 400 `bad_request`: the request cannot be parsed (malformed request line or header field, obsolete line folding, an invalid or conflicting `Content-Length`, `Content-Length` together with `Transfer-Encoding`); the connection is closed.\n- 404 `not_found`: no route for the method and path (with a valid token).\n- 405 `method_not_allowed`: the path exists but not with this method; the `Allow` header names the one that does.\n- 408 `request_timeout`: the request was not complete within the read timeout (10 s by default).\n- 413 `content_too_large`: the body is larger than `maxBodyBytes` (2 MiB by default).\n- 414 `uri_too_long`: the request line is longer than `maxRequestLineBytes` (8 KiB by default).\n- 431 `request_header_fields_too_large`: a header field, the header section (80 KiB each by default) or the number of fields (1000) is over its limit.\n- 501 `not_implemented`: `Transfer-Encoding` (chunked bodies are not supported; send `Content-Length`).\n- 503 `handler_timeout`: the answer was not ready within the handler timeout (30 s by default); `too_many_connections`: the server has too many open connections.\n- 505 `http_version_not_supported`: only HTTP/1.1 and HTTP/1.0 are served.\nThe HTTP layer's errors close the connection. Every limit is a setting of `masthead serve` (see `masthead serve --help`).",
+            "description": "Masthead's companion service: it decides which magazine issues an App Store subscriber may read. A content-delivery API asks it before serving an issue (the download check); the app's backend posts verified receipts, or the signed transactions a StoreKit 2 app holds; Apple posts its status notifications (version 1, and version 2: signed).\n\n**Authentication.** Every route but `/health`, `/openapi.json` and the App Store notifications needs `Authorization: Bearer <MASTHEAD_API_TOKEN>` (the scheme name in any case; the token compared in constant time). Publishing an issue (PUT) and listing the rejected notifications need the admin token, `MASTHEAD_ADMIN_TOKEN` (the API token there is 403; the admin token elsewhere is 401). A version 1 notification carries the App Store shared secret, `MASTHEAD_APP_STORE_SHARED_SECRET`, in its body's `password` field (OpenAPI has no security scheme for a secret in the body: see that operation); a version 2 notification is signed by Apple and verified instead. The token is checked before the route is looked up: without it, an unknown path is 401 too.\n\n**Path ids.** User, publication and issue ids in the path are percent-decoded and must then be 1 to 256 bytes of valid UTF-8 with no control character (C0 U+0000–U+001F, DEL U+007F, C1 U+0080–U+009F); anything else is 400 `invalid_user_id`, `invalid_publication_id` or `invalid_issue_id` before any lookup, the message naming the rule broken. An app account token in the path is a UUID written 8-4-4-4-12 hexadecimal digits, in either case; anything else is 400 `invalid_app_account_token`.\n\n**Query strings.** Parameters are percent-decoded and `+` is a space (so an offset such as `+09:30` in `at` is sent as `%2B09:30`); the last of repeated names wins; unknown names are ignored.\n\n**Bodies.** JSON (RFC 8259, read strictly), framed by `Content-Length` (at most 2 MiB by default); `Transfer-Encoding` is not supported. A request sent with `Expect: 100-continue` gets `100 Continue` once the token and the limits pass, or its refusal (401, 413) at once, without the body being sent.\n\n**HEAD.** Every GET route answers HEAD as it answers GET: the same status and header fields (`Content-Length` is the length of GET's body), without the body.\n\n**Errors.** Every error is `{\"error\": {\"code\": \"…\", \"message\": \"…\"}}` (schema `Error`); the code is stable, the message is for people. Besides the codes listed with each operation, any request may get:\n- 400 `bad_request`: the request cannot be parsed (malformed request line or header field, obsolete line folding, an invalid or conflicting `Content-Length`, `Content-Length` together with `Transfer-Encoding`); the connection is closed.\n- 404 `not_found`: no route for the method and path (with a valid token).\n- 405 `method_not_allowed`: the path exists but not with this method; the `Allow` header names the one that does.\n- 408 `request_timeout`: the request was not complete within the read timeout (10 s by default).\n- 413 `content_too_large`: the body is larger than `maxBodyBytes` (2 MiB by default).\n- 414 `uri_too_long`: the request line is longer than `maxRequestLineBytes` (8 KiB by default).\n- 431 `request_header_fields_too_large`: a header field, the header section (80 KiB each by default) or the number of fields (1000) is over its limit.\n- 501 `not_implemented`: `Transfer-Encoding` (chunked bodies are not supported; send `Content-Length`).\n- 503 `handler_timeout`: the answer was not ready within the handler timeout (30 s by default); `too_many_connections`: the server has too many open connections.\n- 505 `http_version_not_supported`: only HTTP/1.1 and HTTP/1.0 are served.\nThe HTTP layer's errors close the connection. Every limit is a setting of `masthead serve` (see `masthead serve --help`).",
             "license": {
               "name": "Apache-2.0",
               "identifier": "Apache-2.0"
@@ -366,8 +366,8 @@ enum OpenAPIDocument {
                 "tags": [
                   "App Store"
                 ],
-                "summary": "Store an App Store server notification (version 1)",
-                "description": "Authenticated by the body's `password`, which must equal the App Store shared secret (`MASTHEAD_APP_STORE_SHARED_SECRET`, compared in constant time); otherwise 401 and nothing is stored. No token (OpenAPI has no security scheme for a secret in the body). The raw body is kept, and the transactions and renewal info it carries are merged even when no user has the subscription yet: they count for a user once a receipt links it. A body with the right password whose content cannot be read is kept raw and answered 200 with `applied: false` and the reason (Apple's retries would carry the same body). Answered once committed.",
+                "summary": "Store an App Store server notification (version 1 or 2)",
+                "description": "The two versions are told apart by the body's shape. **Version 2** (`{\"signedPayload\": …}`): the signed payload is verified — its chain to a configured root (`appStoreRootCertificates`, Apple Root CA - G3 by default) judged at its `signedDate`, its ES256 signature, its app (`appStoreBundleId`, `appStoreAppAppleId` for production data) and environment (`appStoreEnvironments`) — and so are the signed transaction and renewal info its `data` carries. A refused one is answered 401 `notification_refused` with the reason, its body kept in the rejected notifications (`GET /v1/notifications/rejected`), never applied. A verified one is stored raw with its `notificationType`, `subtype` and `notificationUUID` — once per uuid: a second delivery is answered 200 with `duplicate: true` and is not applied again — and its transaction and renewal info are merged (the copy Apple signed last gives a transaction's state, rule R2.8). Its subscription goes to the user it is linked to; else to the owner of the transaction's `appAccountToken`, linked now; else it stays unlinked and counts for a user once a receipt or signed transactions posted for the user, or the token linked to the user, link it. Every type is stored, one Apple adds later too. **Version 1**: authenticated by the body's `password`, which must equal the App Store shared secret (`MASTHEAD_APP_STORE_SHARED_SECRET`, compared in constant time); otherwise 401 and nothing is stored. No token (OpenAPI has no security scheme for a secret in the body). The raw body is kept, and the transactions and renewal info it carries are merged even when no user has the subscription yet: they count for a user once a receipt links it. A body with the right password whose content cannot be read is kept raw and answered 200 with `applied: false` and the reason (Apple's retries would carry the same body). Either version is answered once committed.",
                 "operationId": "postAppStoreNotification",
                 "security": [],
                 "requestBody": {
@@ -375,7 +375,14 @@ enum OpenAPIDocument {
                   "content": {
                     "application/json": {
                       "schema": {
-                        "$ref": "#/components/schemas/AppStoreNotificationV1"
+                        "oneOf": [
+                          {
+                            "$ref": "#/components/schemas/AppStoreNotificationV1"
+                          },
+                          {
+                            "$ref": "#/components/schemas/AppStoreNotificationV2"
+                          }
+                        ]
                       }
                     }
                   }
@@ -410,7 +417,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "401": {
-                    "description": "`unauthorized`: the body's `password` does not match the shared secret (also when it is missing, or the body is not an object). Nothing is stored.",
+                    "description": "- `unauthorized`: a version 1 body's `password` does not match the shared secret (also when it is missing, or the body is not an object). Nothing is stored.\n- `notification_refused`: a version 2 notification was refused — a signature, a chain, the app, the environment, or what a verified payload holds; the message names the JSON path (`$.signedPayload`, `$.signedPayload.data.signedTransactionInfo`, …) and the reason. Its body is kept in the rejected notifications; nothing is applied.",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -435,7 +442,7 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/NotImplemented"
                   },
                   "503": {
-                    "description": "- `store_unavailable`: the notification could not be stored (Apple sends it again).\n- `handler_timeout`: the answer was not ready within the handler timeout.\n- `too_many_connections`: the server has too many open connections.",
+                    "description": "- `store_unavailable`: the notification could not be stored (Apple sends it again).\n- `signed_data_not_configured`: a version 2 notification arrived while no `appStoreBundleId` is configured; it is kept in the rejected notifications, not applied (Apple sends it again).\n- `handler_timeout`: the answer was not ready within the handler timeout.\n- `too_many_connections`: the server has too many open connections.",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -704,6 +711,101 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "description": "- `store_unavailable`: the receipt could not be stored; send it again.\n- `handler_timeout`: the answer was not ready within the handler timeout.\n- `too_many_connections`: the server has too many open connections.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
+                  }
+                }
+              }
+            },
+            "/v1/users/{userId}/transactions": {
+              "post": {
+                "tags": [
+                  "Entitlements"
+                ],
+                "summary": "Store a StoreKit 2 app's signed transactions for a user",
+                "description": "A signed-transactions document (`Transaction.jwsRepresentation` values, and optionally the subscriptions' signed renewal infos): every token is verified as a version 2 notification is (chain to a configured root, ES256 signature, `appStoreBundleId`, `appStoreEnvironments`), then its transactions and renewal info are stored (the copy Apple signed last gives a transaction's state, rule R2.8) and its subscriptions linked to the user as a receipt's are: when one belongs to another user, the `restore` setting decides (`transfer` moves it, `keep` answers 409, `transferIfInactive` answers 409 while a transaction of it covers the present). One refused token refuses the document, and nothing is stored. Answered once committed, with the user's entitlements now: in production unless every transaction is sandbox data.",
+                "operationId": "postTransactions",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/userId"
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "$ref": "#/components/schemas/SignedTransactions"
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "Stored: the user's entitlements now (`Entitlements`); or, when reading them back failed after the commit, `ReceiptStoredUnread` (the transactions are stored: do not send them again).",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "oneOf": [
+                            {
+                              "$ref": "#/components/schemas/Entitlements"
+                            },
+                            {
+                              "$ref": "#/components/schemas/ReceiptStoredUnread"
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "description": "- `bad_request`: the request cannot be parsed (closes the connection).\n- `invalid_user_id`: the user id breaks the path id rules.\n- `invalid_json`: the body is not JSON.\n- `invalid_signed_data`: the body is not a signed-transactions document.\n- `signed_data_refused`: a token was refused (its signature, chain, app or environment, or what its verified payload holds), or a member is not an array of tokens; the message names its JSON path (`$.signedTransactions[1]`) and the reason. Nothing is stored.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "408": {
+                    "$ref": "#/components/responses/RequestTimeout"
+                  },
+                  "409": {
+                    "description": "`receipt_already_in_use`: a subscription of the transactions is linked to another user and the `restore` setting keeps it there.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "413": {
+                    "$ref": "#/components/responses/ContentTooLarge"
+                  },
+                  "414": {
+                    "$ref": "#/components/responses/URITooLong"
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/HeaderFieldsTooLarge"
+                  },
+                  "501": {
+                    "$ref": "#/components/responses/NotImplemented"
+                  },
+                  "503": {
+                    "description": "- `store_unavailable`: the transactions could not be stored; send them again.\n- `signed_data_not_configured`: no `appStoreBundleId` is configured, so signed data is refused.\n- `handler_timeout`: the answer was not ready within the handler timeout.\n- `too_many_connections`: the server has too many open connections.",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -2490,7 +2592,7 @@ enum OpenAPIDocument {
                   },
                   "duplicate": {
                     "const": true,
-                    "description": "Only for a notification whose `notificationUUID` (version 2) was stored before: this delivery is neither stored nor applied again (`applied` is false)."
+                    "description": "Only for a version 2 notification whose `notificationUUID` was stored before: this delivery is neither stored nor applied again (`applied` is false)."
                   }
                 }
               },
@@ -2944,6 +3046,42 @@ enum OpenAPIDocument {
                       "null"
                     ],
                     "description": "The latest base64 receipt: kept for the polling job to re-verify."
+                  }
+                }
+              },
+              "AppStoreNotificationV2": {
+                "type": "object",
+                "description": "An App Store Server Notification, version 2: Apple's `responseBodyV2`. The payload (`ResponseBodyV2DecodedPayload`: `notificationType`, `subtype`, `notificationUUID`, `data` with `signedTransactionInfo` and `signedRenewalInfo`, …) is a compact JWS signed with ES256 and an `x5c` chain of three certificates.",
+                "required": [
+                  "signedPayload"
+                ],
+                "properties": {
+                  "signedPayload": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "The signed payload, `header.payload.signature` in base64url."
+                  }
+                }
+              },
+              "SignedTransactions": {
+                "type": "object",
+                "description": "What a StoreKit 2 app holds: its transactions' `jwsRepresentation` values and, optionally, its subscriptions' signed renewal infos. Either member may be left out; `signedPayload` may not be given beside them.",
+                "properties": {
+                  "signedTransactions": {
+                    "type": "array",
+                    "items": {
+                      "type": "string",
+                      "minLength": 1
+                    },
+                    "description": "Signed transactions (`JWSTransactionDecodedPayload`), compact JWS."
+                  },
+                  "signedRenewalInfos": {
+                    "type": "array",
+                    "items": {
+                      "type": "string",
+                      "minLength": 1
+                    },
+                    "description": "Signed renewal infos (`JWSRenewalInfoDecodedPayload`), compact JWS."
                   }
                 }
               },
