@@ -34,7 +34,8 @@ struct SignedTransactionsRouteTests {
         let bySigned = signed.call("POST", "/v1/users/alice/transactions", json: try Self.table61())
         #expect(bySigned.status == 200)
         #expect(bySigned.body == byReceipt.body)
-        #expect(SignedNotificationTests.checks("alice") { signed.call("GET", $0).body } == SignedNotificationTests.checks("alice") { receipt.call("GET", $0).body })
+        SignedNotificationTests.expectSame(
+            SignedNotificationTests.checks("alice") { signed.call("GET", $0).body }, SignedNotificationTests.checks("alice") { receipt.call("GET", $0).body }, "signed")
     }
 
     /// One refused token refuses the document: 400 `signed_data_refused` naming its path, nothing stored.
