@@ -2,7 +2,7 @@ import MastheadFormats
 import MastheadJSON
 
 /// The shape of a receipts file's line, `{"user_id": "...", "receipt": {...verifyReceipt response...}}`
-/// or, for the audit, `{"user_id": "...", "signedTransactions": [...], "signedRenewalInfos": [...]}`:
+/// or `{"user_id": "...", "signedTransactions": [...], "signedRenewalInfos": [...]}`:
 /// how the audit and the import read a line's user and receipt or signed data.
 enum ReceiptsLine {
     /// What a line holds besides its user id.
@@ -25,12 +25,6 @@ enum ReceiptsLine {
             throw FormatError.missingField(path: "$.user_id", line: 1)
         }
         return userId
-    }
-
-    /// The line's verifyReceipt response.
-    static func receipt(_ root: UnsafeJSONValue) throws(FormatError) -> UnsafeJSONValue {
-        guard let receipt = root.member("receipt") else { throw FormatError.missingField(path: receiptPath, line: 1) }
-        return receipt
     }
 
     /// The line's receipt or signed data: exactly one of `receipt` and

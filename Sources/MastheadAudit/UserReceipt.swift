@@ -1,11 +1,14 @@
-public import MastheadFormats
+public import Masthead
 
-/// One usable line of a receipts file: a user and their verifyReceipt response, decoded.
+/// One usable line of a receipts file: a user and the purchases of their verifyReceipt response
+/// or of their signed data, decoded (signed data verified).
 public struct UserReceipt: Sendable {
     /// The line's number in the file, from 1.
     public var line: Int
     public var userId: String
-    public var receipt: Receipt
-    /// The response's `latest_receipt` (base64), kept to re-verify the subscription with Apple.
+    /// The transactions and renewal info the line carries.
+    public var history: PurchaseHistory
+    /// The response's `latest_receipt` (base64), kept to re-verify the subscription with Apple;
+    /// nil for signed data.
     public var latestReceipt: String?
 }

@@ -77,15 +77,7 @@ struct AuditCommand {
                 kind and product, worst first, with about 1000 lines listed
                 (at least 10 of each group; written atomically).
                 """),
-        ] + CommonOptions.trustOptions + [
-            .flag(
-                "trust-verified",
-                """
-                Do not verify the signatures of signed lines (their shape, app and
-                environment are still checked): for data the publisher's own store
-                verified when it took it in. The summary and the report say so.
-                """)
-        ],
+        ] + CommonOptions.trustOptions + [CommonOptions.trustVerifiedOption],
         alternatives: [["receipts", "database"]],
         epilogue: """
             Signed lines are verified as by 'masthead check' (see its help): ES256, Apple's chain to a root
@@ -93,7 +85,8 @@ struct AuditCommand {
             signedDate, and the app's bundle id (--bundle-id, else catalog.json's "app" object; a signed
             line without either stops the audit, exit 64). A line whose token is refused is reported like
             any unusable line, with the token's JSON path, and grants nothing. Data of every App Store
-            environment is read; only the chosen --environment's grants.
+            environment is read; only the chosen --environment's grants. With --trust-verified, the
+            summary and the report say that no signature was verified.
             """)
     let catalogPath: String
     /// Where the users come from: a receipts JSON lines file, or the service's SQLite database.
@@ -112,8 +105,6 @@ struct AuditCommand {
     let now: Instant
     /// How signed lines are trusted.
     let trust: TrustOptions
-    /// Whether signed lines are taken as verified already (`--trust-verified`).
-    let trustVerified: Bool
 
     init(_ arguments: [String], now: Instant) throws(CLIError) {
         let parsed = try Arguments(arguments, spec: Self.spec)
@@ -145,10 +136,6 @@ struct AuditCommand {
         outputPath = parsed.value("output")
         reportPath = parsed.value("report")
         trust = try TrustOptions(parsed, command: Self.spec.name)
-        trustVerified = parsed.flag("trust-verified")
-        if trustVerified && trust.givesRoots {
-            throw CLIError.usage("\(Self.spec.name): --trust-verified verifies no signature: give it or --root-certificate, not both")
-        }
     }
 
     /// Runs the audit; the exit status is 1 when a line was rejected, 2 when `--fail-on-discrepancy`
@@ -157,7 +144,7 @@ struct AuditCommand {
         let document = try CommonOptions.catalogDocument(catalogPath)
         let configuration = AuditConfiguration(
             catalog: document.catalog, source: source, instants: instants, environment: environment,
-            signedData: try trust.verifier(catalog: document, trustVerified: trustVerified), format: format, grantsPath: grantsPath, shard: shard,
+            signedData: try trust.verifier(catalog: document), format: format, grantsPath: grantsPath, shard: shard,
             collectsFindings: reportPath != nil)
         let audit = try Self.auditing { () throws(AuditError) in try Audit(configuration) }
         let sink = AuditOutput(
@@ -178,6 +165,6 @@ struct AuditCommand {
 
     /// Runs a step of the audit, its failures as the command's.
     private static func auditing<R>(_ step: () throws(AuditError) -> R) throws(CLIError) -> R {
-        do { return try step() } catch { throw CLIError(error) }
+        do { return try step() } catch { throw CLIError(error, command: spec.name) }
     }
 }

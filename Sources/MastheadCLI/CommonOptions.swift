@@ -36,6 +36,14 @@ package enum CommonOptions {
             catalog.json's app.appAppleId; not checked without one).
             """),
     ]
+    /// `--trust-verified`, for the commands that read many users' signed lines (``TrustOptions``).
+    static let trustVerifiedOption = OptionSpec.flag(
+        "trust-verified",
+        """
+        Do not verify the signatures of signed lines (their shape, app and
+        environment are still checked): for data the publisher's own store
+        verified when it took it in. Not with --root-certificate.
+        """)
 
     /// Loads `DIR/catalog.json` (or the file itself when a file is named): the one catalog loader
     /// of the commands and the benchmarks.

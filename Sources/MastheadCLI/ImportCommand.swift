@@ -1,34 +1,47 @@
 import Masthead
 import MastheadAudit
+import MastheadFormats
 import MastheadService
 import MastheadStorage
 
 /// `masthead import`: a receipts file's users stored in the service's database, as the service
-/// stores posted receipts, so that `audit --database` (or the service) can read them.
+/// stores posted receipts and signed transactions, so that `audit --database` (or the service)
+/// can read them.
 struct ImportCommand {
     static let spec = CommandSpec(
         name: "import", summary: "Store a receipts file's users in the service's database, as posted receipts are stored.",
         description: """
-            Stores each line of a receipts JSON lines file, {"user_id": "...", "receipt": {...}} (as
-            'masthead generate' writes it and 'audit --receipts' reads it), for its user as
-            POST /v1/users/{userId}/receipts does: transactions and renewal info saved, the subscriptions
-            linked to the user under the restore behaviour, the change logged for a running service to
-            see. maxCommitBatch lines at a time go to the service's group commit, in as few transactions
-            as it makes. A line that cannot be used, or whose subscription the restore behaviour keeps
-            with another user, is reported on standard error as FILE:LINE: reason and stores nothing; the
-            others are stored and the exit status is 1. Importing a file again gives the same histories.
-            Standard output gets how many lines were stored and rejected.
+            Stores each line of a receipts JSON lines file, {"user_id": "...", "receipt": {...}} or
+            {"user_id": "...", "signedTransactions": [...], "signedRenewalInfos": [...]} (as
+            'audit --receipts' reads them), for its user as POST /v1/users/{userId}/receipts (or
+            /transactions) does: transactions and renewal info saved, the subscriptions linked to the
+            user under the restore behaviour, the change logged for a running service to see.
+            maxCommitBatch lines at a time go to the service's group commit, in as few transactions as
+            it makes. A line that cannot be used (a signed line: any token refused, named by its JSON
+            path), or whose subscription the restore behaviour keeps with another user, is reported on
+            standard error as FILE:LINE: reason and stores nothing; the others are stored and the exit
+            status is 1. Importing a file again gives the same histories. Standard output gets how many
+            lines were stored and rejected.
             """,
         options: [
             CommonOptions.catalogOption,
             .value("receipts", "FILE.jsonl", "JSON lines input; - reads standard input.", required: true),
             .value("database", "FILE.sqlite", "The service's SQLite database, created if needed (a running service may use it).", required: true),
             .value("config", "FILE", "JSON file of the service's settings (see 'masthead serve --help'): restore and maxCommitBatch apply."),
-        ] + ["restore", "maxCommitBatch"].compactMap(ServiceConfiguration.setting).map(ServeCommand.option))
+        ] + ["restore", "maxCommitBatch"].compactMap(ServiceConfiguration.setting).map(ServeCommand.option) + CommonOptions.trustOptions
+            + [CommonOptions.trustVerifiedOption],
+        epilogue: """
+            Signed lines are verified as by 'masthead audit' (see its help): every token, unless
+            --trust-verified (then the output says so), for the app --bundle-id or catalog.json's "app"
+            object names. A signed line met while neither names one stops the import there (exit 64;
+            lines before it may be stored already): import again once the app is named.
+            """)
 
     let receiptsPath: String
     /// The service's settings: the catalog and database given, the restore behaviour and batch size.
     let configuration: ServiceConfiguration
+    /// How signed lines are trusted.
+    let trust: TrustOptions
 
     init(_ arguments: [String]) throws(CLIError) {
         let parsed = try Arguments(arguments, spec: Self.spec)
@@ -38,26 +51,30 @@ struct ImportCommand {
         guard configuration.maxCommitBatch >= 1 else { throw CLIError.configuration("invalid configuration: maxCommitBatch must be at least 1") }
         self.configuration = configuration
         receiptsPath = parsed.required("receipts")
+        trust = try TrustOptions(parsed, command: Self.spec.name)
     }
 
     /// Stores every usable line; the exit status is 1 when a line was rejected.
     func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
-        let catalog = try CommonOptions.catalog(configuration.catalogPath)
+        let document = try CommonOptions.catalogDocument(configuration.catalogPath)
+        let catalog = document.catalog
+        let signedData = try trust.verifier(catalog: document)
         let file: ReceiptsFile
-        do { file = try ReceiptsFile(path: receiptsPath, catalog: catalog) } catch { throw CLIError(error) }
+        do { file = try ReceiptsFile(path: receiptsPath, catalog: catalog, signedData: signedData) } catch { throw CLIError(error, command: Self.spec.name) }
         let service = try ServeCommand.openService(configuration, catalog: catalog)
         defer { service.close() }
         var (stored, rejected) = (0, 0)
         while true {
             let lines: [ReceiptsFile.Line]
-            do { lines = try file.next(maxLines: configuration.maxCommitBatch) } catch { throw CLIError(error) }
+            do { lines = try file.next(maxLines: configuration.maxCommitBatch) } catch { throw CLIError(error, command: Self.spec.name) }
             if lines.isEmpty { break }
             let problems = try store(lines, in: service)
             for (line, reason) in problems { try errors.write("\(file.path):\(line): \(reason)\n") }
             stored += lines.count - problems.count
             rejected += problems.count
         }
-        try output.write("import: \(stored) line(s) stored in \(configuration.databasePath), \(rejected) rejected\n")
+        let unverified = trust.trustVerified ? " (signatures not verified: --trust-verified)" : ""
+        try output.write("import: \(stored) line(s) stored in \(configuration.databasePath), \(rejected) rejected\(unverified)\n")
         return rejected > 0 ? 1 : 0
     }
 
@@ -73,7 +90,7 @@ struct ImportCommand {
             case .rejected(let number, let reason): problems.append((number, reason))
             }
         }
-        for (user, failure) in zip(users, service.store(users.map { ($0.userId, $0.receipt, $0.latestReceipt) })) {
+        for (user, failure) in zip(users, service.store(users.map { ($0.userId, $0.history, $0.latestReceipt) })) {
             guard let failure else { continue }
             guard case StorageError.receiptAlreadyInUse = failure else {
                 throw CLIError.cannotWrite(path: configuration.databasePath, reason: "\(failure)")

@@ -1,9 +1,10 @@
 import MastheadCrypto
 import MastheadFormats
 
-/// How `check`, `timeline` and `audit` trust signed data: the root certificates its chains must
-/// lead to (`--root-certificate`, Apple Root CA - G3 by default) and the app it must be for
-/// (`--bundle-id`, `--app-apple-id`, else the catalog's `"app"` object, field by field).
+/// How `check`, `timeline`, `audit` and `import` trust signed data: the root certificates its
+/// chains must lead to (`--root-certificate`, Apple Root CA - G3 by default), the app it must be for
+/// (`--bundle-id`, `--app-apple-id`, else the catalog's `"app"` object, field by field), and, for
+/// the commands that declare it, whether signatures go unverified (`--trust-verified`).
 ///
 /// Signed data of every environment Apple names is accepted and read, as a sandbox receipt is:
 /// which environment grants is the command's `--environment` choice (R14), so sandbox data is
@@ -14,13 +15,17 @@ struct TrustOptions {
     let roots: [Certificate]
     let bundleId: String?
     let appAppleId: Int64?
+    /// Whether signed data is taken as verified already (`--trust-verified`): checked for shape,
+    /// app and environment only.
+    let trustVerified: Bool
 
     /// The environments whose signed data is read; `--environment` decides which of them grants.
     static let environments: Set<AppStoreEnvironment> = [.production, .sandbox, .xcode, .localTesting]
 
     /// Reads the options and loads the root certificates.
     /// - Throws: ``CLIError`` for an unreadable certificate file (66), one that holds no
-    ///   certificate (1), or an App Apple ID that is not a positive whole number (64).
+    ///   certificate (1), an App Apple ID that is not a positive whole number (64), or
+    ///   `--trust-verified` beside `--root-certificate` (64).
     init(_ parsed: Arguments, command: String) throws(CLIError) {
         self.command = command
         var roots: [Certificate] = []
@@ -36,15 +41,15 @@ struct TrustOptions {
             }
             return number
         }
+        trustVerified = parsed.flag("trust-verified")
+        if trustVerified && !roots.isEmpty {
+            throw CLIError.usage("\(command): --trust-verified verifies no signature: give it or --root-certificate, not both")
+        }
     }
-
-    /// Whether any root certificate was given.
-    var givesRoots: Bool { !roots.isEmpty }
 
     /// The verifier of signed data for the app the options and `catalog` name (the options win);
     /// nil when neither names a bundle id.
-    /// - Parameter trustVerified: check tokens for shape only, without their signatures.
-    func verifier(catalog: CatalogDocument, trustVerified: Bool = false) throws(CLIError) -> SignedDataVerifier? {
+    func verifier(catalog: CatalogDocument) throws(CLIError) -> SignedDataVerifier? {
         guard let bundleId = bundleId ?? catalog.app?.bundleId else { return nil }
         let app = AppIdentity(bundleId: bundleId, appAppleId: appAppleId ?? catalog.app?.appAppleId, environments: Self.environments)
         let trust: SignedDataVerifier.Trust

@@ -346,18 +346,19 @@ public final class EntitlementService: Sendable {
         }
     }
 
-    /// Stores receipts as posted ones (each saved, its subscriptions linked to its user with the
-    /// configured restore behaviour, the change logged), queued at once so that the group commit
-    /// writes them in as few transactions as `maxCommitBatch` allows; returns once every one is
-    /// committed or refused, with each one's failure (nil when stored). Histories are not read back.
-    public func store(_ receipts: [(userId: String, receipt: Receipt, latestReceipt: String?)]) -> [(any Error)?] {
+    /// Stores users' purchases (a receipt's, or verified signed ones) as posted ones (each saved,
+    /// its subscriptions linked to its user with the configured restore behaviour, the change
+    /// logged), queued at once so that the group commit writes them in as few transactions as
+    /// `maxCommitBatch` allows; returns once every one is committed or refused, with each one's
+    /// failure (nil when stored). Histories are not read back.
+    public func store(_ purchases: [(userId: String, history: PurchaseHistory, latestReceipt: String?)]) -> [(any Error)?] {
         let now = clock()
-        let failures = Mutex([(any Error)?](repeating: nil, count: receipts.count))
+        let failures = Mutex([(any Error)?](repeating: nil, count: purchases.count))
         let committed = DispatchGroup()
-        for (index, posted) in receipts.enumerated() {
+        for (index, posted) in purchases.enumerated() {
             committed.enter()
             let job = Self.storing(
-                posted.receipt.transactions, posted.receipt.renewals, for: posted.userId, latestReceipt: posted.latestReceipt, restore: configuration.restore,
+                posted.history.transactions, posted.history.renewals, for: posted.userId, latestReceipt: posted.latestReceipt, restore: configuration.restore,
                 now: now)
             writer.submit(job) { [self] result in
                 switch result {
