@@ -18,6 +18,7 @@ typealias Measurement = (wall: Double, cpu: Double, peakMiB: Double, status: Int
 func measure(_ arguments: [String], stdoutPath: String) -> Measurement {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = arguments.map { strdup($0) } + [nil]

@@ -101,6 +101,19 @@ public final class Database {
     /// Whether no transaction is open (SQLite's autocommit mode).
     public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
+    /// The virtual-machine steps run so far by the statements still prepared on this connection
+    /// (`SQLITE_STMTSTATUS_VM_STEP`): the work queries did, counted the same on any machine, so a
+    /// test can tell a query that reads a few rows from one that scans a table.
+    package var virtualMachineSteps: Int {
+        var total = 0
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            total += Int(sqlite3_stmt_status(current, SQLITE_STMTSTATUS_VM_STEP, 0))
+            statement = sqlite3_next_stmt(handle, current)
+        }
+        return total
+    }
+
     func error(_ code: Int32, sql: String?) -> SQLiteError {
         .failed(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }

@@ -34,8 +34,10 @@ extension SQLiteStore {
     public func changes(after position: Int64, notFrom origin: Int64) throws(StorageError) -> ChangeLogRead {
         try database.readSnapshot { (_: borrowing ReadSnapshot) throws(StorageError) -> ChangeLogRead in
             try sqlite { () throws(SQLiteError) in
-                let (first, last) = try statement("SELECT coalesce(min(id), 0) AS first, coalesce(max(id), 0) AS last FROM changes")
-                    .singleRow([]) { row throws(SQLiteError) in (try row.integer(0), try row.integer(1)) }
+                // One subquery each: SQLite finds a lone min() or max() through the rowid, but
+                // scans the whole log for both in one SELECT.
+                let bounds = "SELECT coalesce((SELECT min(id) FROM changes), 0) AS first, coalesce((SELECT max(id) FROM changes), 0) AS last"
+                let (first, last) = try statement(bounds).singleRow([]) { row throws(SQLiteError) in (try row.integer(0), try row.integer(1)) }
                 let changes = try statement("SELECT user_id, publication_id, issue_id FROM changes WHERE id > ? AND origin != ? ORDER BY id")
                     .rows([.integer(position), .integer(origin)]) { row throws(SQLiteError) -> Change in
                         if let userId = try row.optionalText(0) { return .user(userId) }

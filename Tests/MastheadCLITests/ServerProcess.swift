@@ -19,7 +19,7 @@ final class ServerProcess {
         process.executableURL = Tool.binary
         process.arguments = ["serve", "--catalog", "Catalog/the-monthly", "--database", database, "--port", "0"] + extra
         process.currentDirectoryURL = Tool.root
-        process.environment = ServerProcess.environment
+        process.environment = ServerProcess.environment.merging(Tool.sanitizerOptions) { given, _ in given }
         process.standardOutput = output
         process.standardError = errors
         try process.run()

@@ -21,7 +21,7 @@ enum Tool {
     }
 
     /// Runs `masthead arguments…` in the package root; standard input is empty. `environment`
-    /// replaces the inherited one when given.
+    /// replaces the inherited one when given (keeping the sanitizer options, see `sanitizerOptions`).
     static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Outcome {
         try runProgram(binary.path, arguments, environment: environment)
     }
@@ -33,7 +33,7 @@ enum Tool {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = root
-        if let environment { process.environment = environment }
+        if let environment { process.environment = environment.merging(sanitizerOptions) { given, _ in given } }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -53,6 +53,11 @@ enum Tool {
             status: process.terminationStatus, output: String(decoding: outBox, as: UTF8.self),
             errors: String(decoding: errBox, as: UTF8.self))
     }
+
+    /// The sanitizer settings of the test run (`TSAN_OPTIONS`, `ASAN_OPTIONS`, …), which the
+    /// programs it starts need too: under `.ci/sanitize thread`, a child without the suppressions
+    /// would report the Mutex hand-overs ThreadSanitizer cannot see and exit 66.
+    static let sanitizerOptions = ProcessInfo.processInfo.environment.filter { $0.key.hasSuffix("SAN_OPTIONS") }
 
     /// A fresh temporary folder.
     static func temporaryFolder() throws -> URL {

@@ -18,6 +18,26 @@ struct ChangeLogTests {
         #expect(try store.changeLogPosition() == 3)
     }
 
+    /// Every answer after a commit looks for changes: with nothing new, that costs the same
+    /// whatever the log holds (the first and last entries come from the rowid, not a scan).
+    @Test func readingNoNewChanges_costsTheSame_howeverLongTheLog() throws {
+        let path = StoreTests.temporaryPath()
+        defer { StoreTests.remove(path) }
+        let store = try SQLiteStore(path: path)
+        func stepsToReadNothingNew() throws -> Int {
+            let position = try store.changeLogPosition()
+            let before = store.database.virtualMachineSteps
+            #expect(try store.changes(after: position, notFrom: 2).changes.isEmpty)
+            return store.database.virtualMachineSteps - before
+        }
+        try store.recordChanges([.user("first")], origin: 1)
+        let short = try stepsToReadNothingNew()
+        try store.database.inTransaction {
+            for index in 0..<10_000 { try store.recordChanges([.user("u\(index)")], origin: 1) }
+        }
+        #expect(try stepsToReadNothingNew() == short)
+    }
+
     @Test func pruning_keepsTheNewestEntries_andAReaderBehindIsTold() throws {
         let path = StoreTests.temporaryPath()
         defer { StoreTests.remove(path) }
