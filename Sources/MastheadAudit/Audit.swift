@@ -1,4 +1,5 @@
 import Masthead
+import MastheadFormats
 
 /// One audit: every user of a receipts file or of the service's database decided at each as-of
 /// instant, one output line per (user, publication), with the grants reconciled when given.
@@ -41,8 +42,9 @@ public struct Audit {
 
     /// Decides every user and hands the output, the rejected records and the progress to `sink`.
     /// - Returns: the summary, and the messages about grants the audit could not place.
-    /// - Throws: ``AuditError/cannotRead(path:reason:)`` when the input cannot be read, and
-    ///   ``AuditError/sink(_:)`` with what the sink threw.
+    /// - Throws: ``AuditError/cannotRead(path:reason:)`` when the input cannot be read,
+    ///   ``AuditError/signedDataWithoutApp(location:)`` at the first line of signed data when no
+    ///   app is configured, and ``AuditError/sink(_:)`` with what the sink threw.
     public func run(into sink: some AuditSink) throws(AuditError) -> AuditResult {
         let configuration = configuration
         if configuration.format == .csv {
@@ -51,7 +53,8 @@ public struct Audit {
         }
         var pipeline = AuditPipeline(auditors: (0..<max(1, configuration.workers)).map { _ in
             Auditor(
-                catalog: configuration.catalog, instants: configuration.instants, environment: configuration.environment, grants: grants,
+                catalog: configuration.catalog, instants: configuration.instants, environment: configuration.environment,
+                signedData: configuration.signedData, grants: grants,
                 format: configuration.format, shard: configuration.shard, collectsFindings: configuration.collectsFindings)
         })
         var listing = FindingListing(capacity: AuditConfiguration.reportedLines)
@@ -66,6 +69,7 @@ public struct Audit {
                     for finding in findings { listing.add(finding) }
                 case .skipped: break
                 case .rejected(let reason): try deliver { try sink.reject("\(record.location): \(reason)") }
+                case .signedWithoutApp: throw AuditError.signedDataWithoutApp(location: record.location)
                 }
             }
             written += batch.count
@@ -100,6 +104,7 @@ public struct Audit {
         }
         var summary = pipeline.auditors.map(\.summary).reduce(AuditSummary(instants: configuration.instants)) { $0.adding($1) }
         summary.reconciled = grants != nil
+        if let signedData = configuration.signedData, case .trustedAlready = signedData.trust { summary.signaturesVerified = false }
         summary.shard = configuration.shard
         summary.otherShardLines += otherShardUsers
         let grantMessages = grants.map { placing($0, auditors: pipeline.auditors, summary: &summary) } ?? []

@@ -1,4 +1,5 @@
 public import Masthead
+public import MastheadFormats
 import Glibc
 
 /// What one audit decides, from what, and how it writes: the value a caller fills in before
@@ -20,6 +21,10 @@ public struct AuditConfiguration: Sendable {
     public var instants: [Instant]
     /// Only transactions of this environment count (R14).
     public var environment: Environment
+    /// How the signed data of a line (`signedTransactions`, `signedRenewalInfos`) is verified,
+    /// and the app it must be for; nil when no app is configured, and then a signed line stops
+    /// the audit (``AuditError/signedDataWithoutApp(location:)``).
+    public var signedData: SignedDataVerifier?
     /// JSON lines or CSV.
     public var format: AuditFormat
     /// What the content-delivery system served, to reconcile; nil for no reconciliation.
@@ -42,13 +47,14 @@ public struct AuditConfiguration: Sendable {
 
     /// A configuration; everything but the catalog, source and instants has its default.
     public init(
-        catalog: Catalog, source: Source, instants: [Instant], environment: Environment = .production, format: AuditFormat = .jsonl,
-        grantsPath: String? = nil, shard: Shard? = nil, collectsFindings: Bool = false, workers: Int = AuditConfiguration.defaultWorkers
+        catalog: Catalog, source: Source, instants: [Instant], environment: Environment = .production, signedData: SignedDataVerifier? = nil,
+        format: AuditFormat = .jsonl, grantsPath: String? = nil, shard: Shard? = nil, collectsFindings: Bool = false, workers: Int = AuditConfiguration.defaultWorkers
     ) {
         self.catalog = catalog
         self.source = source
         self.instants = instants
         self.environment = environment
+        self.signedData = signedData
         self.format = format
         self.grantsPath = grantsPath
         self.shard = shard

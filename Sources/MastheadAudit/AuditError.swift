@@ -7,6 +7,9 @@ public enum AuditError: Error, CustomStringConvertible {
     case cannotRead(path: String, reason: String)
     /// A line of the grants file cannot be read; nothing is audited then.
     case invalidGrants(path: String, line: Int, reason: String)
+    /// A line (`FILE:LINE`) carries signed data but no app is configured to check it against;
+    /// nothing after it is audited.
+    case signedDataWithoutApp(location: String)
     /// The sink could not take the results or messages: what it threw.
     case sink(any Error)
 
@@ -14,6 +17,7 @@ public enum AuditError: Error, CustomStringConvertible {
         switch self {
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
         case .invalidGrants(let path, let line, let reason): "\(path):\(line): \(reason)"
+        case .signedDataWithoutApp(let location): "\(location): signed data, but no app (bundle id) is configured to check it against"
         case .sink(let error): "\(error)"
         }
     }

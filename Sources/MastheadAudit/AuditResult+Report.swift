@@ -21,6 +21,7 @@ extension AuditResult {
         if let shard = configuration.shard { inputs.append(("shard", "\(shard.description) (users whose id hashes to it)")) }
         inputs.append(("as of", instants.map(\.description).joined(separator: ", ")))
         inputs.append(("environment", configuration.environment.rawValue))
+        if summary.signedLines > 0 || !summary.signaturesVerified { inputs.append(("signed data", summary.signedDataText)) }
         var totals: [(label: String, value: Int)] = [("lines read", summary.lines)]
         if configuration.shard != nil { totals.append(("lines of other shards", summary.otherShardLines)) }
         totals += [

@@ -29,6 +29,11 @@ public struct AuditSummary: Sendable {
     public internal(set) var rejectedLines = 0
     /// Receipts lines (or database users) of other shards, skipped.
     public internal(set) var otherShardLines = 0
+    /// Users decided from signed data (`signedTransactions`, `signedRenewalInfos`) rather than a receipt.
+    public internal(set) var signedLines = 0
+    /// Whether the signatures of signed lines were verified; false when the audit trusted them as
+    /// verified when the publisher's store took them in.
+    public internal(set) var signaturesVerified = true
     /// Transactions of products the catalog does not know (they grant nothing).
     public internal(set) var unknownProductTransactions = 0
     /// (user, publication) lines written.
@@ -131,6 +136,7 @@ public struct AuditSummary: Sendable {
         total.lines += other.lines
         total.users += other.users
         total.rejectedLines += other.rejectedLines
+        total.signedLines += other.signedLines
         total.otherShardLines += other.otherShardLines
         total.unknownProductTransactions += other.unknownProductTransactions
         total.outputLines += other.outputLines
@@ -156,6 +162,11 @@ public struct AuditSummary: Sendable {
     /// The products met, in name order.
     public var products: [String] { Set(byProduct.flatMap(\.keys)).sorted() }
 
+    /// The users decided from signed data, and whether their signatures were verified.
+    public var signedDataText: String {
+        "\(signedLines) user(s), " + (signaturesVerified ? "every signature verified" : "signatures NOT verified (trusted as verified at ingest)")
+    }
+
     /// The summary as an aligned table for standard error: one column per as-of instant.
     public var rendered: String {
         var rows: [(label: String, cells: [String])] = []
@@ -168,6 +179,7 @@ public struct AuditSummary: Sendable {
         }
         row("  users", [String(users)])
         row("  rejected lines", [String(rejectedLines)])
+        if signedLines > 0 || !signaturesVerified { row("  signed data", [signedDataText]) }
         row("  unknown products", ["\(unknownProductTransactions) transaction(s)"])
         row("  (user, publication)", [String(outputLines)])
         row("  as of", instants.map(\.description))

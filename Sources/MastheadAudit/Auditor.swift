@@ -13,9 +13,13 @@ struct Auditor {
         case skipped
         /// The line cannot be used; nothing is written for it.
         case rejected(String)
+        /// The line carries signed data and no app is configured: the audit stops there.
+        case signedWithoutApp
     }
 
     let decoder: ReceiptDecoder
+    /// Verifies and reads signed lines; nil when no app is configured.
+    let signedData: SignedDataVerifier?
     let engine: EntitlementEngine
     let instants: [Instant]
     let environment: Environment
@@ -37,10 +41,11 @@ struct Auditor {
     var findings: [AuditFinding] = []
 
     init(
-        catalog: Catalog, instants: [Instant], environment: Environment, grants: Grants? = nil, format: AuditFormat = .jsonl,
-        shard: Shard? = nil, collectsFindings: Bool = false
+        catalog: Catalog, instants: [Instant], environment: Environment, signedData: SignedDataVerifier? = nil, grants: Grants? = nil,
+        format: AuditFormat = .jsonl, shard: Shard? = nil, collectsFindings: Bool = false
     ) {
         decoder = ReceiptDecoder(catalog: catalog)
+        self.signedData = signedData
         engine = EntitlementEngine(catalog: catalog)
         self.instants = instants
         self.environment = environment
@@ -61,12 +66,14 @@ struct Auditor {
         }
     }
 
-    /// Decides one receipts line, `{"user_id": ..., "receipt": {...}}`. With a shard, a line of
-    /// another shard is skipped (and counted), and a line without a readable user id is reported by
-    /// the first shard only.
+    /// Decides one receipts line, `{"user_id": ..., "receipt": {...}}` or
+    /// `{"user_id": ..., "signedTransactions": [...], "signedRenewalInfos": [...]}` (every token
+    /// verified unless the configuration trusts them already). With a shard, a line of another
+    /// shard is skipped (and counted), and a line without a readable user id is reported by the
+    /// first shard only.
     mutating func audit(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .skipped }
-        let read: Result<(userId: String, history: PurchaseHistory)?, LineFailure>
+        let read: Result<LineRead, LineFailure>
         do {
             // Parsed in place: the line's bytes are not copied, the values read not reference-counted.
             read = try JSONDocument.withUnsafeParsing(line) { root in Result { () throws(LineFailure) in try readUser(root) } }
@@ -74,12 +81,15 @@ struct Auditor {
             return reject(error.description, userId: nil)
         }
         switch read {
-        case .success(let user?):
+        case .success(.user(let userId, let history, let signed)):
             summary.lines += 1
-            return decide(userId: user.userId, history: user.history)
-        case .success(nil):
+            if signed { summary.signedLines += 1 }
+            return decide(userId: userId, history: history)
+        case .success(.otherShard):
             summary.otherShardLines += 1
             return .skipped
+        case .success(.signedWithoutApp):
+            return .signedWithoutApp
         case .failure(let failure):
             return reject("\(failure.error)", userId: failure.userId)
         }
@@ -96,13 +106,20 @@ struct Auditor {
         return .rejected(reason)
     }
 
-    /// The user id and purchase history of one line's object; nil for a user of another shard.
-    private func readUser(_ root: UnsafeJSONValue) throws(LineFailure) -> (userId: String, history: PurchaseHistory)? {
+    /// The user id and purchase history of one line's object, or why there is none to decide.
+    private func readUser(_ root: UnsafeJSONValue) throws(LineFailure) -> LineRead {
         let userId: String
         do { userId = try ReceiptsLine.userId(root) } catch { throw LineFailure(userId: nil, error: error) }
-        if let shard, !shard.contains(userId) { return nil }
+        if let shard, !shard.contains(userId) { return .otherShard }
         do {
-            return (userId, try decoder.decode(try ReceiptsLine.receipt(root), path: ReceiptsLine.receiptPath).history)
+            switch try ReceiptsLine.content(root) {
+            case .receipt(let receipt):
+                return .user(userId: userId, history: try decoder.decode(receipt, path: ReceiptsLine.receiptPath).history, signed: false)
+            case .signed(let transactions, let renewals):
+                guard let signedData else { return .signedWithoutApp }
+                let history = try signedData.history(signedTransactions: transactions, signedRenewalInfos: renewals, path: "$")
+                return .user(userId: userId, history: history, signed: true)
+            }
         } catch {
             throw LineFailure(userId: userId, error: error)
         }
@@ -147,6 +164,16 @@ struct Auditor {
 }
 
 extension Auditor {
+    /// What one line gave, when it could be read.
+    private enum LineRead {
+        /// A user of this shard and their history; `signed` when it came from signed data.
+        case user(userId: String, history: PurchaseHistory, signed: Bool)
+        /// A user of another shard.
+        case otherShard
+        /// Signed data, with no app configured to check it against.
+        case signedWithoutApp
+    }
+
     /// Why a receipts line cannot be used, with its user when the line names one (the user decides
     /// the line's shard).
     private struct LineFailure: Error {

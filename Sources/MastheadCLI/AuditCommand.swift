@@ -1,5 +1,6 @@
 import Masthead
 import MastheadAudit
+import MastheadFormats
 import MastheadReports
 
 /// `masthead audit`: one result per (user, publication) for every user of a receipts file or of
@@ -10,7 +11,9 @@ struct AuditCommand {
         description: """
             Decides every user's entitlements and writes one result per (user, publication) the user has
             a transaction for. Input: --receipts, one user per line,
-            {"user_id": "...", "receipt": {...verifyReceipt response...}}; or --database, the companion
+            {"user_id": "...", "receipt": {...verifyReceipt response...}} or
+            {"user_id": "...", "signedTransactions": [...], "signedRenewalInfos": [...]} (one or the
+            other; every signature verified, in the workers, unless --trust-verified); or --database, the companion
             service's SQLite database, read-only in one snapshot (safe while the service runs; issues
             published through the service count). Output, in input order:
               jsonl (default)  {"user_id", "publication", "status", "readable": [...]} per line
@@ -74,8 +77,24 @@ struct AuditCommand {
                 kind and product, worst first, with about 1000 lines listed
                 (at least 10 of each group; written atomically).
                 """),
+        ] + CommonOptions.trustOptions + [
+            .flag(
+                "trust-verified",
+                """
+                Do not verify the signatures of signed lines (their shape, app and
+                environment are still checked): for data the publisher's own store
+                verified when it took it in. The summary and the report say so.
+                """)
         ],
-        alternatives: [["receipts", "database"]])
+        alternatives: [["receipts", "database"]],
+        epilogue: """
+            Signed lines are verified as by 'masthead check' (see its help): ES256, Apple's chain to a root
+            certificate (Apple Root CA - G3 unless --root-certificate is given) valid at each token's
+            signedDate, and the app's bundle id (--bundle-id, else catalog.json's "app" object; a signed
+            line without either stops the audit, exit 64). A line whose token is refused is reported like
+            any unusable line, with the token's JSON path, and grants nothing. Data of every App Store
+            environment is read; only the chosen --environment's grants.
+            """)
     let catalogPath: String
     /// Where the users come from: a receipts JSON lines file, or the service's SQLite database.
     let source: AuditConfiguration.Source
@@ -91,6 +110,10 @@ struct AuditCommand {
     let shard: Shard?
     /// When the audit ran, for the report.
     let now: Instant
+    /// How signed lines are trusted.
+    let trust: TrustOptions
+    /// Whether signed lines are taken as verified already (`--trust-verified`).
+    let trustVerified: Bool
 
     init(_ arguments: [String], now: Instant) throws(CLIError) {
         let parsed = try Arguments(arguments, spec: Self.spec)
@@ -121,14 +144,21 @@ struct AuditCommand {
         self.format = format
         outputPath = parsed.value("output")
         reportPath = parsed.value("report")
+        trust = try TrustOptions(parsed, command: Self.spec.name)
+        trustVerified = parsed.flag("trust-verified")
+        if trustVerified && trust.givesRoots {
+            throw CLIError.usage("\(Self.spec.name): --trust-verified verifies no signature: give it or --root-certificate, not both")
+        }
     }
 
     /// Runs the audit; the exit status is 1 when a line was rejected, 2 when `--fail-on-discrepancy`
     /// and reconciliation found an over- or under-granted issue.
     func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
+        let document = try CommonOptions.catalogDocument(catalogPath)
         let configuration = AuditConfiguration(
-            catalog: try CommonOptions.catalog(catalogPath), source: source, instants: instants, environment: environment, format: format,
-            grantsPath: grantsPath, shard: shard, collectsFindings: reportPath != nil)
+            catalog: document.catalog, source: source, instants: instants, environment: environment,
+            signedData: try trust.verifier(catalog: document, trustVerified: trustVerified), format: format, grantsPath: grantsPath, shard: shard,
+            collectsFindings: reportPath != nil)
         let audit = try Self.auditing { () throws(AuditError) in try Audit(configuration) }
         let sink = AuditOutput(
             results: try outputPath.map { (path) throws(CLIError) in try OutputFile(path: path) } ?? output, errors: errors)

@@ -14,7 +14,8 @@ struct CheckCommand {
             CommonOptions.catalogOption, CommonOptions.receiptOption, CommonOptions.atOption,
             .value("publication", "ID", "Only this publication (shown even without a transaction)."), CommonOptions.environmentOption,
             .value("format", "FORMAT", "text (default) or json."),
-        ])
+        ] + CommonOptions.trustOptions,
+        epilogue: ReaderOptions.signedDataNote)
     let reader: ReaderOptions
     let json: Bool
 
@@ -42,7 +43,7 @@ struct CheckCommand {
 }
 
 /// The options of the commands about one reader (`check`, `timeline`): catalog, receipts, as-of
-/// instant, publication and environment.
+/// instant, publication, environment and how signed data is trusted.
 struct ReaderOptions {
     let command: String
     let catalogPath: String
@@ -50,6 +51,19 @@ struct ReaderOptions {
     let at: Instant
     let publicationId: String?
     let environment: Environment
+    let trust: TrustOptions
+
+    /// What the help of `check` and `timeline` says about signed data.
+    static let signedDataNote = """
+        Signed data (version 2 notifications, signed transactions and renewal info) is verified as
+        Apple's library verifies it: ES256, a chain of three certificates with Apple's extensions to a
+        root certificate (Apple Root CA - G3 unless --root-certificate is given), valid at the token's
+        signedDate, and the app's bundle id (--bundle-id, else catalog.json's "app": {"bundleId": ...,
+        "appAppleId": ...}; one of them is required). A file with a token that fails is refused (exit
+        1, the reason and the token's JSON path on standard error, nothing printed). Data of every
+        App Store environment is read; only the chosen --environment's grants (sandbox data never
+        grants in production).
+        """
 
     init(_ parsed: Arguments, now: Instant, command: String) throws(CLIError) {
         self.command = command
@@ -58,32 +72,34 @@ struct ReaderOptions {
         at = try CommonOptions.instant(parsed.value("at"), now: now, command: command)
         publicationId = parsed.value("publication")
         environment = try CommonOptions.environment(parsed.value("environment"), command: command)
+        trust = try TrustOptions(parsed, command: command)
     }
 
     /// The reader's entitlements from the receipt files (merged): every publication they have a
     /// transaction for, or only `--publication` (even without one).
     func entitlements() throws(CLIError) -> UserEntitlements { try read().entitlements }
 
-    /// The reader's history from the receipt files (merged), the user id the files give (a file may
-    /// be an audit input line, `{"user_id": …, "receipt": {…}}`), and the entitlements.
+    /// The reader's history from the receipt files (merged, ``ReceiptInput``), the user id the
+    /// files give (a file may be an audit input line, `{"user_id": …, "receipt": {…}}`), and the
+    /// entitlements. Every file is read before anything is decided, so one refused file stops
+    /// the command before it prints anything.
     func read() throws(CLIError) -> (history: PurchaseHistory, userId: String?, entitlements: UserEntitlements) {
-        let catalog = try CommonOptions.catalog(catalogPath)
+        let document = try CommonOptions.catalogDocument(catalogPath)
+        let catalog = document.catalog
         var history = PurchaseHistory()
         var userId: String?
-        let decoder = ReceiptDecoder(catalog: catalog)
+        // Made at the first file of signed data, then shared.
+        var verifier: SignedDataVerifier?
         for path in receiptPaths {
-            let bytes = try Files.read(path)
-            do {
-                let root = try? JSONDocument(parsing: bytes).root
-                if let root, let receipt = root["receipt"], let user = root["user_id"].flatMap({ $0.string ?? $0.numberText }) {
-                    userId = userId ?? user
-                    history.merge(try decoder.decode(receipt, path: "$.receipt").history)
-                } else {
-                    history.merge(try decoder.decode(bytes).history)
-                }
-            } catch {
-                throw CLIError.invalidInput(path: path, error)
-            }
+            let input = try ReceiptInput(path: path, bytes: try Files.read(path))
+            userId = userId ?? input.userId
+            history.merge(
+                try input.history(catalog: catalog) { () throws(CLIError) -> SignedDataVerifier in
+                    if let verifier { return verifier }
+                    guard let made = try trust.verifier(catalog: document) else { throw TrustOptions.missingApp(command: command, at: path) }
+                    verifier = made
+                    return made
+                })
         }
         let engine = EntitlementEngine(catalog: catalog)
         var entitlements = engine.evaluate(history, at: at, environment: environment)

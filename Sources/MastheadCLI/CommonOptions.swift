@@ -5,20 +5,47 @@ import MastheadFormats
 package enum CommonOptions {
     /// `--catalog DIR`, required.
     static let catalogOption = OptionSpec.value("catalog", "DIR", "Catalog folder holding catalog.json (or the JSON file itself).", required: true)
-    /// `--receipt FILE`, one or more.
+    /// `--receipt FILE`, one or more, of any shape ``ReceiptInput`` tells apart.
     static let receiptOption = OptionSpec.value(
-        "receipt", "FILE", "A verifyReceipt response (JSON). Repeat to merge several receipts.", repeatable: true, required: true)
+        "receipt", "FILE",
+        """
+        A verifyReceipt response, a version 1 notification body, a version 2
+        notification body {"signedPayload": ...}, signed transactions
+        {"signedTransactions": [...], "signedRenewalInfos": [...]}, or an audit
+        input line (JSON; told apart by shape). Repeat to merge several.
+        """, repeatable: true, required: true)
     /// `--at INSTANT` for one as-of instant.
     static let atOption = OptionSpec.value("at", "INSTANT", "The as-of instant, RFC 3339 (default: now).")
     /// `--environment ENV`.
     static let environmentOption = OptionSpec.value("environment", "ENV", "production (default) or sandbox.")
 
+    /// `--root-certificate FILE`, `--bundle-id ID`, `--app-apple-id N`: how signed data is trusted
+    /// (``TrustOptions``).
+    static let trustOptions: [OptionSpec] = [
+        .value(
+            "root-certificate", "FILE",
+            """
+            A root certificate (DER or PEM) signed data must chain to; repeat for
+            several (default: Apple Root CA - G3).
+            """, repeatable: true),
+        .value("bundle-id", "ID", "The bundle id signed data must carry (default: catalog.json's app.bundleId)."),
+        .value(
+            "app-apple-id", "N",
+            """
+            The App Apple ID production notifications must carry (default:
+            catalog.json's app.appAppleId; not checked without one).
+            """),
+    ]
+
     /// Loads `DIR/catalog.json` (or the file itself when a file is named): the one catalog loader
     /// of the commands and the benchmarks.
-    package static func catalog(_ path: String) throws(CLIError) -> Catalog {
+    package static func catalog(_ path: String) throws(CLIError) -> Catalog { try catalogDocument(path).catalog }
+
+    /// Loads `DIR/catalog.json` (or the named file) with its `"app"` object.
+    static func catalogDocument(_ path: String) throws(CLIError) -> CatalogDocument {
         let file = Files.isDirectory(path) ? path + "/catalog.json" : path
         let bytes = try Files.read(file)
-        do { return try CatalogDecoder().decode(bytes, file: file) } catch { throw CLIError.invalidInput(path: file, error) }
+        do { return try CatalogDecoder().decodeDocument(bytes, file: file) } catch { throw CLIError.invalidInput(path: file, error) }
     }
 
     /// The as-of instant from `--at`, or `now`.

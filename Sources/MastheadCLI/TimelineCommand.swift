@@ -18,12 +18,7 @@ struct TimelineCommand {
             """,
         options: [
             CommonOptions.catalogOption,
-            .value(
-                "receipt", "FILE",
-                """
-                A verifyReceipt response (JSON), or an audit input line
-                {"user_id": ..., "receipt": {...}}. Repeat to merge several receipts.
-                """, repeatable: true, required: true),
+            CommonOptions.receiptOption,
             .value("output", "FILE.svg", "The SVG file to write (atomically).", required: true), CommonOptions.atOption,
             .value("publication", "ID", "Only this publication (drawn even without a transaction)."), CommonOptions.environmentOption,
             .value(
@@ -34,7 +29,8 @@ struct TimelineCommand {
                 """),
             .value("from", "INSTANT", "Draw from this instant (default: the earliest issue, period or refund)."),
             .value("to", "INSTANT", "Draw up to this instant (default: the latest one, or the as-of instant)."),
-        ])
+        ] + CommonOptions.trustOptions,
+        epilogue: ReaderOptions.signedDataNote)
     let reader: ReaderOptions
     let outputPath: String
     /// The name for the heading; by default the file's `user_id`, else the subscription's id.

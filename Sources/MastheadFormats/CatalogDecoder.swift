@@ -3,19 +3,27 @@ import MastheadJSON
 
 /// Reads `catalog.json` (R3), reporting every problem with its JSON path.
 ///
-/// Unknown fields are ignored: publishers add their own.
+/// Unknown fields are ignored: publishers add their own. An optional `"app"` object,
+/// `{"bundleId": "…", "appAppleId": 1234567890}`, names the app whose signed data the catalog
+/// serves (``CatalogDocument/app``).
 public struct CatalogDecoder: Sendable {
     /// Creates a decoder.
     public init() {}
 
     /// Parses and checks a catalog; `file` names it in errors.
     public func decode(_ bytes: [UInt8], file: String = "catalog.json") throws(FormatError) -> Catalog {
+        try decodeDocument(bytes, file: file).catalog
+    }
+
+    /// Parses and checks a catalog and its `"app"` object; `file` names it in errors.
+    public func decodeDocument(_ bytes: [UInt8], file: String = "catalog.json") throws(FormatError) -> CatalogDocument {
         let root: JSONValue
         do { root = try JSONDocument(parsing: bytes).root } catch { throw FormatError.invalidJSON(error) }
         var reader = Reader()
         let catalog = reader.read(root)
+        let app = root.kind == .object ? reader.readApp(root) : nil
         guard reader.problems.isEmpty, let catalog else { throw FormatError.invalidCatalog(file: file, problems: reader.problems) }
-        return catalog
+        return CatalogDocument(catalog: catalog, app: app)
     }
 
     /// Collects problems while reading, so that one run reports them all.
@@ -152,6 +160,25 @@ public struct CatalogDecoder: Sendable {
             }
             guard let productId, let access, !granted.isEmpty, type != .nonRenewing || duration != nil else { return nil }
             return Product(productId: productId, type: type, publications: granted, access: access, window: window, duration: duration)
+        }
+
+        /// The `"app"` object, if there is one: a bundle id and, optionally, an App Apple ID.
+        mutating func readApp(_ root: JSONValue) -> CatalogApp? {
+            guard let value = root["app"], !value.isNull else { return nil }
+            guard value.kind == .object else {
+                problem("$.app", "expected an object with \"bundleId\" (and \"appAppleId\"), found \(value.rendered)")
+                return nil
+            }
+            let bundleId = string(value, "bundleId", "$.app")
+            var appAppleId: Int64?
+            if let number = value["appAppleId"], !number.isNull {
+                appAppleId = number.int64
+                if appAppleId.map({ $0 <= 0 }) ?? true {
+                    problem("$.app.appAppleId", "expected the app's positive whole-number App Apple ID, found \(number.rendered)")
+                    appAppleId = nil
+                }
+            }
+            return bundleId.map { CatalogApp(bundleId: $0, appAppleId: appAppleId) }
         }
 
         // MARK: Field helpers

@@ -58,13 +58,30 @@ struct UsageTests {
             whether it is readable and why.
 
             Options:
-              --catalog DIR          Catalog folder holding catalog.json (or the JSON file itself).
-              --receipt FILE         A verifyReceipt response (JSON). Repeat to merge several receipts.
-              --at INSTANT           The as-of instant, RFC 3339 (default: now).
-              --publication ID       Only this publication (shown even without a transaction).
-              --environment ENV      production (default) or sandbox.
-              --format FORMAT        text (default) or json.
-              -h, --help             Show this help.
+              --catalog DIR            Catalog folder holding catalog.json (or the JSON file itself).
+              --receipt FILE           A verifyReceipt response, a version 1 notification body, a version 2
+                                       notification body {"signedPayload": ...}, signed transactions
+                                       {"signedTransactions": [...], "signedRenewalInfos": [...]}, or an audit
+                                       input line (JSON; told apart by shape). Repeat to merge several.
+              --at INSTANT             The as-of instant, RFC 3339 (default: now).
+              --publication ID         Only this publication (shown even without a transaction).
+              --environment ENV        production (default) or sandbox.
+              --format FORMAT          text (default) or json.
+              --root-certificate FILE  A root certificate (DER or PEM) signed data must chain to; repeat for
+                                       several (default: Apple Root CA - G3).
+              --bundle-id ID           The bundle id signed data must carry (default: catalog.json's app.bundleId).
+              --app-apple-id N         The App Apple ID production notifications must carry (default:
+                                       catalog.json's app.appAppleId; not checked without one).
+              -h, --help               Show this help.
+
+            Signed data (version 2 notifications, signed transactions and renewal info) is verified as
+            Apple's library verifies it: ES256, a chain of three certificates with Apple's extensions to a
+            root certificate (Apple Root CA - G3 unless --root-certificate is given), valid at the token's
+            signedDate, and the app's bundle id (--bundle-id, else catalog.json's "app": {"bundleId": ...,
+            "appAppleId": ...}; one of them is required). A file with a token that fails is refused (exit
+            1, the reason and the token's JSON path on standard error, nothing printed). Data of every
+            App Store environment is read; only the chosen --environment's grants (sandbox data never
+            grants in production).
 
             """)
     }

@@ -21,6 +21,11 @@ public enum SignedDataDocument: Hashable, Sendable {
     /// - Throws: ``FormatError`` naming the JSON path and line of a member that is not a token
     ///   (a non-empty string), or an array of them, and of `signedPayload` beside the others.
     public static func read(_ value: JSONValue, path: String = "$") throws(FormatError) -> SignedDataDocument? {
+        try value.withUnsafeValue { (node) throws(FormatError) in try read(node, path: path) }
+    }
+
+    /// Reads the document through an unowned view of its value (an audit's line parsed in place).
+    package static func read(_ value: UnsafeJSONValue, path: String = "$") throws(FormatError) -> SignedDataDocument? {
         guard value.kind == .object else { return nil }
         let payload = value.member("signedPayload")
         let transactions = value.member("signedTransactions")
@@ -47,14 +52,14 @@ public enum SignedDataDocument: Hashable, Sendable {
         }
     }
 
-    private static func token(_ value: JSONValue, path: String) throws(FormatError) -> String {
+    private static func token(_ value: UnsafeJSONValue, path: String) throws(FormatError) -> String {
         guard let text = value.string, !text.isEmpty else {
             throw FormatError.invalidValue(path: path, line: value.line, value: value.rendered, expected: "a signed token (a non-empty string)")
         }
         return text
     }
 
-    private static func tokens(_ value: JSONValue?, path: String) throws(FormatError) -> [String] {
+    private static func tokens(_ value: UnsafeJSONValue?, path: String) throws(FormatError) -> [String] {
         guard let value else { return [] }
         guard value.kind == .array else {
             throw FormatError.invalidValue(path: path, line: value.line, value: value.rendered, expected: "an array of signed tokens")
