@@ -64,6 +64,33 @@ struct GenerateCommandTests {
         #expect(withTokens > 20)
     }
 
+    /// A small signed population audits to the same results as the receipts of its seed, verified
+    /// against the test root and trusted as verified alike; only the summary's signed-data row differs.
+    @Test func signed_auditsToTheSameResultsAsTheReceipts() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let signed = folder.appendingPathComponent("signed.jsonl")
+        let receipts = folder.appendingPathComponent("receipts.jsonl")
+        let generate = ["generate", "--catalog", "Catalog/the-monthly", "--users", "150", "--seed", "12"]
+        #expect(try Tool.run(generate + ["--signed", "--output", signed.path] + Self.signing).status == 0)
+        #expect(try Tool.run(generate + ["--output", receipts.path]).status == 0)
+        let audit = ["audit", "--catalog", "Catalog/the-monthly", "--at", "2020-09-30T00:00:00Z", "--at", "2021-06-30T00:00:00Z"]
+        let fromReceipts = try Tool.run(audit + ["--receipts", receipts.path])
+        let verified = try Tool.run(audit + ["--receipts", signed.path, "--root-certificate", "Tests/Fixtures/test-chain/root.pem"])
+        let trusted = try Tool.run(audit + ["--receipts", signed.path, "--trust-verified"])
+        #expect(fromReceipts.status == 0)
+        #expect(verified.status == 0, "\(verified.errors)")
+        #expect(trusted.status == 0, "\(trusted.errors)")
+        #expect(!fromReceipts.output.isEmpty)
+        #expect(verified.output == fromReceipts.output)
+        #expect(trusted.output == fromReceipts.output)
+        #expect(Tool.summaryRow(verified.errors, "users") == ["150"])
+        #expect(Tool.summaryRow(verified.errors, "rejected lines") == ["0"])
+        #expect(Tool.summaryRow(verified.errors, "signed data")?.first?.contains("every signature verified") == true)
+        func withoutSignedRow(_ text: String) -> [Substring] { text.split(separator: "\n").filter { !$0.contains("signed data") && !$0.contains(" s ") } }
+        #expect(withoutSignedRow(verified.errors) == withoutSignedRow(fromReceipts.errors))
+    }
+
     static func base64URL(_ part: Substring) -> String? {
         var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         text += String(repeating: "=", count: (4 - text.count % 4) % 4)
