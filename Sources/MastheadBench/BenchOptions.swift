@@ -13,6 +13,8 @@ struct BenchOptions {
     var runs = 1
     /// Length of the run (soak).
     var minutes = 10
+    /// Audit signed data instead of receipts, beside OpenSSL's own verify rate (audit).
+    var signed = false
 
     /// Reads the options `parsed` holds; a number out of its range is a usage error.
     init(_ parsed: Arguments) throws(CLIError) {
@@ -24,6 +26,7 @@ struct BenchOptions {
         loops = try parsed.integer("loops", in: 1...64) ?? loops
         runs = try parsed.integer("runs", in: 1...Int.max) ?? runs
         minutes = try parsed.integer("minutes", in: 1...10_080) ?? minutes
+        signed = parsed.flag("signed")
     }
 
     static let usersOption = OptionSpec.value("users", "N", "Users in the generated population (default 100000).")
@@ -40,8 +43,16 @@ struct BenchOptions {
                 description: """
                     Generates a population as 'masthead generate' does, then times the release
                     'masthead audit' on it against a Python json.loads of every line, in pairs.
+                    With --signed, generates it as signed data ('masthead generate --signed' with the
+                    test chain of Tests/Fixtures/test-chain), measures 'openssl speed ecdsap256' on one
+                    core and on both, then times 'masthead audit' verifying every token against the
+                    test root, and with --trust-verified, in turns.
                     """,
-                options: [usersOption, seedOption, .value("runs", "N", "Pairs of audit and Python runs (default 1)."), workOption, catalogOption]),
+                options: [
+                    usersOption, seedOption, .value("runs", "N", "Pairs of audit and Python runs, or of audit runs with --signed (default 1)."),
+                    .flag("signed", "Audit signed transactions and renewal infos, beside OpenSSL's verify rate."),
+                    .value("seconds", "N", "With --signed: seconds of each openssl speed run (default 10)."), workOption, catalogOption,
+                ]),
             CommandSpec(
                 program: "masthead-bench", name: "database", summary: "Time 'masthead audit --database' against '--receipts' on the same users.",
                 description: """

@@ -15,12 +15,12 @@ func fail(_ message: String) -> Never {
 typealias Measurement = (wall: Double, cpu: Double, peakMiB: Double, status: Int32)
 
 /// Runs a program to completion and measures it.
-func measure(_ arguments: [String], stdoutPath: String) -> Measurement {
+func measure(_ arguments: [String], stdoutPath: String, stderrPath: String = "/dev/null") -> Measurement {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     let argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid = pid_t()
@@ -57,6 +57,7 @@ guard access(masthead, X_OK) == 0 else { fail("\(masthead) not found: build it f
 mkdir(options.work, 0o755)
 do {
     switch command.name {
+    case "audit" where options.signed: try runSignedAuditBenchmark(options, masthead: masthead)
     case "audit": try runAuditBenchmark(options, masthead: masthead)
     case "database": try runDatabaseBenchmark(options, masthead: masthead)
     case "service": try runServiceBenchmark(options, masthead: masthead)

@@ -1,7 +1,10 @@
+import Dispatch
 import Masthead
 import MastheadAudit
+import MastheadCrypto
 import MastheadFormats
 import MastheadJSON
+import Synchronization
 
 /// `masthead generate`: a synthetic population as audit input, the same bytes for the same seed;
 /// optionally what a content system would have served them, with a few mistakes, for demos of
@@ -19,6 +22,12 @@ struct GenerateCommand {
             instants (dated when it first became readable) but about 2 % left out, and for about 3 % of
             users one issue served in the six months before the last instant at an hour when they could
             not read it (for audit --grants demos).
+
+            With --signed, writes the same users as signed data instead, {"user_id": "user-0",
+            "signedTransactions": ["..."], "signedRenewalInfos": ["..."]}: each transaction once and
+            each subscription's renewal info as Apple's signed payloads (JWS, ES256), signed by the
+            --signing-key with the --signing-chain in each token's x5c. Signatures use RFC 6979 nonces,
+            so the same seed and key give the same bytes here too.
             """,
         options: [
             CommonOptions.catalogOption,
@@ -32,6 +41,15 @@ struct GenerateCommand {
                 An instant the grants describe, RFC 3339 (default: now); repeat it
                 for the instants of an audit series.
                 """, repeatable: true),
+            .flag("signed", "Write signed transactions and renewal infos instead of receipts."),
+            .value("signing-key", "FILE", "With --signed: PEM file of the P-256 private key that signs (PKCS#8 or SEC1)."),
+            .value(
+                "signing-chain", "FILE",
+                """
+                With --signed: PEM file of the certificates each token carries
+                (x5c): leaf (the key's), intermediate, root.
+                """),
+            .value("bundle-id", "ID", "With --signed: the app's bundle id (default com.example.magazine)."),
         ])
     let catalogPath: String
     let users: Int
@@ -40,6 +58,8 @@ struct GenerateCommand {
     let grantsPath: String?
     /// The instants the generated grants describe (what was served by each).
     let grantsAt: [Instant]
+    /// With `--signed`: the key and certificate chain files that sign, and the app's bundle id.
+    let signing: (keyPath: String, chainPath: String, bundleId: String)?
 
     init(_ arguments: [String], now: Instant) throws(CLIError) {
         let parsed = try Arguments(arguments, spec: Self.spec)
@@ -51,7 +71,21 @@ struct GenerateCommand {
         var grantsAt: [Instant] = []
         for text in parsed.all("grants-at") { grantsAt.append(try CommonOptions.instant(text, now: now, command: Self.spec.name)) }
         self.grantsAt = grantsAt.isEmpty ? [now] : grantsAt.sorted()
+        if parsed.flag("signed") {
+            guard let key = parsed.value("signing-key"), let chain = parsed.value("signing-chain") else {
+                throw CLIError.usage("generate: --signed needs --signing-key FILE and --signing-chain FILE")
+            }
+            signing = (key, chain, parsed.value("bundle-id") ?? "com.example.magazine")
+        } else {
+            for name in ["signing-key", "signing-chain", "bundle-id"] where parsed.value(name) != nil {
+                throw CLIError.usage("generate: --\(name) is for --signed data")
+            }
+            signing = nil
+        }
     }
+
+    /// Users drawn in order, then signed on every core at once, then written in order.
+    static let signingBatch = 512
 
     /// Of the issues a user may read, the share (in percent) the generated grants leave out.
     static let missedPercent = 2
@@ -69,17 +103,72 @@ struct GenerateCommand {
         var mistakes = SeededGenerator(seed: seed ^ 0x6772_616E_7473)
         let decoder = ReceiptDecoder(catalog: catalog)
         let engine = EntitlementEngine(catalog: catalog)
-        for user in 0..<users {
-            let line = population.line(user: user, random: &random)
-            try destination.write(line + [0x0A])
-            if let grants {
-                let rows = try Self.grants(user: "user-\(user)", line: line, decoder: decoder, engine: engine, instants: grantsAt, random: &mistakes)
-                try grants.write(rows)
+        let signer = try signing.map { (signing) throws(CLIError) in try Self.signer(signing) }
+        var user = 0
+        while user < users {
+            let batch = user..<min(users, user + (signer == nil ? 1 : Self.signingBatch))
+            var receiptLines: [[UInt8]] = []
+            var signedUsers: [SyntheticPopulation.SignedUser] = []
+            for index in batch {
+                if let signing {
+                    // The same draws as the receipt's, which the grants are made from.
+                    var copy = random
+                    if grants != nil { receiptLines.append(population.line(user: index, random: &copy)) }
+                    signedUsers.append(population.signedUser(user: index, bundleId: signing.bundleId, random: &random))
+                } else {
+                    receiptLines.append(population.line(user: index, random: &random))
+                }
             }
+            if let signer {
+                for line in try Self.sign(signedUsers, with: signer) { try destination.write(line + [0x0A]) }
+            } else {
+                for line in receiptLines { try destination.write(line + [0x0A]) }
+            }
+            if let grants {
+                for (index, line) in zip(batch, receiptLines) {
+                    try grants.write(try Self.grants(user: "user-\(index)", line: line, decoder: decoder, engine: engine, instants: grantsAt, random: &mistakes))
+                }
+            }
+            user = batch.upperBound
         }
         try destination.finish()
         try grants?.finish()
         return 0
+    }
+
+    /// The deterministic signer of `--signing-key` and `--signing-chain`.
+    static func signer(_ signing: (keyPath: String, chainPath: String, bundleId: String)) throws(CLIError) -> JWSSigner {
+        let keyText = String(decoding: try Files.read(signing.keyPath), as: UTF8.self)
+        let chainBytes = try Files.read(signing.chainPath)
+        let key: SigningKey
+        do { key = try SigningKey(pem: keyText) } catch { throw CLIError.invalidData("generate: --signing-key \(signing.keyPath): \(error)") }
+        let chain: [Certificate]
+        do { chain = try Certificate.certificates(derOrPEM: chainBytes) } catch {
+            throw CLIError.invalidData("generate: --signing-chain \(signing.chainPath): \(error)")
+        }
+        guard chain.count == 3 else {
+            throw CLIError.invalidData(
+                "generate: --signing-chain \(signing.chainPath) holds \(chain.count) certificate(s); signed data carries 3 (leaf, intermediate, root)")
+        }
+        do { return try JWSSigner(key: key, certificateChain: chain, deterministic: true) } catch {
+            throw CLIError.invalidData("generate: --signing-key \(signing.keyPath) and --signing-chain \(signing.chainPath): \(error)")
+        }
+    }
+
+    /// The lines of `users`, signed on every core, in order.
+    static func sign(_ users: [SyntheticPopulation.SignedUser], with signer: JWSSigner) throws(CLIError) -> [[UInt8]] {
+        let lines = Mutex([[UInt8]](repeating: [], count: users.count))
+        let failure = Mutex<SignatureError?>(nil)
+        DispatchQueue.concurrentPerform(iterations: users.count) { index in
+            do throws(SignatureError) {
+                let line = try users[index].line(signer: signer)
+                lines.withLock { $0[index] = line }
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw CLIError.invalidData("generate: signing failed: \(error)") }
+        return lines.withLock { $0 }
     }
 
     /// What a content system served one user by the last of `instants`: every issue readable at

@@ -9,18 +9,59 @@ import MastheadJSON
 /// array of exactly three strings, the first two base64 (the third, the chain's own root, is never
 /// used: trust comes from the configured roots only, as in Apple's library).
 struct CompactJWS {
-    let header: JWSHeader
+    /// The header part, decoded and checked; shared by the tokens that carry the same header.
+    let header: Header
     let payload: [UInt8]
+    /// The payload, parsed: a JSON object.
+    let payloadObject: JSONValue
     /// The payload's `signedDate`, milliseconds since the Unix epoch.
     let signedDate: Int64?
     let signature: [UInt8]
-    /// The DER bytes of `x5c[0]` and `x5c[1]`.
-    let leaf: [UInt8]
-    let intermediate: [UInt8]
     /// The length of `header.payload`, the signed bytes at the start of the token.
     let signingInputLength: Int
 
-    init(parsing token: [UInt8]) throws(SignatureError) {
+    /// A token's first part, decoded and checked: what every token carrying the same bytes there
+    /// has in common.
+    final class Header: Sendable {
+        /// The part as the token writes it (base64url).
+        let text: [UInt8]
+        let parameters: JWSHeader
+        /// The chain's leaf and intermediate (the DER bytes of `x5c[0]` and `x5c[1]`).
+        let chain: ChainCache.Key
+        /// SHA-256 through the whole 64-byte blocks of `text`, the start of the signed bytes.
+        let digestPrefix: SHA256Prefix
+
+        /// Checks the header's JSON object, found in a token as `text`.
+        init(_ json: JSONValue, text: ArraySlice<UInt8>) throws(SignatureError) {
+            guard json.member("crit") == nil else {
+                throw .malformedToken(part: .header, reason: "has crit: it requires extensions this verifier does not implement")
+            }
+            guard let algorithm = json.member("alg") else { throw .malformedToken(part: .header, reason: "has no alg") }
+            guard let algorithmName = algorithm.string else { throw .malformedToken(part: .header, reason: "alg is not a string") }
+            guard algorithmName == "ES256" else { throw .unsupportedAlgorithm(algorithmName) }
+            let type = try CompactJWS.optionalString(json, "typ")
+            let keyId = try CompactJWS.optionalString(json, "kid")
+            guard let x5c = json.member("x5c") else {
+                throw .malformedToken(part: .header, reason: "has no x5c certificate chain")
+            }
+            guard x5c.kind == .array else { throw .malformedToken(part: .header, reason: "x5c is not an array") }
+            var certificates: [String] = []
+            for (index, element) in x5c.elements.enumerated() {
+                guard let text = element.string else { throw .malformedToken(part: .header, reason: "x5c[\(index)] is not a string") }
+                certificates.append(text)
+            }
+            guard certificates.count == 3 else { throw .wrongChainLength(count: certificates.count) }
+            chain = ChainCache.Key(
+                leaf: try CompactJWS.certificateBytes(certificates[0], index: 0),
+                intermediate: try CompactJWS.certificateBytes(certificates[1], index: 1))
+            parameters = JWSHeader(algorithm: algorithmName, type: type, keyId: keyId, certificateChain: certificates)
+            self.text = Array(text)
+            digestPrefix = try SHA256Prefix(text)
+        }
+    }
+
+    /// Takes `token` apart; a header found in `headers` is not decoded again, a new one is added.
+    init(parsing token: [UInt8], headers: HeaderCache? = nil) throws(SignatureError) {
         var dots: [Int] = []
         dots.reserveCapacity(2)
         var index = 0
@@ -31,14 +72,17 @@ struct CompactJWS {
         guard dots.count == 2 else {
             throw .malformedToken(part: .token, reason: "has \(dots.count + 1) parts; a compact JWS has 3 (header.payload.signature)")
         }
-        let headerBytes = try CompactJWS.decode(token[..<dots[0]], .header)
+        let headerText = token[..<dots[0]]
+        // A header met before was decoded and checked then: the same bytes give the same result.
+        let known = headers?.header(headerText)
+        let headerBytes = known == nil ? try CompactJWS.decode(headerText, .header) : []
         payload = try CompactJWS.decode(token[(dots[0] + 1)..<dots[1]], .payload)
         signature = try CompactJWS.decode(token[(dots[1] + 1)...], .signature)
         signingInputLength = dots[1]
 
-        let headerJSON = try CompactJWS.object(headerBytes, .header)
-        let payloadJSON = try CompactJWS.object(payload, .payload)
-        if let signedDate = payloadJSON.member("signedDate") {
+        let headerJSON = known == nil ? try CompactJWS.object(headerBytes, .header) : nil
+        payloadObject = try CompactJWS.object(payload, .payload)
+        if let signedDate = payloadObject.member("signedDate") {
             guard let milliseconds = signedDate.int64 else {
                 throw .malformedToken(part: .payload, reason: "signedDate is not an integer number of milliseconds")
             }
@@ -46,28 +90,17 @@ struct CompactJWS {
         } else {
             signedDate = nil
         }
+        if let known {
+            header = known
+        } else {
+            header = try Header(headerJSON!, text: headerText)
+            headers?.insert(header)
+        }
+    }
 
-        guard headerJSON.member("crit") == nil else {
-            throw .malformedToken(part: .header, reason: "has crit: it requires extensions this verifier does not implement")
-        }
-        guard let algorithm = headerJSON.member("alg") else { throw .malformedToken(part: .header, reason: "has no alg") }
-        guard let algorithmName = algorithm.string else { throw .malformedToken(part: .header, reason: "alg is not a string") }
-        guard algorithmName == "ES256" else { throw .unsupportedAlgorithm(algorithmName) }
-        let type = try CompactJWS.optionalString(headerJSON, "typ")
-        let keyId = try CompactJWS.optionalString(headerJSON, "kid")
-        guard let x5c = headerJSON.member("x5c") else {
-            throw .malformedToken(part: .header, reason: "has no x5c certificate chain")
-        }
-        guard x5c.kind == .array else { throw .malformedToken(part: .header, reason: "x5c is not an array") }
-        var chain: [String] = []
-        for (index, element) in x5c.elements.enumerated() {
-            guard let text = element.string else { throw .malformedToken(part: .header, reason: "x5c[\(index)] is not a string") }
-            chain.append(text)
-        }
-        guard chain.count == 3 else { throw .wrongChainLength(count: chain.count) }
-        leaf = try CompactJWS.certificateBytes(chain[0], index: 0)
-        intermediate = try CompactJWS.certificateBytes(chain[1], index: 1)
-        header = JWSHeader(algorithm: algorithmName, type: type, keyId: keyId, certificateChain: chain)
+    /// The SHA-256 digest of the signed bytes, `header.payload`, continuing from the header's digest prefix.
+    func signingInputDigest(of token: [UInt8]) throws(SignatureError) -> [UInt8] {
+        try header.digestPrefix.digest(continuingWith: token[header.digestPrefix.length..<signingInputLength])
     }
 
     /// The bytes of one base64url part; only the signature may be empty (it is then refused for
@@ -93,14 +126,14 @@ struct CompactJWS {
     }
 
     /// A header parameter that must be a string when present.
-    private static func optionalString(_ header: JSONValue, _ name: StaticString) throws(SignatureError) -> String? {
+    static func optionalString(_ header: JSONValue, _ name: StaticString) throws(SignatureError) -> String? {
         guard let value = header.member(name) else { return nil }
         guard let text = value.string else { throw .malformedToken(part: .header, reason: "\(name) is not a string") }
         return text
     }
 
     /// The DER bytes of an `x5c` entry.
-    private static func certificateBytes(_ text: String, index: Int) throws(SignatureError) -> [UInt8] {
+    static func certificateBytes(_ text: String, index: Int) throws(SignatureError) -> [UInt8] {
         let bytes = Array(text.utf8)
         guard let der = Base64.decode(bytes[...], .standard) else {
             throw .undecodableCertificate(index: index, reason: "not base64: \(Base64.problem(in: bytes[...], .standard))")

@@ -7,6 +7,8 @@ public struct JWSSigner: Sendable {
     public let key: SigningKey
     /// The header every token carries (`alg` is `ES256`).
     public let header: JWSHeader
+    /// Whether nonces come from the key and the payload (RFC 6979): the same payload, the same token.
+    public let isDeterministic: Bool
     /// The header's JSON, base64url: the first part of every token.
     private let encodedHeader: String
 
@@ -16,12 +18,17 @@ public struct JWSSigner: Sendable {
     ///   - certificateChain: the `x5c` certificates, leaf first; the leaf must hold `key`'s public half.
     ///   - keyId: the `kid`.
     ///   - type: the `typ`.
+    ///   - deterministic: sign with nonces derived from the key and the payload
+    ///     (``SigningKey/deterministicSignature(for:)``), so that the same payload always gives
+    ///     the same token: for generated data; by default nonces are random, as OpenSSL draws them.
     /// - Throws: ``SignatureError/invalidPrivateKey(reason:)`` when the chain's leaf is not `key`'s.
-    public init(key: SigningKey, certificateChain: [Certificate] = [], keyId: String? = nil, type: String? = "JWT") throws(SignatureError) {
+    public init(key: SigningKey, certificateChain: [Certificate] = [], keyId: String? = nil, type: String? = "JWT", deterministic: Bool = false
+    ) throws(SignatureError) {
         if let leaf = certificateChain.first, !key.isKey(of: leaf) {
             throw .invalidPrivateKey(reason: "it is not the key of the chain's leaf certificate (\(leaf.subject))")
         }
         self.key = key
+        isDeterministic = deterministic
         header = JWSHeader(type: type, keyId: keyId, certificateChain: certificateChain.map { Base64.encode($0.der, .standard) })
         var writer = JSONWriter()
         writer.beginObject()
@@ -48,7 +55,8 @@ public struct JWSSigner: Sendable {
     /// The compact JWS of `payload`: `header.payload.signature`, each part base64url.
     public func sign(_ payload: [UInt8]) throws(SignatureError) -> String {
         let signingInput = encodedHeader + "." + Base64.encode(payload, .url)
-        let signature = try key.signature(for: Array(signingInput.utf8))
+        let message = Array(signingInput.utf8)
+        let signature = try isDeterministic ? key.deterministicSignature(for: message) : key.signature(for: message)
         return signingInput + "." + Base64.encode(signature, .url)
     }
 }

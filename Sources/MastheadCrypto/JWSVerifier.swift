@@ -11,8 +11,10 @@
 /// 5. the leaf's key is P-256 and the 64-byte r‖s signature verifies over `header.payload`.
 ///
 /// Steps 3–4 are remembered per leaf and intermediate (a bounded cache, Apple's library keeps one
-/// too) for instants inside the chain's validity window; step 5 runs for every token. The
-/// verifier is a value shared by any number of threads, which verify concurrently.
+/// too) for instants inside the chain's validity window; step 5 runs for every token. How a
+/// header reads (step 2, its certificates' bytes, and the SHA-256 of its whole 64-byte blocks, the
+/// start of the signed bytes) is remembered per header text: the many tokens one signer makes
+/// share it. The verifier is a value shared by any number of threads, which verify concurrently.
 public struct JWSVerifier: Sendable {
     /// Apple's receipt-signing extension, which the leaf must carry.
     public static let appleLeafOID = "1.2.840.113635.100.6.11.1"
@@ -29,13 +31,14 @@ public struct JWSVerifier: Sendable {
     public let intermediateOID: String
     let trust: TrustStore
     let cache: ChainCache
+    let headers: HeaderCache
 
     /// A verifier trusting `rootCertificates`.
     /// - Parameters:
     ///   - rootCertificates: the trust anchors; by default Apple Root CA - G3.
     ///   - leafOID: the extension the leaf must carry.
     ///   - intermediateOID: the extension the intermediate must carry.
-    ///   - cacheCapacity: how many verified chains to remember (0: none).
+    ///   - cacheCapacity: how many verified chains, and how many headers, to remember (0: none).
     /// - Throws: ``SignatureError/openSSL(function:reason:)`` when OpenSSL cannot build the store.
     public init(
         rootCertificates: [Certificate] = [.appleRootCAG3], leafOID: String = JWSVerifier.appleLeafOID,
@@ -45,6 +48,7 @@ public struct JWSVerifier: Sendable {
         self.leafOID = leafOID
         self.intermediateOID = intermediateOID
         cache = ChainCache(capacity: cacheCapacity)
+        headers = HeaderCache(capacity: cacheCapacity)
     }
 
     /// Verifies a compact JWS.
@@ -60,21 +64,23 @@ public struct JWSVerifier: Sendable {
 
     /// Verifies a compact JWS given as UTF-8 bytes; see ``verify(_:now:)``.
     public func verify(utf8 token: [UInt8], now: () -> Int64) throws(SignatureError) -> VerifiedJWS {
-        let jws = try CompactJWS(parsing: token)
+        let jws = try CompactJWS(parsing: token, headers: headers)
         let instant = jws.signedDate ?? now()
-        let key = ChainCache.Key(leaf: jws.leaf, intermediate: jws.intermediate)
+        let key = jws.header.chain
         let entry: ChainCache.Entry
         if let cached = cache.entry(for: key, at: instant) {
             entry = cached
         } else {
-            let leaf = try JWSVerifier.certificate(jws.leaf, index: 0)
-            let intermediate = try JWSVerifier.certificate(jws.intermediate, index: 1)
+            let leaf = try JWSVerifier.certificate(key.leaf, index: 0)
+            let intermediate = try JWSVerifier.certificate(key.intermediate, index: 1)
             let chain = try verifyChain(leaf: leaf, intermediate: intermediate, at: instant)
             entry = ChainCache.Entry(chain: chain, key: try leaf.p256PublicKey())
             cache.insert(entry, for: key)
         }
-        try entry.key.verify(signature: jws.signature, message: token[..<jws.signingInputLength])
-        return VerifiedJWS(header: jws.header, payload: jws.payload, signedDate: jws.signedDate, judgedAt: instant, leaf: entry.chain.leaf)
+        try entry.key.verify(signature: jws.signature, digest: try jws.signingInputDigest(of: token))
+        return VerifiedJWS(
+            header: jws.header.parameters, payload: jws.payload, payloadObject: jws.payloadObject, signedDate: jws.signedDate, judgedAt: instant,
+            leaf: entry.chain.leaf)
     }
 
     /// Verifies that `leaf` and `intermediate` chain to a root certificate at `milliseconds`
@@ -94,6 +100,8 @@ public struct JWSVerifier: Sendable {
 
     /// The number of chains the cache holds.
     var cachedChains: Int { cache.count }
+    /// The number of headers the cache holds.
+    var cachedHeaders: Int { headers.count }
 
     private static func certificate(_ der: [UInt8], index: Int) throws(SignatureError) -> Certificate {
         do {

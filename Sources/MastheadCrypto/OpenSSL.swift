@@ -22,7 +22,7 @@ enum OpenSSL {
     }
 
     /// SHA-256, fetched once (OpenSSL 3 otherwise fetches the implementation on every use).
-    nonisolated(unsafe) private static let sha256Digest: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+    nonisolated(unsafe) static let sha256Digest: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
 
     /// The SHA-256 digest of `bytes`.
     static func sha256(_ bytes: ArraySlice<UInt8>) throws(SignatureError) -> [UInt8] {

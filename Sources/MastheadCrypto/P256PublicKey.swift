@@ -45,11 +45,16 @@ final class P256PublicKey: @unchecked Sendable {
     /// SHA-256 digest of `message`.
     /// - Throws: ``SignatureError/invalidSignature(reason:)`` when it is not 64 bytes or does not verify.
     func verify(signature: [UInt8], message: ArraySlice<UInt8>) throws(SignatureError) {
+        try verify(signature: signature, digest: OpenSSL.sha256(message))
+    }
+
+    /// Verifies an ES256 signature over the message whose SHA-256 digest is `digest`.
+    /// - Throws: ``SignatureError/invalidSignature(reason:)`` when it is not 64 bytes or does not verify.
+    func verify(signature: [UInt8], digest: [UInt8]) throws(SignatureError) {
         guard signature.count == 64 else {
             throw .invalidSignature(reason: "it is \(signature.count) bytes; an ES256 signature is 64 (r‖s)")
         }
         let der = ES256.derSignature(raw: signature)
-        let digest = try OpenSSL.sha256(message)
         let context = try takeContext()
         let result = EVP_PKEY_verify(context, der, der.count, digest, digest.count)
         if result >= 0 {

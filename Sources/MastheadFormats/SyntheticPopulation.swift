@@ -72,7 +72,8 @@ public struct SyntheticPopulation: Sendable {
         return writer.bytes
     }
 
-    private struct Entry {
+    /// One generated purchase, as a receipt's transaction or a signed transaction gives it.
+    struct Entry {
         var id: String
         var original: String
         var product: String
@@ -83,10 +84,28 @@ public struct SyntheticPopulation: Sendable {
         var trial = false
     }
 
-    private func receipt(user: Int, random: inout SeededGenerator, into writer: inout JSONWriter) {
-        let day = Instant.millisecondsPerDay
+    /// One generated subscription's renewal state, as `pending_renewal_info` or signed renewal info gives it.
+    struct Pending {
+        var original: String
+        var product: String
+        var retry: Bool
+        var grace: Int64?
+        var autoRenew: Bool
+    }
+
+    /// Everything drawn for one user, in the order the generator draws it, before any of it is written.
+    struct Draw {
         var entries: [Entry] = []
-        var pending: [(original: String, product: String, retry: Bool, grace: Int64?, autoRenew: Bool)] = []
+        var pending: [Pending] = []
+        var sandbox = false
+        /// Which of R2.1's date shapes the receipt uses (receipts only).
+        var dateShape = 0
+    }
+
+    /// Draws user number `index`: the same draws whether it is then written as a receipt or signed.
+    func draw(user: Int, random: inout SeededGenerator) -> Draw {
+        let day = Instant.millisecondsPerDay
+        var result = Draw()
         var serial = 0
         func nextId() -> String {
             serial += 1
@@ -109,12 +128,12 @@ public struct SyntheticPopulation: Sendable {
                     let cut = purchase + Int64(1 + random.below(20)) * day
                     entry.cancellation = cut
                     entry.upgraded = true
-                    entries.append(entry)
+                    result.entries.append(entry)
                     current = other.productId
                     purchase = cut
                     continue
                 }
-                entries.append(entry)
+                result.entries.append(entry)
                 // Renewals arrive a little early; sometimes late by hours (billing) or months (resubscribe).
                 let roll = random.below(100)
                 if roll < 80 {
@@ -126,7 +145,8 @@ public struct SyntheticPopulation: Sendable {
                 }
             }
             let retry = random.chance(8)
-            pending.append((original, current, retry, retry && random.chance(50) ? (entries.last?.expires ?? 0) + 16 * day : nil, random.chance(70)))
+            let grace = retry && random.chance(50) ? (result.entries.last?.expires ?? 0) + 16 * day : nil
+            result.pending.append(Pending(original: original, product: current, retry: retry, grace: grace, autoRenew: random.chance(70)))
         }
         // Non-renewing passes, stacked by the engine.
         if !nonRenewing.isEmpty && random.chance(15) {
@@ -135,17 +155,23 @@ public struct SyntheticPopulation: Sendable {
                 let id = nextId()
                 var entry = Entry(id: id, original: id, product: product.productId, purchase: start.milliseconds + Int64(random.below(700)) * day)
                 if random.chance(3) { entry.cancellation = entry.purchase + 2 * day }
-                entries.append(entry)
+                result.entries.append(entry)
             }
         }
         // Single issues.
         if !issues.isEmpty && random.chance(10) {
             let product = issues[random.below(issues.count)]
             let id = nextId()
-            entries.append(Entry(id: id, original: id, product: product.productId, purchase: start.milliseconds + Int64(random.below(700)) * day))
+            result.entries.append(Entry(id: id, original: id, product: product.productId, purchase: start.milliseconds + Int64(random.below(700)) * day))
         }
-        let sandbox = random.chance(3)
-        let dateShape = random.below(4)
+        result.sandbox = random.chance(3)
+        result.dateShape = random.below(4)
+        return result
+    }
+
+    private func receipt(user: Int, random: inout SeededGenerator, into writer: inout JSONWriter) {
+        let drawn = draw(user: user, random: &random)
+        let entries = drawn.entries, sandbox = drawn.sandbox, dateShape = drawn.dateShape
         writer.beginObject()
         writer.field("status", Int64(0))
         writer.field("environment", sandbox ? "Sandbox" : "Production")
@@ -164,7 +190,7 @@ public struct SyntheticPopulation: Sendable {
         writer.endArray()
         writer.key("pending_renewal_info")
         writer.beginArray()
-        for renewal in pending {
+        for renewal in drawn.pending {
             writer.beginObject()
             writer.field("auto_renew_product_id", renewal.product)
             writer.field("original_transaction_id", renewal.original)

@@ -28,6 +28,93 @@ struct GenerateCommandTests {
         #expect(Tool.summaryRow(audit.errors, "rejected lines") == ["0"])
     }
 
+    static let signing = [
+        "--signing-key", "Tests/Fixtures/test-chain/leaf-key.pem", "--signing-chain", "Tests/Fixtures/test-chain/chain.pem",
+    ]
+
+    /// Signed lines: the same bytes for the same seed (RFC 6979 nonces), the users of the
+    /// receipts of that seed, every token carrying the chain and the bundle id asked for.
+    @Test func signed_sameSeed_sameBytes_sameUsersAsTheReceipts() throws {
+        let arguments = ["generate", "--catalog", "Catalog/the-monthly", "--users", "30", "--seed", "7", "--signed"] + Self.signing
+        let first = try Tool.run(arguments + ["--bundle-id", "com.example.other"])
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(try Tool.run(arguments + ["--bundle-id", "com.example.other"]).output == first.output)
+        let receipts = try Tool.run(["generate", "--catalog", "Catalog/the-monthly", "--users", "30", "--seed", "7"]).output.split(separator: "\n")
+        let lines = first.output.split(separator: "\n")
+        #expect(lines.count == 30)
+        var withTokens = 0
+        for (line, receipt) in zip(lines, receipts) {
+            let root = try JSONDocument(parsing: Array(line.utf8)).root
+            let receiptRoot = try JSONDocument(parsing: Array(receipt.utf8)).root
+            #expect(root.member("user_id")?.string == receiptRoot.member("user_id")?.string)
+            let transactions = Array(try #require(root.member("signedTransactions")).elements)
+            let tokens = transactions + Array(try #require(root.member("signedRenewalInfos")).elements)
+            for token in tokens {
+                let parts = try #require(token.string).split(separator: ".")
+                #expect(parts.count == 3)
+                let header = try #require(Self.base64URL(parts[0]))
+                #expect(header.contains(#""alg":"ES256""#))
+                #expect(Array(try #require(JSONDocument(parsing: Array(header.utf8)).root.member("x5c")).elements).count == 3)
+            }
+            guard let first = transactions.first else { continue }  // a user who bought nothing
+            withTokens += 1
+            let payload = try #require(first.string.flatMap { Self.base64URL($0.split(separator: ".")[1]) })
+            #expect(payload.contains(#""bundleId":"com.example.other""#))
+        }
+        #expect(withTokens > 20)
+    }
+
+    /// A small signed population audits to the same results as the receipts of its seed, verified
+    /// against the test root and trusted as verified alike; only the summary's signed-data row differs.
+    @Test func signed_auditsToTheSameResultsAsTheReceipts() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let signed = folder.appendingPathComponent("signed.jsonl")
+        let receipts = folder.appendingPathComponent("receipts.jsonl")
+        let generate = ["generate", "--catalog", "Catalog/the-monthly", "--users", "150", "--seed", "12"]
+        #expect(try Tool.run(generate + ["--signed", "--output", signed.path] + Self.signing).status == 0)
+        #expect(try Tool.run(generate + ["--output", receipts.path]).status == 0)
+        let audit = ["audit", "--catalog", "Catalog/the-monthly", "--at", "2020-09-30T00:00:00Z", "--at", "2021-06-30T00:00:00Z"]
+        let fromReceipts = try Tool.run(audit + ["--receipts", receipts.path])
+        let verified = try Tool.run(audit + ["--receipts", signed.path, "--root-certificate", "Tests/Fixtures/test-chain/root.pem"])
+        let trusted = try Tool.run(audit + ["--receipts", signed.path, "--trust-verified"])
+        #expect(fromReceipts.status == 0)
+        #expect(verified.status == 0, "\(verified.errors)")
+        #expect(trusted.status == 0, "\(trusted.errors)")
+        #expect(!fromReceipts.output.isEmpty)
+        #expect(verified.output == fromReceipts.output)
+        #expect(trusted.output == fromReceipts.output)
+        #expect(Tool.summaryRow(verified.errors, "users") == ["150"])
+        #expect(Tool.summaryRow(verified.errors, "rejected lines") == ["0"])
+        #expect(Tool.summaryRow(verified.errors, "signed data")?.first?.contains("every signature verified") == true)
+        func withoutSignedRow(_ text: String) -> [Substring] { text.split(separator: "\n").filter { !$0.contains("signed data") && !$0.contains(" s ") } }
+        #expect(withoutSignedRow(verified.errors) == withoutSignedRow(fromReceipts.errors))
+    }
+
+    static func base64URL(_ part: Substring) -> String? {
+        var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
+        return Data(base64Encoded: text).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func signed_usage() throws {
+        let base = ["generate", "--catalog", "Catalog/the-monthly", "--users", "2"]
+        let withoutKey = try Tool.run(base + ["--signed", "--signing-chain", "Tests/Fixtures/test-chain/chain.pem"])
+        #expect(withoutKey.status == 64)
+        #expect(withoutKey.errors == "masthead: generate: --signed needs --signing-key FILE and --signing-chain FILE\n")
+        let notSigned = try Tool.run(base + Self.signing)
+        #expect(notSigned.status == 64)
+        #expect(notSigned.errors == "masthead: generate: --signing-key is for --signed data\n")
+        let rootOnly = try Tool.run(base + ["--signed", "--signing-key", "Tests/Fixtures/test-chain/leaf-key.pem", "--signing-chain", "Tests/Fixtures/test-chain/root.pem"])
+        #expect(rootOnly.status == 1)
+        #expect(rootOnly.errors.contains("--signing-chain Tests/Fixtures/test-chain/root.pem holds 1 certificate(s); signed data carries 3"))
+        #expect(rootOnly.output == "")
+        let otherKey = try Tool.run(base + ["--signed", "--signing-key", "Tests/Fixtures/test-chain/other-key.pem", "--signing-chain", "Tests/Fixtures/test-chain/chain.pem"])
+        #expect(otherKey.status == 1)
+        #expect(otherKey.errors.contains("it is not the key of the chain's leaf certificate"))
+        #expect(otherKey.output == "")
+    }
+
     @Test func usage() throws {
         #expect(try Tool.run(["generate", "--catalog", "Catalog/the-monthly"]).status == 64)
         #expect(try Tool.run(["generate", "--catalog", "Catalog/the-monthly", "--users", "x"]).status == 64)

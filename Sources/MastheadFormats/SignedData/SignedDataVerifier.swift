@@ -90,7 +90,9 @@ public struct SignedDataVerifier: Sendable {
         let bytes: [UInt8]
         do {
             switch trust {
-            case .verifySignatures(let verifier): bytes = try verifier.verify(token, now: SystemClock.epochMilliseconds).payload
+            case .verifySignatures(let verifier):
+                // Parsed once, by the verifier's checks.
+                return try verifier.verify(token, now: SystemClock.epochMilliseconds).payloadObject
             case .trustedAlready: bytes = try JWSVerifier.unverifiedPayload(utf8: Array(token.utf8))
             }
         } catch {

@@ -111,4 +111,6 @@ issue other-intermediate "/CN=Masthead Test Other Intermediate CA/O=Masthead tes
 issue other-leaf "/CN=Masthead Test Other Signing/O=Masthead tests" leaf-key.pem leaf 20160101000000Z 20450101000000Z other-intermediate
 
 openssl x509 -inform der -in root.der -out root.pem
+# The chain as `masthead generate --signing-chain` takes it: leaf, intermediate, root.
+for name in leaf intermediate root; do openssl x509 -inform der -in $name.der; done > chain.pem
 echo "made $(ls *.der | wc -l) certificates and $(ls *.pem | wc -l) PEM files in $(pwd)"
