@@ -46,7 +46,8 @@ struct BenchOptions {
                     With --signed, generates it as signed data ('masthead generate --signed' with the
                     test chain of Tests/Fixtures/test-chain), measures 'openssl speed ecdsap256' on one
                     core and on both, then times 'masthead audit' verifying every token against the
-                    test root, and with --trust-verified, in turns.
+                    test root, and with --trust-verified, in turns. The signed file is the same bytes
+                    for the same users and seed, so one already in --work is reused.
                     """,
                 options: [
                     usersOption, seedOption, .value("runs", "N", "Pairs of audit and Python runs, or of audit runs with --signed (default 1)."),

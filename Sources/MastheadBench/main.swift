@@ -23,9 +23,21 @@ func measure(_ arguments: [String], stdoutPath: String, stderrPath: String = "/d
     posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     let argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
+    // The program starts with no signal blocked or ignored, whatever the thread that starts it
+    // blocks (Dispatch's threads block them all): `openssl speed` stops each test on SIGALRM.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    var all = sigset_t()
+    sigemptyset(&none)
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid = pid_t()
     let started = SystemClock.seconds()
-    let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+    let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
     guard spawned == 0 else { fail("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))") }
     var status: Int32 = 0
     var usage = rusage()

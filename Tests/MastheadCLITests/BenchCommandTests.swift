@@ -63,4 +63,25 @@ struct BenchCommandTests {
         let wal = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("database-40-3.sqlite-wal").path)
         #expect((wal?[.size] as? Int ?? 0) == 0)
     }
+
+    /// The signed audit benchmark on a few users: the population `masthead generate --signed`
+    /// writes with the test chain, OpenSSL's rates on one core and both, and the audit verified
+    /// and trusted, every line read.
+    @Test func auditSigned_setsTheAuditBesideOpenSSL() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Self.bench(["audit", "--signed", "--users", "20", "--seed", "4", "--seconds", "1", "--work", folder.path])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("20 users, "))
+        for row in ["| openssl speed -seconds 1 ecdsap256 (one core) | ", "| openssl speed -seconds 1 -multi 2 ecdsap256 (both cores) | ",
+                    "| verified | ", "| --trust-verified | "] {
+            #expect(run.output.contains(row), "\(row)")
+        }
+        let generated = try Tool.run(
+            ["generate", "--catalog", "Catalog/the-monthly", "--users", "20", "--seed", "4", "--signed"] + GenerateCommandTests.signing)
+        #expect(try String(contentsOf: folder.appendingPathComponent("signed-20-4.jsonl"), encoding: .utf8) == generated.output)
+        let summary = try String(contentsOf: folder.appendingPathComponent("signed-audit-summary.txt"), encoding: .utf8)
+        #expect(Tool.summaryRow(summary, "users") == ["20"])
+        #expect(Tool.summaryRow(summary, "rejected lines") == ["0"])
+    }
 }
