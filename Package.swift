@@ -96,7 +96,10 @@ let package = Package(
         .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadSQLite", "MastheadStorage"], swiftSettings: settings),
         .testTarget(
             name: "MastheadAuditTests",
-            dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadReports", "MastheadAudit"],
+            dependencies: [
+                "Masthead", "MastheadJSON", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadReports", "MastheadAudit", "MastheadCrypto",
+                "MastheadTestSupport",
+            ],
             swiftSettings: settings),
         .testTarget(
             name: "MastheadCLITests",

@@ -1,5 +1,6 @@
 import Masthead
 import MastheadFormats
+import MastheadTestSupport
 import Testing
 
 /// The shipped example receipts, decoded and decided end to end (formats + engine).
@@ -13,18 +14,10 @@ struct ShippedReceiptTests {
         return try #require(result.publications.first)
     }
 
-    static let table61: [(at: String, state: SubscriptionState, readable: [String])] = [
-        ("2020-02-01T12:00:00Z", .none, []),
-        ("2020-02-20T12:00:00Z", .active, ["2020-02"]),
-        ("2020-03-01T12:00:00Z", .active, ["2020-02", "2020-03"]),
-        ("2020-03-20T12:00:00Z", .active, ["2020-02", "2020-03"]),
-        ("2020-04-01T12:00:00Z", .active, ["2020-02", "2020-03", "2020-04"]),
-        ("2020-04-20T12:00:00Z", .expired, ["2020-02", "2020-03", "2020-04"]),
-        ("2020-05-01T12:00:00Z", .expired, ["2020-02", "2020-03", "2020-04"]),
-        ("2020-06-01T12:00:00Z", .expired, ["2020-02", "2020-03", "2020-04"]),
-        ("2020-06-17T12:00:00Z", .active, ["2020-02", "2020-03", "2020-04", "2020-06"]),
-        ("2020-07-01T12:00:00Z", .active, ["2020-02", "2020-03", "2020-04", "2020-06", "2020-07"]),
-    ]
+    /// The rows of Table 6-1, shared with the signed reader's test.
+    static let table61: [(at: String, state: SubscriptionState, readable: [String])] = Table61.rows.map { row in
+        (row.at, SubscriptionState(rawValue: row.state)!, row.readable)
+    }
 
     @Test(arguments: table61)
     func table61_receipt_rowByRow(row: (at: String, state: SubscriptionState, readable: [String])) throws {
