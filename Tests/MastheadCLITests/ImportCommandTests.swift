@@ -116,7 +116,8 @@ struct ImportCommandTests {
         let run = try Self.importing(receipts.path, into: database)
         #expect(run.status == 0, "\(run.errors)")
         #expect(products() == ["com.example.monthly", "com.example.reader"])
-        #expect(server.stop(signal: SIGTERM).status == 0)
+        let stopped = server.stop(signal: SIGTERM)
+        #expect(stopped.status == 0, "\(stopped.errors)")
     }
 
     /// A receipts file that cannot be read exits 66 before the database is created.

@@ -50,6 +50,7 @@ struct RefreshCommandTests {
         #expect(refresh.status == 0, "\(refresh.errors)")
         #expect(refresh.output.hasPrefix("refresh: 1 due, 1 refreshed"))
         #expect(transactions() == 2)
-        #expect(server.stop(signal: SIGTERM).status == 0)
+        let stopped = server.stop(signal: SIGTERM)
+        #expect(stopped.status == 0, "\(stopped.errors)")
     }
 }

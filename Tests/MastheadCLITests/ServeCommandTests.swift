@@ -65,14 +65,15 @@ struct ServeCommandTests {
             let check = client.request("GET", "/v1/users/alice/issues/the-monthly/2020-06?at=2020-07-02T00:00:00Z", headers: ["Authorization": "Bearer api-token"])
             #expect(check?.body.contains(#""readable":true"#) == true)
             let stopped = server.stop(signal: SIGTERM)
-            #expect(stopped.status == 0)
+            #expect(stopped.status == 0, "\(stopped.errors)")
             #expect(stopped.errors.contains("stopped; the database is closed"))
         }
         let restarted = try ServerProcess(database: database)
         let client = try TestClient(port: restarted.port)
         let check = client.request("GET", "/v1/users/alice/issues/the-monthly/2020-06?at=2020-07-02T00:00:00Z", headers: ["Authorization": "Bearer api-token"])
         #expect(check?.body.contains(#""readable":true"#) == true)
-        #expect(restarted.stop(signal: SIGINT).status == 0)
+        let restartedStop = restarted.stop(signal: SIGINT)
+        #expect(restartedStop.status == 0, "\(restartedStop.errors)")
     }
 
     @Test func refresh_runsOnce_andReportsWhatItDid() throws {
