@@ -1,3 +1,5 @@
+public import MastheadJSON
+
 /// Verifies Apple's signed data (compact JWS, ES256, `x5c` chain) as strictly as Apple's own
 /// library does offline, with OpenSSL.
 ///
@@ -117,8 +119,9 @@ extension JWSVerifier {
     /// The payload of a compact JWS checked for shape only (three base64url parts, `alg` ES256,
     /// a three-certificate `x5c`), without verifying its chain or signature: for data whose
     /// signature the caller's own store verified when it took it in.
+    /// - Returns: the payload as the shape check parsed it (a JSON object).
     /// - Throws: ``SignatureError`` for a token of the wrong shape.
-    public static func unverifiedPayload(utf8 token: [UInt8]) throws(SignatureError) -> [UInt8] {
-        try CompactJWS(parsing: token).payload
+    public static func unverifiedPayload(utf8 token: [UInt8]) throws(SignatureError) -> JSONValue {
+        try CompactJWS(parsing: token).payloadObject
     }
 }

@@ -17,8 +17,7 @@ public struct CatalogDecoder: Sendable {
 
     /// Parses and checks a catalog and its `"app"` object; `file` names it in errors.
     public func decodeDocument(_ bytes: [UInt8], file: String = "catalog.json") throws(FormatError) -> CatalogDocument {
-        let root: JSONValue
-        do { root = try JSONDocument(parsing: bytes).root } catch { throw FormatError.invalidJSON(error) }
+        let root = try JSONValue.parsed(bytes)
         var reader = Reader()
         let catalog = reader.read(root)
         let app = root.kind == .object ? reader.readApp(root) : nil

@@ -42,8 +42,7 @@ public struct NotificationDecoder: Sendable {
 
     /// Parses and reads a notification body.
     public func decode(_ bytes: [UInt8]) throws(FormatError) -> AppStoreNotification {
-        let root: JSONValue
-        do { root = try JSONDocument(parsing: bytes).root } catch { throw FormatError.invalidJSON(error) }
+        let root = try JSONValue.parsed(bytes)
         return try decode(root)
     }
 

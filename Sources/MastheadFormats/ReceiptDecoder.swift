@@ -35,9 +35,8 @@ public struct ReceiptDecoder: Sendable {
 
     /// Parses and reads a verifyReceipt response.
     public func decode(_ bytes: [UInt8]) throws(FormatError) -> Receipt {
-        let document: JSONDocument
-        do { document = try JSONDocument(parsing: bytes) } catch { throw FormatError.invalidJSON(error) }
-        return try decode(document.root, path: "$")
+        let root = try JSONValue.parsed(bytes)
+        return try decode(root, path: "$")
     }
 
     /// Reads a verifyReceipt response from an already parsed value found at `path`.

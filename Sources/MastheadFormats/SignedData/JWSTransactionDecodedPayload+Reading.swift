@@ -5,9 +5,8 @@ extension JWSTransactionDecodedPayload {
     /// its signature has been verified.
     /// - Throws: ``FormatError`` naming the JSON path and line of a field of the wrong JSON type.
     public init(decoding bytes: [UInt8]) throws(FormatError) {
-        let document: JSONDocument
-        do { document = try JSONDocument(parsing: bytes) } catch { throw FormatError.invalidJSON(error) }
-        try self.init(document.root)
+        let root = try JSONValue.parsed(bytes)
+        try self.init(root)
     }
 
     /// Reads a signed transaction's payload from a parsed value found at `path`.

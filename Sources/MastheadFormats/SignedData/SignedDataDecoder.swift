@@ -34,7 +34,7 @@ public struct SignedDataDecoder: Sendable {
 
     /// Parses and reads a signed transaction's payload.
     public func transaction(_ bytes: [UInt8]) throws(FormatError) -> SignedTransaction {
-        try transaction(parse(bytes))
+        try transaction(JSONValue.parsed(bytes))
     }
 
     /// Reads a signed transaction's payload from a parsed value found at `path`.
@@ -47,7 +47,7 @@ public struct SignedDataDecoder: Sendable {
 
     /// Parses and reads a signed renewal info's payload.
     public func renewal(_ bytes: [UInt8]) throws(FormatError) -> SignedRenewal {
-        try renewal(parse(bytes))
+        try renewal(JSONValue.parsed(bytes))
     }
 
     /// Reads a signed renewal info's payload from a parsed value found at `path`.
@@ -58,9 +58,6 @@ public struct SignedDataDecoder: Sendable {
         }
     }
 
-    private func parse(_ bytes: [UInt8]) throws(FormatError) -> JSONValue {
-        do { return try JSONDocument(parsing: bytes).root } catch { throw FormatError.invalidJSON(error) }
-    }
 
     /// The engine's transaction for `payload`, read from `object` (for the lines of errors).
     private func transaction(_ payload: JWSTransactionDecodedPayload, _ object: UnsafeJSONValue, path: String) throws(FormatError) -> Transaction {

@@ -11,9 +11,8 @@ public enum SignedDataDocument: Hashable, Sendable {
 
     /// Parses `bytes` and reads the document; nil when it has neither shape.
     public static func read(_ bytes: [UInt8]) throws(FormatError) -> SignedDataDocument? {
-        let document: JSONDocument
-        do { document = try JSONDocument(parsing: bytes) } catch { throw FormatError.invalidJSON(error) }
-        return try read(document.root)
+        let root = try JSONValue.parsed(bytes)
+        return try read(root)
     }
 
     /// Reads the document at `value` (found at `path`); nil when it is not an object holding
