@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "MastheadCrypto", targets: ["MastheadCrypto"]),
         .library(name: "MastheadSQLite", targets: ["MastheadSQLite"]),
         .library(name: "MastheadStorage", targets: ["MastheadStorage"]),
+        .library(name: "MastheadAppStore", targets: ["MastheadAppStore"]),
         .library(name: "MastheadReports", targets: ["MastheadReports"]),
         .library(name: "MastheadAudit", targets: ["MastheadAudit"]),
         .executable(name: "masthead", targets: ["masthead"]),
@@ -37,6 +38,10 @@ let package = Package(
         // File and wire formats: catalog.json, App Store receipts (R2) and signed data (R2.8), entitlement JSON.
         .target(
             name: "MastheadFormats", dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto"], swiftSettings: settings),
+        // Asking Apple: one HTTPS transport, verifyReceipt and the App Store Server API client.
+        .target(
+            name: "MastheadAppStore", dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats"],
+            swiftSettings: settings),
         // SQLite 3 as the OS ships it (libsqlite3-dev).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // A small SQLite wrapper: connections, statements, typed rows, transactions, savepoints, read snapshots, migrations.
@@ -54,6 +59,7 @@ let package = Package(
             name: "MastheadService",
             dependencies: [
                 "Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP",
+                "MastheadAppStore",
             ],
             swiftSettings: settings),
         // Pictures and pages for people: the reader timeline (SVG) and the audit report (HTML).
@@ -67,7 +73,7 @@ let package = Package(
             name: "MastheadCLI",
             dependencies: [
                 "Masthead", "MastheadJSON", "MastheadClock", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports",
-                "MastheadAudit",
+                "MastheadAudit", "MastheadAppStore",
             ],
             swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
@@ -86,14 +92,21 @@ let package = Package(
         .testTarget(
             name: "MastheadFormatsTests", dependencies: ["Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats", "MastheadTestSupport"],
             swiftSettings: settings),
-        // A blocking HTTP client for live server tests, and the test certificate chain that signs test data.
-        .target(name: "MastheadTestSupport", dependencies: ["MastheadCrypto"], path: "Tests/MastheadTestSupport", swiftSettings: settings),
+        // A blocking HTTP client for live server tests, the test certificate chain that signs test
+        // data, and a fake App Store Server API.
+        .target(
+            name: "MastheadTestSupport", dependencies: ["MastheadCrypto", "MastheadJSON", "MastheadHTTP"], path: "Tests/MastheadTestSupport",
+            swiftSettings: settings),
+        .testTarget(
+            name: "MastheadAppStoreTests",
+            dependencies: ["Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats", "MastheadHTTP", "MastheadAppStore", "MastheadTestSupport"],
+            swiftSettings: settings),
         .testTarget(name: "MastheadHTTPTests", dependencies: ["MastheadHTTP", "MastheadTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "MastheadServiceTests",
             dependencies: [
                 "Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP", "MastheadService",
-                "MastheadTestSupport",
+                "MastheadAppStore", "MastheadTestSupport",
             ],
             swiftSettings: settings),
         .testTarget(name: "MastheadReportsTests", dependencies: ["Masthead", "MastheadReports"], swiftSettings: settings),
@@ -110,7 +123,7 @@ let package = Package(
             name: "MastheadCLITests",
             dependencies: [
                 "Masthead", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports",
-                "MastheadAudit", "MastheadCLI", "MastheadTestSupport", "masthead", "MastheadBench",
+                "MastheadAudit", "MastheadCLI", "MastheadAppStore", "MastheadTestSupport", "masthead", "MastheadBench",
             ],
             swiftSettings: settings),
     ]

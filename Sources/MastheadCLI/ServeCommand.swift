@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Masthead
+import MastheadAppStore
 import MastheadClock
 import MastheadFormats
 import MastheadHTTP
@@ -113,7 +114,13 @@ struct ServeCommand {
         }
         waiter.name = "stop-signals"
         waiter.start()
-        let poller = configuration.pollingEnabled ? startPolling(service, errors: errors) : nil
+        let poller: (any DispatchSourceTimer)?
+        do { poller = configuration.pollingEnabled ? try startPolling(service) : nil } catch {
+            server.stop()
+            server.waitUntilStopped()
+            service.close()
+            throw CLIError.configuration(error.description)
+        }
         // Announced only once the stop signals are handled, so a supervisor may signal right away.
         try output.write("listening on \(server.host):\(server.port)\n")
         try output.flush()
@@ -135,8 +142,9 @@ struct ServeCommand {
         }
     }
 
-    private func startPolling(_ service: EntitlementService, errors: OutputFile) -> any DispatchSourceTimer {
-        let refresher = Refresher(service: service, client: VerifyReceiptClient(configuration: configuration))
+    private func startPolling(_ service: EntitlementService) throws(ConfigurationError) -> any DispatchSourceTimer {
+        let refresher = Refresher(
+            service: service, client: VerifyReceiptClient(configuration: configuration), appStoreServerAPI: try service.appStoreServerAPIClient())
         let window = Int64(configuration.pollingWindowSeconds) * 1000
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "polling"))
         timer.schedule(deadline: .now() + .seconds(configuration.pollingIntervalSeconds), repeating: .seconds(configuration.pollingIntervalSeconds))
@@ -144,7 +152,7 @@ struct ServeCommand {
             let line: String
             do {
                 let report = try refresher.run(within: window)
-                line = "polling: \(report.due) due, \(report.refreshed) refreshed, \(report.withoutReceipt) without receipt, \(report.failures.count) failed\n"
+                line = "polling: \(report.summary)\n"
             } catch {
                 line = "polling failed: \(error)\n"
             }

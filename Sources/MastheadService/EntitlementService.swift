@@ -464,16 +464,21 @@ public final class EntitlementService: Sendable {
     /// when the subscription has a user, stored unlinked otherwise.
     public func applyPolled(_ receipt: Receipt, userId: String?, latestReceipt: String?) throws {
         let now = clock()
+        try applyPolledWrite { store -> [Change] in
+            try store.save(transactions: receipt.transactions, renewals: receipt.renewals)
+            let originals = Array(Set(receipt.transactions.map(\.originalTransactionId)))
+            if let latestReceipt { try store.recordLatestReceipt(latestReceipt, environment: receipt.environment, originalTransactionIds: originals) }
+            guard let userId else { return try store.users(linkedTo: originals, environment: receipt.environment).map(Change.user) }
+            let previousOwners = try store.link(userId: userId, transactions: receipt.transactions, latestReceipt: latestReceipt, restore: .transfer, now: now)
+            return ([userId] + previousOwners).map(Change.user)
+        }
+    }
+
+    /// Commits a polling job's write, waiting for it; then the caches drop what it changed.
+    func applyPolledWrite(_ work: @escaping @Sendable (any EntitlementStore) throws -> [Change]) throws {
         let changes: [Change]
         do {
-            changes = try writer.perform { store -> [Change] in
-                try store.save(transactions: receipt.transactions, renewals: receipt.renewals)
-                let originals = Array(Set(receipt.transactions.map(\.originalTransactionId)))
-                if let latestReceipt { try store.recordLatestReceipt(latestReceipt, environment: receipt.environment, originalTransactionIds: originals) }
-                guard let userId else { return try store.users(linkedTo: originals, environment: receipt.environment).map(Change.user) }
-                let previousOwners = try store.link(userId: userId, transactions: receipt.transactions, latestReceipt: latestReceipt, restore: .transfer, now: now)
-                return ([userId] + previousOwners).map(Change.user)
-            }
+            changes = try writer.perform(work)
         } catch {
             noteWrite(error)
             throw error

@@ -1,35 +1,69 @@
+public import MastheadAppStore
 import MastheadFormats
 import MastheadJSON
 import MastheadStorage
 
-/// Polls Apple for the subscriptions about to expire and applies the answers like posted receipts.
+/// Polls Apple for the subscriptions about to expire and applies the answers.
+///
+/// A subscription with signed data (``MastheadStorage/RefreshDue/signed``) is asked of the App
+/// Store Server API (Get All Subscription Statuses with its original transaction id) and the
+/// verified answer applied as a version 2 notification is; without a configured key it is
+/// counted as not polled, unless it has a stored receipt, which verifyReceipt re-verifies.
+/// Receipts-only subscriptions keep verifyReceipt.
 public struct Refresher: Sendable {
     public let service: EntitlementService
     public let client: VerifyReceiptClient
+    /// The App Store Server API client; nil when no key is configured.
+    public let appStoreServerAPI: AppStoreServerAPIClient?
 
     /// Creates a refresher.
-    public init(service: EntitlementService, client: VerifyReceiptClient) {
+    public init(service: EntitlementService, client: VerifyReceiptClient, appStoreServerAPI: AppStoreServerAPIClient? = nil) {
         self.service = service
         self.client = client
+        self.appStoreServerAPI = appStoreServerAPI
     }
 
     /// What one polling run did.
     public struct Report: Sendable {
         public var due = 0
-        public var refreshed = 0
-        /// Subscriptions without a stored receipt to re-verify.
+        /// Subscriptions refreshed through the App Store Server API.
+        public var refreshedByAPI = 0
+        /// Subscriptions refreshed through verifyReceipt.
+        public var refreshedByReceipt = 0
+        /// Subscriptions without signed data and without a stored receipt to re-verify.
         public var withoutReceipt = 0
+        /// Subscriptions with signed data (and no receipt) not polled: no App Store Server API key.
+        public var notPolled = 0
         public var failures: [(originalTransactionId: String, reason: String)] = []
+
+        /// Subscriptions refreshed by either path.
+        public var refreshed: Int { refreshedByAPI + refreshedByReceipt }
+
+        /// The summary line, such as `3 due, 2 refreshed (1 by the App Store Server API, 1 by verifyReceipt), …`.
+        public var summary: String {
+            "\(due) due, \(refreshed) refreshed (\(refreshedByAPI) by the App Store Server API, \(refreshedByReceipt) by verifyReceipt), "
+                + "\(withoutReceipt) without a stored receipt, \(notPolled) not polled: no App Store Server API key, \(failures.count) failed"
+        }
     }
 
-    /// Re-verifies every subscription expiring within `milliseconds` from now.
+    /// Refreshes every subscription expiring within `milliseconds` from now.
     public func run(within milliseconds: Int64) throws -> Report {
         var report = Report()
         let decoder = ReceiptDecoder(catalog: service.catalog)
         for entry in try service.dueForRefresh(within: milliseconds) {
             report.due += 1
+            if entry.signed, let appStoreServerAPI {
+                do {
+                    let statuses = try appStoreServerAPI.subscriptionStatuses(transactionId: entry.originalTransactionId, environment: entry.environment)
+                    try service.applyPolled(statuses)
+                    report.refreshedByAPI += 1
+                } catch {
+                    report.failures.append((entry.originalTransactionId, "\(error)"))
+                }
+                continue
+            }
             guard let receiptData = entry.latestReceipt else {
-                report.withoutReceipt += 1
+                if entry.signed { report.notPolled += 1 } else { report.withoutReceipt += 1 }
                 continue
             }
             do {
@@ -37,7 +71,7 @@ public struct Refresher: Sendable {
                 let document = try JSONDocument(parsing: body)
                 let receipt = try decoder.decode(document.root, path: "$")
                 try service.applyPolled(receipt, userId: entry.userId, latestReceipt: document.root.member("latest_receipt")?.string ?? receiptData)
-                report.refreshed += 1
+                report.refreshedByReceipt += 1
             } catch {
                 report.failures.append((entry.originalTransactionId, "\(error)"))
             }

@@ -41,6 +41,26 @@ public struct ServiceConfiguration: Sendable {
     public var appStoreRootCertificates: [String] = []
     /// The environments whose signed data is taken in (sandbox data never grants in production, R14).
     public var appStoreEnvironments = ["Production", "Sandbox"]
+    /// The App Store Server API's production and sandbox base URLs, which polling asks about
+    /// subscriptions with signed data.
+    public var appStoreServerAPIProductionURL = "https://api.storekit.itunes.apple.com"
+    public var appStoreServerAPISandboxURL = "https://api.storekit-sandbox.itunes.apple.com"
+    /// Whether the base URLs may be plain `http://`: for tests against a local fake only.
+    public var appStoreServerAPIAllowHTTP = false
+    /// Tries of one App Store Server API request on HTTP 429, 5xx and network failures.
+    public var appStoreServerAPIAttempts = 4
+    /// The first retry's wait; each next one twice as long.
+    public var appStoreServerAPIBackoffMilliseconds = 500
+    /// The longest wait before a retry; a `Retry-After` asking more gives up.
+    public var appStoreServerAPIMaxWaitMilliseconds = 60_000
+    /// The In-App Purchase key's id (`MASTHEAD_APP_STORE_KEY_ID`).
+    public var appStoreKeyId = ""
+    /// The team's issuer id (`MASTHEAD_APP_STORE_ISSUER_ID`).
+    public var appStoreIssuerId = ""
+    /// The path of the key's `.p8` file (`MASTHEAD_APP_STORE_PRIVATE_KEY_FILE`).
+    public var appStorePrivateKeyFile = ""
+    /// The key's PEM text (`MASTHEAD_APP_STORE_PRIVATE_KEY`), when no file is given.
+    public var appStorePrivateKey = ""
 
     /// The defaults.
     public init() {}
@@ -82,6 +102,14 @@ public struct ServiceConfiguration: Sendable {
         .list(
             "appStoreEnvironments", "NAMES", \.appStoreEnvironments, "Environments whose signed data is taken in.",
             words: ServiceConfiguration.appStoreEnvironmentNames),
+        .text("appStoreServerAPIProductionURL", "URL", \.appStoreServerAPIProductionURL, "App Store Server API base URL for production."),
+        .text("appStoreServerAPISandboxURL", "URL", \.appStoreServerAPISandboxURL, "App Store Server API base URL for the sandbox."),
+        .toggle("appStoreServerAPIAllowHTTP", \.appStoreServerAPIAllowHTTP, "Allow http:// App Store Server API URLs (tests against a local fake only)."),
+        .number("appStoreServerAPIAttempts", \.appStoreServerAPIAttempts, "Tries of an App Store Server API request on 429, 5xx and network errors."),
+        .number("appStoreServerAPIBackoffMilliseconds", \.appStoreServerAPIBackoffMilliseconds, "The first App Store Server API retry's wait; doubled each retry."),
+        .number(
+            "appStoreServerAPIMaxWaitMilliseconds", \.appStoreServerAPIMaxWaitMilliseconds,
+            "Longest wait before an App Store Server API retry; a longer Retry-After gives up."),
     ]
 
     /// The secrets, which come from the environment only: each variable and what it is for.
@@ -89,6 +117,10 @@ public struct ServiceConfiguration: Sendable {
         ("MASTHEAD_API_TOKEN", "Bearer token every endpoint but /health, /openapi.json and notifications requires"),
         ("MASTHEAD_ADMIN_TOKEN", "Bearer token for PUT /v1/publications/{id}/issues/{issueId}"),
         ("MASTHEAD_APP_STORE_SHARED_SECRET", "notification password and verifyReceipt password"),
+        ("MASTHEAD_APP_STORE_KEY_ID", "App Store Server API: the In-App Purchase key's id"),
+        ("MASTHEAD_APP_STORE_ISSUER_ID", "App Store Server API: the team's issuer id"),
+        ("MASTHEAD_APP_STORE_PRIVATE_KEY_FILE", "App Store Server API: path of the key's .p8 file"),
+        ("MASTHEAD_APP_STORE_PRIVATE_KEY", "App Store Server API: the key's PEM text (instead of a file)"),
     ]
 
     /// The settings row with this key.
@@ -124,6 +156,10 @@ public struct ServiceConfiguration: Sendable {
         apiToken = environment["MASTHEAD_API_TOKEN"] ?? apiToken
         adminToken = environment["MASTHEAD_ADMIN_TOKEN"] ?? adminToken
         sharedSecret = environment["MASTHEAD_APP_STORE_SHARED_SECRET"] ?? sharedSecret
+        appStoreKeyId = environment["MASTHEAD_APP_STORE_KEY_ID"] ?? appStoreKeyId
+        appStoreIssuerId = environment["MASTHEAD_APP_STORE_ISSUER_ID"] ?? appStoreIssuerId
+        appStorePrivateKeyFile = environment["MASTHEAD_APP_STORE_PRIVATE_KEY_FILE"] ?? appStorePrivateKeyFile
+        appStorePrivateKey = environment["MASTHEAD_APP_STORE_PRIVATE_KEY"] ?? appStorePrivateKey
     }
 
     /// Checks the settings make a service that can start.
@@ -146,6 +182,7 @@ public struct ServiceConfiguration: Sendable {
         }
         if appStoreEnvironments.isEmpty { throw ConfigurationError.invalid("appStoreEnvironments must name at least one environment") }
         _ = try rootCertificates()
+        try validateAppStoreServerAPI()
     }
 }
 

@@ -126,7 +126,8 @@ public protocol EntitlementStore: AnyObject {
     /// Issues published or corrected through the API, by publication, then publication instant and id.
     func publishedIssues() throws(StorageError) -> [(publicationId: String, issue: Issue)]
 
-    /// Subscriptions whose latest expiry lies in `[from, to)`, with their user and latest receipt,
+    /// Subscriptions whose latest expiry lies in `[from, to)`, with their user, latest receipt and
+    /// whether any of their transactions is signed (``RefreshDue/signed``: a stored `signedDate`),
     /// by expiry.
     func refreshDue(from: Instant, to: Instant) throws(StorageError) -> [RefreshDue]
 

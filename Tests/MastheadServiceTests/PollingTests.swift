@@ -3,6 +3,7 @@ import Masthead
 import MastheadFormats
 import MastheadHTTP
 import MastheadJSON
+import MastheadAppStore
 import MastheadService
 import Synchronization
 import Testing

@@ -1,31 +1,36 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Masthead
-import MastheadJSON
 import MastheadFormats
-import Synchronization
+import MastheadJSON
 
 /// Re-verifies a base64 receipt with Apple's verifyReceipt endpoint (seed 003, "Bonus Step 6").
 ///
 /// Production first; a 21007 answer (a sandbox receipt) moves to the sandbox URL and a 21008 the
 /// reverse. Network failures, HTTP 5xx and the retryable statuses (21005, 21100–21199) are retried
 /// with exponential backoff. The URLs are configurable, so tests point them at a local fake.
+/// Requests go through an ``HTTPSTransport``, the one the App Store Server API client uses too.
 public struct VerifyReceiptClient: Sendable {
     public let productionURL: String
     public let sandboxURL: String
     public let password: String
     public let attempts: Int
     public let backoffMilliseconds: Int
+    public let transport: HTTPSTransport
 
-    /// Creates a client from the service configuration.
-    public init(configuration: ServiceConfiguration) {
-        productionURL = configuration.verifyReceiptProductionURL
-        sandboxURL = configuration.verifyReceiptSandboxURL
-        password = configuration.sharedSecret
-        attempts = configuration.verifyReceiptAttempts
-        backoffMilliseconds = configuration.verifyReceiptBackoffMilliseconds
+    /// Creates a client.
+    /// - Parameters:
+    ///   - password: the App Store shared secret.
+    ///   - attempts: tries per receipt on a retryable status or a network failure.
+    ///   - backoffMilliseconds: the first retry's wait; each next one twice as long.
+    public init(
+        productionURL: String, sandboxURL: String, password: String, attempts: Int, backoffMilliseconds: Int,
+        transport: HTTPSTransport = HTTPSTransport()
+    ) {
+        self.productionURL = productionURL
+        self.sandboxURL = sandboxURL
+        self.password = password
+        self.attempts = attempts
+        self.backoffMilliseconds = backoffMilliseconds
+        self.transport = transport
     }
 
     /// Why a receipt could not be verified.
@@ -90,32 +95,17 @@ public struct VerifyReceiptClient: Sendable {
     }
 
     private func post(_ receiptData: String, to address: String) -> Result<[UInt8], Failure> {
-        guard let url = URL(string: address) else { return .failure(.transport("invalid URL \(address)")) }
         var writer = JSONWriter(capacity: receiptData.utf8.count + 128)
         writer.beginObject()
         writer.field("receipt-data", receiptData)
         writer.field("password", password)
         writer.field("exclude-old-transactions", false)
         writer.endObject()
-        var request = URLRequest(url: url, timeoutInterval: 30)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(writer.bytes)
-        let result = Mutex<Result<[UInt8], Failure>>(.failure(.transport("no answer")))
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { data, response, error in
-            let outcome: Result<[UInt8], Failure>
-            if let error {
-                outcome = .failure(.transport(error.localizedDescription))
-            } else if let http = response as? HTTPURLResponse, http.statusCode >= 500 {
-                outcome = .failure(.transport("HTTP \(http.statusCode)"))
-            } else {
-                outcome = .success([UInt8](data ?? Data()))
-            }
-            result.withLock { $0 = outcome }
-            done.signal()
-        }.resume()
-        done.wait()
-        return result.withLock { $0 }
+        let request = HTTPSTransport.Request(method: "POST", url: address, headers: [("Content-Type", "application/json")], body: writer.bytes)
+        switch transport.send(request) {
+        case .failure(let failure): return .failure(.transport(failure.description))
+        case .success(let response) where response.status >= 500: return .failure(.transport("HTTP \(response.status)"))
+        case .success(let response): return .success(response.body)
+        }
     }
 }

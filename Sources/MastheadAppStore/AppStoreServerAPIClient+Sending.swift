@@ -1,0 +1,106 @@
+import Foundation
+import Masthead
+import MastheadFormats
+import Synchronization
+
+/// One request of the App Store Server API client, and how it is retried.
+extension AppStoreServerAPIClient {
+    /// An endpoint's request: method, path, query, body.
+    struct Endpoint {
+        var method: String
+        var path: String
+        var query: [(String, String)] = []
+        var body: [UInt8] = []
+        /// The page of a paginated call, from 1.
+        var page = 1
+        /// Whether Apple's "transaction id not found" in production is asked again in the sandbox.
+        var fallsBackToSandbox = false
+
+        /// `GET /inApps/v1/transactions/1 (Production)`, naming the page past the first, for errors.
+        func name(_ environment: Environment) -> String {
+            "\(method) \(path) (\(environment == .production ? "Production" : "Sandbox")\(page > 1 ? ", page \(page)" : ""))"
+        }
+
+        /// A path segment, percent-encoded.
+        static func segment(_ text: String) -> String {
+            var allowed = CharacterSet.urlPathAllowed
+            allowed.remove(charactersIn: "/;?#%")
+            return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        }
+
+        /// The query, percent-encoded.
+        var queryText: String {
+            var allowed = CharacterSet.urlQueryAllowed
+            allowed.remove(charactersIn: "&=+#%")
+            return query.map { name, value in name + "=" + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value) }.joined(separator: "&")
+        }
+    }
+
+    /// A successful answer's body, and the server that gave it.
+    struct Answer {
+        var body: [UInt8]
+        var environment: Environment
+    }
+
+    /// Apple's error codes for a transaction id it does not know: asked again in the sandbox.
+    static let notFoundCodes: Set<Int64> = [4_040_005, 4_040_006, 4_040_010]
+
+    /// Sends `endpoint` to `environment`'s server until it answers 2xx, retrying 429, 5xx and
+    /// network failures, and moving once from production to the sandbox on "not found".
+    func send(_ endpoint: Endpoint, environment: Environment) throws(AppStoreError) -> Answer {
+        if let refused = refusal.withLock({ $0 }) { throw refused }
+        var server = environment
+        var attempt = 0
+        while true {
+            attempt += 1
+            let base = server == .production ? configuration.productionURL : configuration.sandboxURL
+            var url = (base.hasSuffix("/") ? String(base.dropLast()) : base) + endpoint.path
+            if !endpoint.query.isEmpty { url += "?" + endpoint.queryText }
+            var headers = [("Authorization", "Bearer " + (try tokens.token())), ("Accept", "application/json")]
+            if !endpoint.body.isEmpty { headers.append(("Content-Type", "application/json")) }
+            let name = endpoint.name(server)
+            let response: HTTPSTransport.Response
+            switch transport.send(HTTPSTransport.Request(method: endpoint.method, url: url, headers: headers, body: endpoint.body)) {
+            case .failure(.tooLarge(_, let limit)): throw .answerTooLarge(endpoint: name, limit: limit)
+            case .failure(let failure):
+                guard attempt < configuration.attempts else { throw .unavailable(endpoint: name, attempts: attempt, last: failure.description) }
+                sleep(backoff(attempt))
+                continue
+            case .success(let answer): response = answer
+            }
+            if (200..<300).contains(response.status) { return Answer(body: response.body, environment: server) }
+            let error = try? ErrorPayload(decoding: response.body)
+            switch response.status {
+            case 401, 403:
+                let refused = AppStoreError.notAuthorized(
+                    status: response.status, keyId: tokens.credentials.keyId, issuerId: tokens.credentials.issuerId, bundleId: tokens.bundleId,
+                    errorCode: error?.errorCode, errorMessage: error?.errorMessage)
+                refusal.withLock { $0 = refused }
+                throw refused
+            case 404 where endpoint.fallsBackToSandbox && server == .production && error?.errorCode.map(Self.notFoundCodes.contains) == true:
+                server = .sandbox
+                attempt = 0
+            case 429:
+                let retryAfter = response.retryAfterSeconds
+                let wait = max(backoff(attempt), (retryAfter ?? 0) * 1000)
+                guard attempt < configuration.attempts, wait <= configuration.maxWaitMilliseconds else {
+                    throw .rateLimited(endpoint: name, attempts: attempt, retryAfterSeconds: retryAfter)
+                }
+                sleep(wait)
+            case 500...:
+                guard attempt < configuration.attempts else {
+                    let last = "HTTP \(response.status)" + (error?.errorCode.map { ", error \($0)" } ?? "")
+                    throw .unavailable(endpoint: name, attempts: attempt, last: last)
+                }
+                sleep(backoff(attempt))
+            default:
+                throw .refused(endpoint: name, status: response.status, errorCode: error?.errorCode, errorMessage: error?.errorMessage)
+            }
+        }
+    }
+
+    /// The wait before retry `attempt + 1`: the backoff doubled per attempt, capped.
+    func backoff(_ attempt: Int) -> Int {
+        min(configuration.backoffMilliseconds << min(attempt - 1, 20), configuration.maxWaitMilliseconds)
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+public import Masthead
+import MastheadClock
+public import MastheadFormats
+import MastheadJSON
+import Synchronization
+
+/// Asks Apple's App Store Server API about a customer's purchases: Get All Subscription
+/// Statuses, Get Transaction History (v2), Get Transaction Info, Get Notification History and
+/// Look Up Order ID.
+///
+/// Every request carries a bearer token signed with the publisher's In-App Purchase key
+/// (``AppStoreCredentials``), reused until near its expiry. Calls block their thread. What Apple
+/// answers is verified before it is returned: every signed transaction, renewal info and
+/// notification payload through the ``MastheadFormats/SignedDataVerifier`` given (chain to the
+/// configured roots, bundle id, App Apple ID, accepted environments); one refused token fails
+/// the call with its JSON path.
+///
+/// - Pages (`hasMore`) are followed to the end, up to ``Configuration/maxPages``.
+/// - A transaction id Apple does not know in production (error 4040005, 4040006 or 4040010) is
+///   asked again in the sandbox, as verifyReceipt's 21007 is.
+/// - HTTP 429 waits what `Retry-After` asks (at least the backoff; more than
+///   ``Configuration/maxWaitMilliseconds`` gives up); network failures and 5xx wait with
+///   exponential backoff; ``Configuration/attempts`` bounds the tries of one request.
+/// - HTTP 401 or 403 is a configuration error naming the key id and issuer id: reported once,
+///   then every later call of the same client fails with it without asking Apple.
+///
+/// Safe to use from several threads.
+public final class AppStoreServerAPIClient: Sendable {
+    /// Where Apple is and how patiently it is asked.
+    public struct Configuration: Sendable {
+        /// The production server's base URL.
+        public var productionURL = "https://api.storekit.itunes.apple.com"
+        /// The sandbox server's base URL.
+        public var sandboxURL = "https://api.storekit-sandbox.itunes.apple.com"
+        /// Whether `http://` base URLs are allowed: for tests against a local fake only.
+        public var allowsHTTP = false
+        /// Tries of one request on 429, 5xx and network failures.
+        public var attempts = 4
+        /// The first retry's wait; each next one twice as long.
+        public var backoffMilliseconds = 500
+        /// The longest wait before a retry; a `Retry-After` asking more gives up.
+        public var maxWaitMilliseconds = 60_000
+        /// Most pages one history or notification history call reads.
+        public var maxPages = 1000
+
+        /// The defaults: Apple's servers.
+        public init() {}
+    }
+
+    public let configuration: Configuration
+    /// Verifies every signed token of every answer.
+    public let verifier: SignedDataVerifier
+    let transport: HTTPSTransport
+    let tokens: APITokenIssuer
+    let sleep: @Sendable (Int) -> Void
+    /// The 401/403 error once Apple refused a token: later calls fail with it.
+    let refusal = Mutex<AppStoreError?>(nil)
+
+    /// Creates a client signing its tokens with `credentials` for the bundle id `verifier` checks.
+    /// - Parameters:
+    ///   - transport: the HTTP client (its timeout and answer size limit).
+    ///   - now: the time in milliseconds since 1970, for the tokens' `iat` and `exp` (default: the system clock).
+    ///   - sleep: waits the given milliseconds before a retry (default: the thread sleeps).
+    /// - Throws: ``AppStoreError/invalidBaseURL(setting:url:)`` for a base URL that is not https
+    ///   (nor http while ``Configuration/allowsHTTP``); ``AppStoreError/invalidCredentials(_:)``.
+    public init(
+        credentials: AppStoreCredentials, verifier: SignedDataVerifier, configuration: Configuration = Configuration(),
+        transport: HTTPSTransport = HTTPSTransport(), now: (@Sendable () -> Int64)? = nil, sleep: (@Sendable (Int) -> Void)? = nil
+    ) throws(AppStoreError) {
+        for (setting, url) in [("appStoreServerAPIProductionURL", configuration.productionURL), ("appStoreServerAPISandboxURL", configuration.sandboxURL)] {
+            let secure = url.lowercased().hasPrefix("https://")
+            guard secure || (configuration.allowsHTTP && url.lowercased().hasPrefix("http://")) else { throw .invalidBaseURL(setting: setting, url: url) }
+        }
+        self.configuration = configuration
+        self.verifier = verifier
+        self.transport = transport
+        self.sleep = sleep ?? { Thread.sleep(forTimeInterval: Double($0) / 1000) }
+        tokens = try APITokenIssuer(credentials: credentials, bundleId: verifier.app.bundleId, now: now ?? { SystemClock.epochMilliseconds() })
+    }
+
+    /// The key id and issuer id the tokens carry.
+    public var credentials: AppStoreCredentials { tokens.credentials }
+
+    // MARK: Endpoints
+
+    /// Get All Subscription Statuses (`GET /inApps/v1/subscriptions/{transactionId}`): the latest
+    /// signed transaction and renewal info of every subscription of the customer `transactionId`
+    /// (any of their transaction ids) belongs to, verified.
+    /// - Parameter environment: the server to ask first; production falls back to the sandbox
+    ///   when Apple does not know the transaction id.
+    public func subscriptionStatuses(transactionId: String, environment: Environment = .production) throws(AppStoreError) -> SubscriptionStatuses {
+        let endpoint = Endpoint(method: "GET", path: "/inApps/v1/subscriptions/" + Endpoint.segment(transactionId), fallsBackToSandbox: true)
+        let answer = try send(endpoint, environment: environment)
+        let response = try read(answer, endpoint) { (body) throws(FormatError) in try StatusResponse(decoding: body) }
+        var statuses = SubscriptionStatuses(environment: answer.environment)
+        for (groupIndex, group) in response.data.enumerated() {
+            let groupPath = JSONPath.element("$.data", groupIndex)
+            for (index, item) in group.lastTransactions.enumerated() {
+                let path = JSONPath.element(JSONPath.member(groupPath, "lastTransactions"), index)
+                let transaction = try item.signedTransactionInfo.map { (token) throws(AppStoreError) in
+                    try verified(endpoint, answer) { () throws(FormatError) in try verifier.transaction(token, path: JSONPath.member(path, "signedTransactionInfo")) }
+                }
+                let renewal = try item.signedRenewalInfo.map { (token) throws(AppStoreError) in
+                    try verified(endpoint, answer) { () throws(FormatError) in try verifier.renewal(token, path: JSONPath.member(path, "signedRenewalInfo")) }
+                }
+                statuses.subscriptions.append(
+                    SubscriptionStatuses.Subscription(
+                        subscriptionGroupIdentifier: group.subscriptionGroupIdentifier, status: item.status,
+                        originalTransactionId: item.originalTransactionId, transaction: transaction, renewal: renewal))
+            }
+        }
+        return statuses
+    }
+
+    /// Get Transaction History, version 2 (`GET /inApps/v2/history/{transactionId}`, sorted
+    /// ascending): every transaction of the customer `transactionId` belongs to, every page read
+    /// and every token verified.
+    /// - Parameter environment: the server to ask first; production falls back to the sandbox
+    ///   when Apple does not know the transaction id.
+    public func transactionHistory(transactionId: String, environment: Environment = .production) throws(AppStoreError) -> TransactionHistory {
+        let path = "/inApps/v2/history/" + Endpoint.segment(transactionId)
+        var history = TransactionHistory(environment: environment)
+        var revision: String?
+        var server = environment
+        for page in 1...configuration.maxPages {
+            var query = [("sort", "ASCENDING")]
+            if let revision { query.append(("revision", revision)) }
+            let endpoint = Endpoint(method: "GET", path: path, query: query, page: page, fallsBackToSandbox: page == 1)
+            let answer = try send(endpoint, environment: server)
+            server = answer.environment
+            history.environment = server
+            let response = try read(answer, endpoint) { (body) throws(FormatError) in try HistoryResponse(decoding: body) }
+            for (index, token) in response.signedTransactions.enumerated() {
+                history.transactions.append(
+                    try verified(endpoint, answer) { () throws(FormatError) in
+                        try verifier.transaction(token, path: JSONPath.element("$.signedTransactions", index))
+                    })
+            }
+            guard response.hasMore == true else { return history }
+            guard let next = response.revision, next != revision else {
+                throw .pagination(endpoint: endpoint.name(answer.environment), reason: "hasMore without a new revision")
+            }
+            revision = next
+        }
+        throw .pagination(endpoint: "GET \(path)", reason: "more than \(configuration.maxPages) pages")
+    }
+
+    /// Get Transaction Info (`GET /inApps/v1/transactions/{transactionId}`): one transaction, verified.
+    /// - Parameter environment: the server to ask first; production falls back to the sandbox
+    ///   when Apple does not know the transaction id.
+    public func transactionInfo(transactionId: String, environment: Environment = .production) throws(AppStoreError) -> SignedTransaction {
+        let endpoint = Endpoint(method: "GET", path: "/inApps/v1/transactions/" + Endpoint.segment(transactionId), fallsBackToSandbox: true)
+        let answer = try send(endpoint, environment: environment)
+        let response = try read(answer, endpoint) { (body) throws(FormatError) in try TransactionInfoResponse(decoding: body) }
+        guard let token = response.signedTransactionInfo else {
+            throw .unreadableAnswer(endpoint: endpoint.name(answer.environment), reason: .missingField(path: "$.signedTransactionInfo", line: 1))
+        }
+        return try verified(endpoint, answer) { () throws(FormatError) in try verifier.transaction(token, path: "$.signedTransactionInfo") }
+    }
+
+    /// Get Notification History (`POST /inApps/v1/notifications/history`): the version 2
+    /// notifications Apple sent (or tried to send) from `start` until `end` (Apple keeps 180
+    /// days), every page read and every payload verified, in Apple's order.
+    public func notificationHistory(from start: Instant, to end: Instant, environment: Environment = .production) throws(AppStoreError) -> [NotificationHistoryEntry] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("startDate", start.milliseconds)
+        writer.field("endDate", end.milliseconds)
+        writer.endObject()
+        let body = writer.bytes
+        var entries: [NotificationHistoryEntry] = []
+        var token: String?
+        for page in 1...configuration.maxPages {
+            let endpoint = Endpoint(
+                method: "POST", path: "/inApps/v1/notifications/history", query: token.map { [("paginationToken", $0)] } ?? [], body: body, page: page)
+            let answer = try send(endpoint, environment: environment)
+            let response = try read(answer, endpoint) { (body) throws(FormatError) in try NotificationHistoryResponse(decoding: body) }
+            for (index, item) in response.notificationHistory.enumerated() {
+                let path = JSONPath.member(JSONPath.element("$.notificationHistory", index), "signedPayload")
+                guard let signedPayload = item.signedPayload else {
+                    throw .unreadableAnswer(endpoint: endpoint.name(environment), reason: .missingField(path: path, line: 1))
+                }
+                let notification = try verified(endpoint, answer) { () throws(FormatError) in try verifier.notification(signedPayload, path: path) }
+                entries.append(NotificationHistoryEntry(signedPayload: signedPayload, notification: notification, sendAttempts: item.sendAttempts))
+            }
+            guard response.hasMore == true else { return entries }
+            guard let next = response.paginationToken, next != token else {
+                throw .pagination(endpoint: endpoint.name(environment), reason: "hasMore without a new paginationToken")
+            }
+            token = next
+        }
+        throw .pagination(endpoint: "POST /inApps/v1/notifications/history", reason: "more than \(configuration.maxPages) pages")
+    }
+
+    /// Look Up Order ID (`GET /inApps/v1/lookup/{orderId}`): whether the order id (from the
+    /// customer's emailed receipt) is valid, and its transactions, verified.
+    public func lookUpOrder(orderId: String, environment: Environment = .production) throws(AppStoreError) -> OrderLookup {
+        let endpoint = Endpoint(method: "GET", path: "/inApps/v1/lookup/" + Endpoint.segment(orderId))
+        let answer = try send(endpoint, environment: environment)
+        let response = try read(answer, endpoint) { (body) throws(FormatError) in try OrderLookupResponse(decoding: body) }
+        var lookup = OrderLookup(isValid: response.status == 0)
+        for (index, token) in response.signedTransactions.enumerated() {
+            lookup.transactions.append(
+                try verified(endpoint, answer) { () throws(FormatError) in try verifier.transaction(token, path: JSONPath.element("$.signedTransactions", index)) })
+        }
+        return lookup
+    }
+
+    // MARK: Reading answers
+
+    /// The answer's body read as `Response`.
+    private func read<Response>(_ answer: Answer, _ endpoint: Endpoint, _ decode: ([UInt8]) throws(FormatError) -> Response) throws(AppStoreError) -> Response {
+        do {
+            return try decode(answer.body)
+        } catch {
+            throw .unreadableAnswer(endpoint: endpoint.name(answer.environment), reason: error)
+        }
+    }
+
+    /// `verify`'s value, its refusal reported as ``AppStoreError/signedDataRefused(endpoint:reason:)``.
+    private func verified<Value>(_ endpoint: Endpoint, _ answer: Answer, _ verify: () throws(FormatError) -> Value) throws(AppStoreError) -> Value {
+        do { return try verify() } catch { throw .signedDataRefused(endpoint: endpoint.name(answer.environment), reason: error) }
+    }
+}

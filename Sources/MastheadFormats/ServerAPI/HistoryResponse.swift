@@ -1,0 +1,41 @@
+public import MastheadJSON
+
+/// One page of Get Transaction History (`GET /inApps/v2/history/{transactionId}`): signed
+/// transactions, and the `revision` to ask for the next page while `hasMore`.
+public struct HistoryResponse: Hashable, Sendable, ServerAPIResponse {
+    public var revision: String?
+    public var hasMore: Bool?
+    public var bundleId: String?
+    public var appAppleId: Int64?
+    public var environment: AppStoreEnvironment?
+    /// Signed transactions, still to verify.
+    public var signedTransactions: [String] = []
+
+    /// An empty response.
+    public init() {}
+
+    /// Parses and reads a response body.
+    /// - Throws: ``FormatError`` naming the JSON path and line of a member of the wrong JSON type.
+    public init(decoding bytes: [UInt8]) throws(FormatError) { self = try .reading(try JSONValue.parsed(bytes), path: "$") }
+
+    /// Reads a response body parsed already, found at `path`.
+    public init(_ value: JSONValue, path: String = "$") throws(FormatError) { self = try .reading(value, path: path) }
+
+    static let what = "a history response object"
+
+    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> HistoryResponse {
+        var response = HistoryResponse()
+        for (key, value) in object.members {
+            switch key {
+            case "revision": response.revision = try fields.string(value, "revision")
+            case "hasMore": response.hasMore = try fields.bool(value, "hasMore")
+            case "bundleId": response.bundleId = try fields.string(value, "bundleId")
+            case "appAppleId": response.appAppleId = try fields.int64(value, "appAppleId")
+            case "environment": response.environment = try fields.string(value, "environment").map(AppStoreEnvironment.init(rawValue:))
+            case "signedTransactions": response.signedTransactions = try fields.strings(value, "signedTransactions") ?? []
+            default: break
+            }
+        }
+        return response
+    }
+}

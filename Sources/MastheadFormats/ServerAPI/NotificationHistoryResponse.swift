@@ -1,0 +1,81 @@
+public import Masthead
+public import MastheadJSON
+
+/// One page of Get Notification History (`POST /inApps/v1/notifications/history`): the version 2
+/// notifications Apple sent (or tried to send), and the `paginationToken` of the next page while `hasMore`.
+public struct NotificationHistoryResponse: Hashable, Sendable, ServerAPIResponse {
+    public var paginationToken: String?
+    public var hasMore: Bool?
+    public var notificationHistory: [NotificationHistoryResponseItem] = []
+
+    /// An empty response.
+    public init() {}
+
+    /// Parses and reads a response body.
+    /// - Throws: ``FormatError`` naming the JSON path and line of a member of the wrong JSON type.
+    public init(decoding bytes: [UInt8]) throws(FormatError) { self = try .reading(try JSONValue.parsed(bytes), path: "$") }
+
+    /// Reads a response body parsed already, found at `path`.
+    public init(_ value: JSONValue, path: String = "$") throws(FormatError) { self = try .reading(value, path: path) }
+
+    static let what = "a notification history response object"
+
+    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> NotificationHistoryResponse {
+        var response = NotificationHistoryResponse()
+        for (key, value) in object.members {
+            switch key {
+            case "paginationToken": response.paginationToken = try fields.string(value, "paginationToken")
+            case "hasMore": response.hasMore = try fields.bool(value, "hasMore")
+            case "notificationHistory":
+                response.notificationHistory =
+                    try fields.objects(value, "notificationHistory", what: "notification history object", NotificationHistoryResponseItem.read) ?? []
+            default: break
+            }
+        }
+        return response
+    }
+}
+
+/// One notification of a ``NotificationHistoryResponse``: its signed payload and Apple's attempts to send it.
+public struct NotificationHistoryResponseItem: Hashable, Sendable {
+    /// The notification's `signedPayload`, still to verify.
+    public var signedPayload: String?
+    public var sendAttempts: [SendAttemptItem] = []
+
+    /// An empty item.
+    public init() {}
+
+    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> NotificationHistoryResponseItem {
+        var item = NotificationHistoryResponseItem()
+        for (key, value) in object.members {
+            switch key {
+            case "signedPayload": item.signedPayload = try fields.string(value, "signedPayload")
+            case "sendAttempts": item.sendAttempts = try fields.objects(value, "sendAttempts", what: "send attempt object", SendAttemptItem.read) ?? []
+            default: break
+            }
+        }
+        return item
+    }
+}
+
+/// One attempt of Apple's to send a notification: when, and what came of it (`SUCCESS`, `TIMED_OUT`, …).
+public struct SendAttemptItem: Hashable, Sendable {
+    public var attemptDate: Instant?
+    /// Apple's `sendAttemptResult`, kept as sent.
+    public var sendAttemptResult: String?
+
+    /// An empty item.
+    public init() {}
+
+    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> SendAttemptItem {
+        var item = SendAttemptItem()
+        for (key, value) in object.members {
+            switch key {
+            case "attemptDate": item.attemptDate = try fields.instant(value, "attemptDate")
+            case "sendAttemptResult": item.sendAttemptResult = try fields.string(value, "sendAttemptResult")
+            default: break
+            }
+        }
+        return item
+    }
+}

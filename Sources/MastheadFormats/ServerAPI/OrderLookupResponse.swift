@@ -1,0 +1,34 @@
+public import MastheadJSON
+
+/// The answer of Look Up Order ID (`GET /inApps/v1/lookup/{orderId}`): whether the order id is
+/// valid (`status` 0) or not (1), and the signed transactions of the order.
+public struct OrderLookupResponse: Hashable, Sendable, ServerAPIResponse {
+    /// 0: valid; 1: invalid (Apple's `OrderLookupStatus`).
+    public var status: Int32?
+    /// Signed transactions, still to verify.
+    public var signedTransactions: [String] = []
+
+    /// An empty response.
+    public init() {}
+
+    /// Parses and reads a response body.
+    /// - Throws: ``FormatError`` naming the JSON path and line of a member of the wrong JSON type.
+    public init(decoding bytes: [UInt8]) throws(FormatError) { self = try .reading(try JSONValue.parsed(bytes), path: "$") }
+
+    /// Reads a response body parsed already, found at `path`.
+    public init(_ value: JSONValue, path: String = "$") throws(FormatError) { self = try .reading(value, path: path) }
+
+    static let what = "an order lookup response object"
+
+    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> OrderLookupResponse {
+        var response = OrderLookupResponse()
+        for (key, value) in object.members {
+            switch key {
+            case "status": response.status = try fields.int32(value, "status")
+            case "signedTransactions": response.signedTransactions = try fields.strings(value, "signedTransactions") ?? []
+            default: break
+            }
+        }
+        return response
+    }
+}
