@@ -46,6 +46,9 @@ public final class FakeAppStoreServerAPI: Sendable {
         public var notifications: [(signedPayload: String, sent: Int64)] = []
         /// Order id → signed transactions.
         public var orders: [String: [String]] = [:]
+
+        /// An empty store.
+        public init() {}
     }
 
     /// A request the fake received, and why its token was refused (nil: accepted).
