@@ -1,10 +1,11 @@
 import Foundation
 import Masthead
+import MastheadAppStore
 import MastheadFormats
 import MastheadHTTP
 import MastheadJSON
-import MastheadAppStore
 import MastheadService
+import MastheadTestSupport
 import Synchronization
 import Testing
 
@@ -98,4 +99,85 @@ final class FakeApple: Sendable {
 /// The requests a fake server received.
 final class CallLog: Sendable {
     let calls = Mutex<[String]>([])
+}
+
+/// Polling subscriptions with signed data through the App Store Server API (the fake).
+struct SignedPollingTests {
+    /// A service taking in the test chain's signed data, asking `fake` with the fake's key.
+    static func harness(_ fake: FakeAppStoreServerAPI?) throws -> ServiceHarness {
+        try ServiceHarness(now: "2020-07-15T00:00:00Z") { configuration in
+            SignedFixtures.configure(&configuration)
+            guard let fake else { return }
+            configuration.appStoreKeyId = FakeAppStoreServerAPI.keyId
+            configuration.appStoreIssuerId = FakeAppStoreServerAPI.issuerId
+            configuration.appStorePrivateKeyFile = FakeAppStoreServerAPI.privateKeyPath
+            configuration.appStoreServerAPIProductionURL = fake.productionURL
+            configuration.appStoreServerAPISandboxURL = fake.sandboxURL
+            configuration.appStoreServerAPIAllowHTTP = true
+        }
+    }
+
+    /// Table 6-1's reader, posted as signed transactions, lapses on 2020-07-17; Apple knows the renewal.
+    static func renewingFake() throws -> FakeAppStoreServerAPI {
+        let fake = try FakeAppStoreServerAPI(bundleId: SignedFixtures.bundleId)
+        let renewal = try SignedFixtures.transaction(
+            "1000004", original: "1000001", from: "2020-07-17T11:58:00Z", to: "2020-08-17T12:00:00Z", signed: "2020-07-17T11:58:00Z")
+        let renewalInfo = try SignedFixtures.renewal(original: "1000001", autoRenew: true, signed: "2020-07-17T11:58:00Z")
+        fake.state.withLock { state in
+            state.production.customers = [
+                FakeAppStoreServerAPI.Customer(
+                    transactionIds: ["1000001", "1000002", "1000003", "1000004"],
+                    statuses: [(originalTransactionId: "1000001", status: 1, signedTransaction: renewal, signedRenewal: renewalInfo)])
+            ]
+        }
+        return fake
+    }
+
+    @Test func signedSubscription_isRenewedThroughTheAPI_andTheCheckAnswersTheNewIssue() throws {
+        let fake = try Self.renewingFake()
+        defer { fake.stop() }
+        let harness = try Self.harness(fake)
+        defer { harness.close() }
+        #expect(harness.call("POST", "/v1/users/ivy/transactions", body: try ServiceHarness.example("table-6-1-signed")).status == 200)
+        #expect(ServiceRouterTests.readable(harness, "ivy", "2020-08", at: "2020-08-02T00:00:00Z") == false)
+        let client = try #require(try harness.service.appStoreServerAPIClient(sleep: { _ in }))
+        let report = try Refresher(service: harness.service, client: VerifyReceiptClient(configuration: harness.service.configuration), appStoreServerAPI: client)
+            .run(within: 3 * 86_400_000)
+        #expect(report.due == 1)
+        #expect(report.refreshedByAPI == 1)
+        #expect(report.refreshedByReceipt == 0)
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        #expect(fake.seen.map(\.target) == ["/production/inApps/v1/subscriptions/1000001"])
+        #expect(fake.seen.allSatisfy { $0.refusal == nil })
+        #expect(ServiceRouterTests.readable(harness, "ivy", "2020-08", at: "2020-08-02T00:00:00Z") == true)
+        #expect(report.summary == "1 due, 1 refreshed (1 by the App Store Server API, 0 by verifyReceipt), 0 without a stored receipt, 0 not polled: no App Store Server API key, 0 failed")
+    }
+
+    @Test func signedSubscription_withoutAKey_isReportedNotPolled() throws {
+        let harness = try Self.harness(nil)
+        defer { harness.close() }
+        #expect(harness.call("POST", "/v1/users/ivy/transactions", body: try ServiceHarness.example("table-6-1-signed")).status == 200)
+        #expect(try harness.service.appStoreServerAPIClient() == nil)
+        let report = try Refresher(service: harness.service, client: VerifyReceiptClient(configuration: harness.service.configuration)).run(within: 3 * 86_400_000)
+        #expect(report.due == 1)
+        #expect(report.notPolled == 1)
+        #expect(report.refreshed == 0)
+        #expect(report.failures.isEmpty)
+    }
+
+    /// Apple refusing the key fails the subscription with the key id, and the next ones without asking again.
+    @Test func refusedKey_failsWithTheKeyId() throws {
+        let fake = try Self.renewingFake()
+        defer { fake.stop() }
+        fake.state.withLock { $0.failures = [(401, nil)] }
+        let harness = try Self.harness(fake)
+        defer { harness.close() }
+        #expect(harness.call("POST", "/v1/users/ivy/transactions", body: try ServiceHarness.example("table-6-1-signed")).status == 200)
+        let client = try #require(try harness.service.appStoreServerAPIClient(sleep: { _ in }))
+        let report = try Refresher(service: harness.service, client: VerifyReceiptClient(configuration: harness.service.configuration), appStoreServerAPI: client)
+            .run(within: 3 * 86_400_000)
+        #expect(report.failures.count == 1)
+        #expect(report.failures.first?.reason.contains("key id \(FakeAppStoreServerAPI.keyId)") == true)
+        #expect(ServiceRouterTests.readable(harness, "ivy", "2020-08", at: "2020-08-02T00:00:00Z") == false)
+    }
 }
