@@ -22,8 +22,11 @@ struct ServeCommand {
             """,
         options: [configOption] + ServiceConfiguration.settings.map(option),
         epilogue: "Secrets come from the environment only:\n" + ServiceConfiguration.secrets.map { secret in
-            "  " + secret.variable + String(repeating: " ", count: 35 - secret.variable.count) + secret.help
+            "  " + secret.variable + String(repeating: " ", count: secretsWidth - secret.variable.count) + secret.help
         }.joined(separator: "\n"))
+
+    /// The secrets' column in the help: the longest variable name and two spaces.
+    private static let secretsWidth = (ServiceConfiguration.secrets.map(\.variable.count).max() ?? 0) + 2
 
     /// `--config FILE`.
     static let configOption = OptionSpec.value("config", "FILE", "JSON file of settings (below); flags given here win over it.")

@@ -82,7 +82,10 @@ struct ServeCommandTests {
         let outcome = try Tool.run(
             ["refresh", "--catalog", "Catalog/the-monthly", "--database", database, "--within", "3d"], environment: ServerProcess.environment)
         #expect(outcome.status == 0)
-        #expect(outcome.output == "refresh: 0 due, 0 refreshed, 0 without a stored receipt, 0 failed\n")
+        #expect(
+            outcome.output
+                == "refresh: 0 due, 0 refreshed (0 by the App Store Server API, 0 by verifyReceipt), 0 without a stored receipt, 0 not polled: no App Store Server API key, 0 failed\n"
+        )
     }
 
     /// `"polling": true`: the timer inside `serve` re-verifies a subscription about to expire

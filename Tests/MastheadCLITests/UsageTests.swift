@@ -19,7 +19,7 @@ struct UsageTests {
               timeline  Draw one reader's intervals, periods, lapses and issues as an SVG picture.
               generate  Write a synthetic population of receipts as audit input (same seed, same bytes).
               serve     Run the companion service: receipts, notifications, download checks over HTTP.
-              refresh   Re-verify with Apple the subscriptions about to expire, once.
+              refresh   Ask Apple about the subscriptions about to expire, once.
 
             Run 'masthead help <command>' or 'masthead <command> --help' for a command's options,
             'masthead --version' for the version.
