@@ -348,6 +348,8 @@ def run_part(args):
         out.flush()
         if "audit summary" not in messages or status not in (0, 1):
             text = "; ".join(messages) or "no message"
+            if grants_path:
+                text = re.sub(re.escape(grants_path) + r":(\d+):", lambda m: f"{args.grants_name}:{grant_lines[int(m.group(1)) - 1]}:", text)
             out.write(f"#failed\tmasthead audit exited with status {status}: {text}\n")
             return
         start = messages.index("audit summary")
