@@ -21,7 +21,8 @@ rejected lines and unplaced grants with the input's own names and line numbers, 
 audit's order. Both also go to standard error. The exit status is the audit's: 1 when a line was
 rejected, else 0; a partition whose masthead fails (any other exit, or no summary) fails the job.
 
-The job file and masthead must be at the same paths on every executor.
+The job file, masthead and the catalog must be at the same paths on every executor; the part
+runner is started with PYSPARK_PYTHON (else the driver's Python).
 """
 
 import argparse
@@ -495,7 +496,9 @@ def run_job(args):
             records = numbered_lines(sc, args.grants).flatMap(grants_records(partitions)).union(records)
         encoded = records.repartitionAndSortWithinPartitions(partitions, partitionFunc=lambda key: key[0]).map(
             lambda pair: f"{'g' if pair[0][1] == 0 else 'r'}{pair[0][2]}\t{pair[1]}")
-        command = [sys.executable, os.path.abspath(__file__), "--part", "--masthead", masthead, "--catalog", os.path.abspath(args.catalog)]
+        # The executors' Python, as Spark chooses it for its workers.
+        python = os.environ.get("PYSPARK_PYTHON") or sys.executable
+        command = [python, os.path.abspath(__file__), "--part", "--masthead", masthead, "--catalog", os.path.abspath(args.catalog)]
         for instant in args.at:
             command += ["--at", instant]
         if args.grants:
