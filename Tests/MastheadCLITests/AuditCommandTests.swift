@@ -139,6 +139,26 @@ struct AuditCommandTests {
         #expect(merged == expected)
     }
 
+    /// `--receipts -` reads the users from standard input through a pipe (as a shell or Spark's
+    /// `RDD.pipe` feeds them): the results and the summary are those of the file, and a rejected
+    /// line is named `-:LINE`.
+    @Test func receiptsDash_readsStandardInputThroughAPipe_asTheFileIsRead() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let population = try Tool.run(["generate", "--catalog", "Catalog/the-monthly", "--users", "300", "--seed", "6"])
+        let input = population.output + "{not json\n"
+        let file = folder.appendingPathComponent("users.jsonl")
+        try Data(input.utf8).write(to: file)
+        let arguments = ["audit", "--catalog", "Catalog/the-monthly", "--at", "2021-03-31T23:59:59Z", "--receipts"]
+        let fromFile = try Tool.run(arguments + [file.path])
+        let fromPipe = try Tool.run(arguments + ["-"], input: Data(input.utf8))
+        #expect(fromPipe.status == 1)
+        #expect(!fromPipe.output.isEmpty)
+        #expect(fromPipe.output == fromFile.output)
+        #expect(fromPipe.errors.hasPrefix("-:301: invalid JSON"))
+        #expect(fromPipe.errors == fromFile.errors.replacingOccurrences(of: file.path + ":", with: "-:"))
+    }
+
     /// With grants, --shard K/N takes the users whose id hashes to part K from the receipts and
     /// the grants alike: the parts' outputs together are the whole audit's lines, their counts add
     /// up to its counts, and no part reports the other parts' grants as unknown.

@@ -26,8 +26,13 @@ enum Tool {
         try runProgram(binary.path, arguments, environment: environment)
     }
 
-    /// Runs any program the same way.
-    static func runProgram(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Outcome {
+    /// Runs `masthead arguments…` with `input` on its standard input, through a pipe.
+    static func run(_ arguments: [String], input: Data) throws -> Outcome {
+        try runProgram(binary.path, arguments, input: input)
+    }
+
+    /// Runs any program the same way; standard input is `input` through a pipe when given, else empty.
+    static func runProgram(_ path: String, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil) throws -> Outcome {
         ignoreBrokenPipes()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
@@ -38,7 +43,8 @@ enum Tool {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = input.map { _ in Pipe() }
+        process.standardInput = inputPipe ?? FileHandle.nullDevice
         try process.run()
         // Read both pipes before waiting, so a large output cannot block the child.
         let group = DispatchGroup()
@@ -47,6 +53,12 @@ enum Tool {
         nonisolated(unsafe) var errBox = Data()
         queue.async(group: group) { outBox = output.fileHandleForReading.readDataToEndOfFile() }
         queue.async(group: group) { errBox = errors.fileHandleForReading.readDataToEndOfFile() }
+        if let inputPipe, let input {
+            queue.async(group: group) {
+                try? inputPipe.fileHandleForWriting.write(contentsOf: input)
+                try? inputPipe.fileHandleForWriting.close()
+            }
+        }
         group.wait()
         process.waitUntilExit()
         return Outcome(
