@@ -42,7 +42,7 @@ struct RefreshCommand {
         do {
             report = try Refresher(service: service, client: VerifyReceiptClient(configuration: configuration)).run(within: window)
         } catch {
-            throw CLIError.cannotRead(path: configuration.databasePath, reason: "\(error)")
+            throw CLIError.cannotRead(path: "\(configuration.database)", reason: "\(error)")
         }
         var text = "refresh: \(report.due) due, \(report.refreshed) refreshed, \(report.withoutReceipt) without a stored receipt, \(report.failures.count) failed\n"
         for failure in report.failures { text += "  \(failure.originalTransactionId): \(failure.reason)\n" }
