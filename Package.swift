@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "MastheadFormats", targets: ["MastheadFormats"]),
         .library(name: "MastheadCrypto", targets: ["MastheadCrypto"]),
         .library(name: "MastheadSQLite", targets: ["MastheadSQLite"]),
+        .library(name: "MastheadPostgreSQL", targets: ["MastheadPostgreSQL"]),
         .library(name: "MastheadStorage", targets: ["MastheadStorage"]),
         .library(name: "MastheadAppStore", targets: ["MastheadAppStore"]),
         .library(name: "MastheadReports", targets: ["MastheadReports"]),
@@ -46,8 +47,12 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // A small SQLite wrapper: connections, statements, typed rows, transactions, savepoints, read snapshots, migrations.
         .target(name: "MastheadSQLite", dependencies: ["CSQLite"], swiftSettings: settings),
-        // The service's store: its interface, its policy, and its SQLite implementation and schema.
-        .target(name: "MastheadStorage", dependencies: ["Masthead", "MastheadSQLite"], swiftSettings: settings),
+        // libpq as the OS ships it (libpq-dev).
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // A small PostgreSQL wrapper: connections, parameterised queries, typed rows, transactions, savepoints, migrations.
+        .target(name: "MastheadPostgreSQL", dependencies: ["CLibPQ"], swiftSettings: settings),
+        // The service's store: its interface, its policy, and its SQLite and PostgreSQL implementations and schemas.
+        .target(name: "MastheadStorage", dependencies: ["Masthead", "MastheadSQLite", "MastheadPostgreSQL"], swiftSettings: settings),
         // epoll and eventfd, which Swift's Glibc module does not expose.
         .target(name: "CEpoll"),
         // Sockets: a listening socket and an epoll poller, errors with errno.
@@ -93,10 +98,11 @@ let package = Package(
             name: "MastheadFormatsTests", dependencies: ["Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats", "MastheadTestSupport"],
             swiftSettings: settings),
         // A blocking HTTP client for live server tests, the test certificate chain that signs test
-        // data, and a fake App Store Server API.
+        // data, a fake App Store Server API, and a throwaway PostgreSQL cluster with a fresh
+        // database per test.
         .target(
-            name: "MastheadTestSupport", dependencies: ["MastheadCrypto", "MastheadJSON", "MastheadHTTP"], path: "Tests/MastheadTestSupport",
-            swiftSettings: settings),
+            name: "MastheadTestSupport", dependencies: ["MastheadCrypto", "MastheadJSON", "MastheadHTTP", "MastheadPostgreSQL"],
+            path: "Tests/MastheadTestSupport", swiftSettings: settings),
         .testTarget(
             name: "MastheadAppStoreTests",
             dependencies: ["Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats", "MastheadHTTP", "MastheadAppStore", "MastheadTestSupport"],
@@ -111,7 +117,10 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(name: "MastheadReportsTests", dependencies: ["Masthead", "MastheadReports"], swiftSettings: settings),
         .testTarget(name: "MastheadSQLiteTests", dependencies: ["MastheadSQLite"], swiftSettings: settings),
-        .testTarget(name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadSQLite", "MastheadStorage"], swiftSettings: settings),
+        .testTarget(name: "MastheadPostgreSQLTests", dependencies: ["MastheadPostgreSQL", "MastheadTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadSQLite", "MastheadPostgreSQL", "MastheadStorage", "MastheadTestSupport"],
+            swiftSettings: settings),
         .testTarget(
             name: "MastheadAuditTests",
             dependencies: [

@@ -20,6 +20,9 @@ final class AuditDatabase {
 
     /// Opens the database at `path` read-only; a missing file is an error (nothing is created).
     init(path: String) throws(AuditError) {
+        if case .postgreSQL = StoreLocation(path) {
+            throw AuditError.cannotRead(path: "\(StoreLocation(path))", reason: "audits read SQLite databases only; PostgreSQL is not supported yet")
+        }
         self.path = path
         guard access(path, R_OK) == 0 else { throw AuditError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
         do { store = try SQLiteStore(path: path, readOnly: true) } catch { throw AuditError.cannotRead(path: path, reason: "\(error)") }

@@ -26,7 +26,9 @@ struct ImportCommand {
         options: [
             CommonOptions.catalogOption,
             .value("receipts", "FILE.jsonl", "JSON lines input; - reads standard input.", required: true),
-            .value("database", "FILE.sqlite", "The service's SQLite database, created if needed (a running service may use it).", required: true),
+            .value(
+                "database", "FILE.sqlite|URL", "The service's SQLite database (created if needed) or postgresql:// URL; a running service may use it.",
+                required: true),
             .value("config", "FILE", "JSON file of the service's settings (see 'masthead serve --help'): restore and maxCommitBatch apply."),
         ] + ["restore", "maxCommitBatch"].compactMap(ServiceConfiguration.setting).map(ServeCommand.option) + CommonOptions.trustOptions
             + [CommonOptions.trustVerifiedOption],
@@ -74,7 +76,7 @@ struct ImportCommand {
             rejected += problems.count
         }
         let unverified = trust.trustVerified ? " (signatures not verified: --trust-verified)" : ""
-        try output.write("import: \(stored) line(s) stored in \(configuration.databasePath), \(rejected) rejected\(unverified)\n")
+        try output.write("import: \(stored) line(s) stored in \(configuration.database), \(rejected) rejected\(unverified)\n")
         return rejected > 0 ? 1 : 0
     }
 
@@ -93,7 +95,7 @@ struct ImportCommand {
         for (user, failure) in zip(users, service.store(users.map { ($0.userId, $0.history, $0.latestReceipt) })) {
             guard let failure else { continue }
             guard case StorageError.receiptAlreadyInUse = failure else {
-                throw CLIError.cannotWrite(path: configuration.databasePath, reason: "\(failure)")
+                throw CLIError.cannotWrite(path: "\(configuration.database)", reason: "\(failure)")
             }
             problems.append((user.line, "\(failure)"))
         }

@@ -50,7 +50,7 @@ struct RefreshCommand {
             let refresher = Refresher(service: service, client: VerifyReceiptClient(configuration: configuration), appStoreServerAPI: appStoreServerAPI)
             report = try refresher.run(within: window)
         } catch {
-            throw CLIError.cannotRead(path: configuration.databasePath, reason: "\(error)")
+            throw CLIError.cannotRead(path: "\(configuration.database)", reason: "\(error)")
         }
         var text = "refresh: \(report.summary)\n"
         for failure in report.failures { text += "  \(failure.originalTransactionId): \(failure.reason)\n" }

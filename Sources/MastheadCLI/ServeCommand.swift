@@ -141,7 +141,7 @@ struct ServeCommand {
         do {
             return try EntitlementService(configuration: configuration, catalog: catalog, clock: { SystemClock.now() })
         } catch {
-            throw CLIError.cannotWrite(path: configuration.databasePath, reason: "\(error)")
+            throw CLIError.cannotWrite(path: "\(configuration.database)", reason: "\(error)")
         }
     }
 

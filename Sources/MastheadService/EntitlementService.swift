@@ -75,11 +75,11 @@ public final class EntitlementService: Sendable {
     /// Check bodies kept per user (the issues a reader downloads); the set is emptied when full.
     private static let maxCachedChecksPerUser = 64
 
-    /// Opens the SQLite database at the configuration's path (applying migrations) and merges the
-    /// issues published through the API into `catalog`.
+    /// Opens the configuration's database, SQLite or PostgreSQL (applying migrations), and merges
+    /// the issues published through the API into `catalog`.
     public convenience init(configuration: ServiceConfiguration, catalog: Catalog, clock: @escaping @Sendable () -> Instant) throws {
-        let path = configuration.databasePath
-        try self.init(configuration: configuration, catalog: catalog, clock: clock) { try SQLiteStore(path: path) }
+        let location = configuration.database
+        try self.init(configuration: configuration, catalog: catalog, clock: clock) { try location.open() }
     }
 
     /// Opens two connections with `openStore`, a writer and a reader (the first applies the

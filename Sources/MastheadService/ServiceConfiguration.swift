@@ -5,6 +5,7 @@ import MastheadJSON
 /// Everything `masthead serve` needs, with defaults; secrets come from the environment.
 public struct ServiceConfiguration: Sendable {
     public var catalogPath = "Catalog/the-monthly"
+    /// The `database` setting: a SQLite file's path, or a `postgresql://` URL (see ``database``).
     public var databasePath = "masthead.sqlite"
     /// Host, port and every HTTP limit.
     public var http = HTTPServerConfiguration()
@@ -65,11 +66,15 @@ public struct ServiceConfiguration: Sendable {
     /// The defaults.
     public init() {}
 
+    /// Where the store lives, as ``databasePath`` names it: a PostgreSQL database for a
+    /// `postgresql://` or `postgres://` URL, else a SQLite file.
+    public var database: StoreLocation { StoreLocation(databasePath) }
+
     /// The settings table: every setting a `--config` file or a `masthead serve` flag may give,
     /// in the order `masthead serve --help` lists them (the service guide, Operating.md, lists the same keys).
     public static let settings: [ServiceSetting] = [
         .text("catalog", "DIR", \.catalogPath, "Catalog folder holding catalog.json."),
-        .text("database", "FILE", \.databasePath, "SQLite database, created if needed."),
+        .text("database", "FILE|URL", \.databasePath, "SQLite database (created if needed), or postgresql://user@host:port/db."),
         .text("host", "HOST", \.http.host, "Address to listen on."),
         .port("port", \.http.port, "Port; 0 picks a free one."),
         .number("threads", \.http.threads, "Event-loop threads."),

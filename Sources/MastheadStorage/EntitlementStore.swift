@@ -2,7 +2,7 @@ public import Masthead
 public import MastheadSQLite
 
 /// What the service and `masthead audit --database` need of a store: one connection to the
-/// service's durable state, which ``SQLiteStore`` implements and a second backend can too.
+/// service's durable state, which ``SQLiteStore`` and ``PostgreSQLStore`` implement.
 ///
 /// A store keeps users and the subscriptions linked to them (R14: environment + original
 /// transaction id), every transaction (idempotent per environment + transaction id, copies merged
@@ -65,8 +65,8 @@ public protocol EntitlementStore: AnyObject {
     ) throws(StorageError) -> Int64
 
     /// Keeps the body of a notification refused for its signature, with the reason, for
-    /// forensics; it is never applied. Only the newest are kept (the SQLite store's
-    /// ``SQLiteStore/rejectedNotificationRetention``). Returns its id.
+    /// forensics; it is never applied. Only the newest are kept (the store's
+    /// `rejectedNotificationRetention`). Returns its id.
     func recordRejectedNotification(reason: String, body: [UInt8], now: Instant) throws(StorageError) -> Int64
 
     /// Links an app account token to a user (recording the user when new), and with it every
@@ -154,6 +154,7 @@ public protocol EntitlementStore: AnyObject {
     /// has none (the change log is then read before every answer).
     ///
     /// The service compares it before every answer from its cache, so it is the SQLite wrapper's
-    /// concrete `CommitCounter` (a load from shared memory), not a protocol of its own.
+    /// concrete `CommitCounter` (a load from shared memory), not a protocol of its own; the
+    /// PostgreSQL store has none (nil).
     func commitCounter() throws(StorageError) -> CommitCounter?
 }

@@ -1,9 +1,12 @@
+public import MastheadPostgreSQL
 public import MastheadSQLite
 
 /// A store failure: the database's, or the store's policy refusing a write.
-public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible, SQLiteErrorConvertible {
+public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible, SQLiteErrorConvertible, PostgreSQLErrorConvertible {
     /// SQLite failed, or a row did not hold what the schema says (the SQLite store).
     case sqlite(SQLiteError)
+    /// PostgreSQL failed or could not be reached, or a row did not hold what the schema says (the PostgreSQL store).
+    case postgreSQL(PostgreSQLError)
     /// A subscription is linked to another user and the restore behaviour refuses to move it.
     case receiptAlreadyInUse(environment: String, originalTransactionId: String, userId: String)
     /// An app account token is not a UUID written 8-4-4-4-12 hexadecimal digits (the value given).
@@ -18,9 +21,12 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible, SQ
 
     public init(sqlite error: SQLiteError) { self = .sqlite(error) }
 
+    public init(postgreSQL error: PostgreSQLError) { self = .postgreSQL(error) }
+
     public var description: String {
         switch self {
         case .sqlite(let error): "\(error)"
+        case .postgreSQL(let error): "\(error)"
         case .receiptAlreadyInUse(let environment, let original, _):
             "subscription \(original) (\(environment)) is already linked to another user"
         case .invalidAppAccountToken(let value):

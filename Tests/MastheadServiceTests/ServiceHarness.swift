@@ -16,9 +16,15 @@ final class ServiceHarness: Sendable {
     let service: EntitlementService
     let router: ServiceRouter
 
-    init(path: String? = nil, restore: String = "transfer", now: String = "2020-07-02T00:00:00Z", configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+    /// - Parameters:
+    ///   - backend: the store of a new database (SQLite when not given).
+    ///   - path: an existing database (a SQLite file or a PostgreSQL URL) instead.
+    init(
+        backend: StoreBackend = .sqlite, path: String? = nil, restore: String = "transfer", now: String = "2020-07-02T00:00:00Z",
+        configure: (inout ServiceConfiguration) -> Void = { _ in }
+    ) throws {
         ignoreBrokenPipes()
-        self.path = path ?? FileManager.default.temporaryDirectory.appendingPathComponent("masthead-service-\(UUID().uuidString).sqlite").path
+        self.path = try path ?? backend.freshDatabase(prefix: "masthead-service")
         var configuration = ServiceConfiguration()
         configuration.databasePath = self.path
         configuration.apiToken = "api-token"

@@ -3,6 +3,7 @@ import Masthead
 import MastheadFormats
 import MastheadJSON
 import MastheadService
+import MastheadTestSupport
 import Testing
 
 /// Every endpoint, in process, on a fresh database each.
@@ -34,8 +35,8 @@ struct ServiceRouterTests {
         #expect(harness.call("DELETE", "/v1/users/u/entitlements").status == 405)
     }
 
-    @Test func receipt_thenEntitlements_andDownloadCheck_table61() throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreBackend.tested) func receipt_thenEntitlements_andDownloadCheck_table61(backend: StoreBackend) throws {
+        let harness = try ServiceHarness(backend: backend)
         defer { harness.close() }
         let posted = harness.call("POST", "/v1/users/alice/receipts", body: try ServiceHarness.example("table-6-1"))
         #expect(posted.status == 200)
@@ -98,8 +99,8 @@ struct ServiceRouterTests {
         #expect(harness.call("GET", "/v1/users/u/entitlements").status == 404)
     }
 
-    @Test func table61_replayedAsReceiptAndNotifications() throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreBackend.tested) func table61_replayedAsReceiptAndNotifications(backend: StoreBackend) throws {
+        let harness = try ServiceHarness(backend: backend)
         defer { harness.close() }
         let first = Self.transaction("t1", original: "t1", from: "2020-02-20T12:00:00Z", to: "2020-03-20T12:00:00Z")
         #expect(harness.call("POST", "/v1/users/alice/receipts", json: #"{"status": 0, "latest_receipt_info": [\#(first)], "latest_receipt": "R1"}"#).status == 200)
@@ -148,8 +149,8 @@ struct ServiceRouterTests {
         }
     }
 
-    @Test func notificationBeforeReceipt_isKept_andAppliedWhenLinked() throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreBackend.tested) func notificationBeforeReceipt_isKept_andAppliedWhenLinked(backend: StoreBackend) throws {
+        let harness = try ServiceHarness(backend: backend)
         defer { harness.close() }
         let renewal = Self.transaction("n2", original: "n1", from: "2020-03-20T12:00:00Z", to: "2020-04-20T12:00:00Z")
         let answer = harness.call("POST", "/v1/notifications/app-store", token: nil, json: Self.notification("DID_RENEW", transactions: [renewal]))
@@ -162,8 +163,8 @@ struct ServiceRouterTests {
         #expect(due.status == 200)
     }
 
-    @Test func duplicateDelivery_changesNothing() throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreBackend.tested) func duplicateDelivery_changesNothing(backend: StoreBackend) throws {
+        let harness = try ServiceHarness(backend: backend)
         defer { harness.close() }
         #expect(harness.call("POST", "/v1/users/carol/receipts", body: try ServiceHarness.example("table-6-1")).status == 200)
         let renewal = Self.transaction("1000004", original: "1000001", from: "2020-07-17T11:58:00Z", to: "2020-08-17T12:00:00Z")
@@ -179,8 +180,8 @@ struct ServiceRouterTests {
     /// Apple retries and reorders deliveries: a DID_CHANGE_RENEWAL_STATUS turning auto-renew off
     /// arrives before the older one turning it on, which is then delivered again. The newest
     /// change stands, and an as-of question before it sees the older state (R2.7).
-    @Test func renewalStatusNotifications_outOfOrderAndReplayed_newestChangeStands() throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreBackend.tested) func renewalStatusNotifications_outOfOrderAndReplayed_newestChangeStands(backend: StoreBackend) throws {
+        let harness = try ServiceHarness(backend: backend)
         defer { harness.close() }
         let first = Self.transaction("r1", original: "r1", from: "2020-02-20T12:00:00Z", to: "2020-03-20T12:00:00Z")
         #expect(harness.call("POST", "/v1/users/rita/receipts", json: #"{"status": 0, "latest_receipt_info": [\#(first)]}"#).status == 200)
@@ -252,8 +253,8 @@ struct ServiceRouterTests {
         #expect(Self.readable(harness, other, "2020-03", at: "2020-07-02T00:00:00Z") == false)
     }
 
-    @Test func transferIfInactive_movesAnExpiredSubscription() throws {
-        let harness = try ServiceHarness(restore: "transferIfInactive", now: "2020-12-01T00:00:00Z")
+    @Test(arguments: StoreBackend.tested) func transferIfInactive_movesAnExpiredSubscription(backend: StoreBackend) throws {
+        let harness = try ServiceHarness(backend: backend, restore: "transferIfInactive", now: "2020-12-01T00:00:00Z")
         defer { harness.close() }
         #expect(harness.call("POST", "/v1/users/frank/receipts", body: try ServiceHarness.example("table-6-1")).status == 200)
         #expect(harness.call("POST", "/v1/users/erin/receipts", body: try ServiceHarness.example("table-6-1")).status == 200)
@@ -261,8 +262,8 @@ struct ServiceRouterTests {
         #expect(Self.readable(harness, "frank", "2020-03", at: "2020-07-02T00:00:00Z") == false)
     }
 
-    @Test func publishingIssues_needsAdminToken_andSurvivesRestart() throws {
-        let harness = try ServiceHarness()
+    @Test(arguments: StoreBackend.tested) func publishingIssues_needsAdminToken_andSurvivesRestart(backend: StoreBackend) throws {
+        let harness = try ServiceHarness(backend: backend)
         #expect(harness.call("POST", "/v1/users/gina/receipts", body: try ServiceHarness.example("table-6-1")).status == 200)
         // An answer for the publication is cached by this check; publishing must not be hidden by it.
         #expect(harness.call("GET", "/v1/users/gina/issues/the-monthly/2020-07-special?at=2020-07-16T00:00:00Z").status == 404)
@@ -284,8 +285,8 @@ struct ServiceRouterTests {
         #expect(Self.readable(restarted, "gina", "2020-06", at: "2020-07-16T00:00:00Z") == true)
     }
 
-    @Test func refreshDue_andMetrics() throws {
-        let harness = try ServiceHarness(now: "2020-07-15T00:00:00Z")
+    @Test(arguments: StoreBackend.tested) func refreshDue_andMetrics(backend: StoreBackend) throws {
+        let harness = try ServiceHarness(backend: backend, now: "2020-07-15T00:00:00Z")
         defer { harness.close() }
         var receipt = String(decoding: try ServiceHarness.example("table-6-1"), as: UTF8.self)
         receipt = receipt.replacingOccurrences(of: "(base64 receipt)", with: "LATEST-6-1")

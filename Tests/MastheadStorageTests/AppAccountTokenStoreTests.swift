@@ -2,6 +2,7 @@ import Foundation
 import Masthead
 import MastheadSQLite
 import MastheadStorage
+import MastheadTestSupport
 import Testing
 
 /// App account tokens: one owner each, linked idempotently, found in either case.
@@ -28,10 +29,10 @@ struct AppAccountTokenStoreTests {
         #expect(AppAccountToken.canonical(text) == nil)
     }
 
-    @Test func linkAppAccountToken_recordsTheUser_andLinkingAgainChangesNothing() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func linkAppAccountToken_recordsTheUser_andLinkingAgainChangesNothing(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         #expect(try !store.userExists("ana"))
         let first = try store.linkAppAccountToken(Self.token.uppercased(), userId: "ana", now: Instant(milliseconds: 10))
         #expect(first == AppAccountToken(token: Self.token, userId: "ana", linked: Instant(milliseconds: 10)))
@@ -46,10 +47,10 @@ struct AppAccountTokenStoreTests {
         #expect(try store.userId(forAppAccountToken: "not a uuid") == nil)
     }
 
-    @Test func linkAppAccountToken_ownedByAnotherUser_throwsInUse_andChangesNothing() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func linkAppAccountToken_ownedByAnotherUser_throwsInUse_andChangesNothing(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         let owned = try store.linkAppAccountToken(Self.token, userId: "ana", now: Instant(milliseconds: 10))
         #expect(throws: StorageError.appAccountTokenInUse(token: Self.token, userId: "ana")) {
             try store.linkAppAccountToken(Self.token.uppercased(), userId: "ben", now: Instant(milliseconds: 20))
@@ -60,10 +61,10 @@ struct AppAccountTokenStoreTests {
         #expect(try !store.userExists("ben"))
     }
 
-    @Test func linkAndUnlink_refuseATokenThatIsNotAUUID() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func linkAndUnlink_refuseATokenThatIsNotAUUID(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         #expect(throws: StorageError.invalidAppAccountToken("{\(Self.token)}")) {
             try store.linkAppAccountToken("{\(Self.token)}", userId: "ana", now: Instant(milliseconds: 10))
         }
@@ -71,10 +72,10 @@ struct AppAccountTokenStoreTests {
         #expect(try store.userCount() == 0)
     }
 
-    @Test func unlinkAppAccountToken_removesOnlyTheOwnersMapping() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func unlinkAppAccountToken_removesOnlyTheOwnersMapping(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         let owned = try store.linkAppAccountToken(Self.token, userId: "ana", now: Instant(milliseconds: 10))
         // Another user cannot remove it.
         #expect(try store.unlinkAppAccountToken(Self.token, userId: "ben") == nil)
@@ -86,10 +87,10 @@ struct AppAccountTokenStoreTests {
         #expect(try store.linkAppAccountToken(Self.token, userId: "ben", now: Instant(milliseconds: 30)).userId == "ben")
     }
 
-    @Test func appAccountTokens_areListedInLinkOrder_perUser() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func appAccountTokens_areListedInLinkOrder_perUser(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         let later = try store.linkAppAccountToken(Self.token, userId: "ana", now: Instant(milliseconds: 20))
         let earlier = try store.linkAppAccountToken(Self.other, userId: "ana", now: Instant(milliseconds: 10))
         _ = try store.linkAppAccountToken("aaaaaaaa-0000-0000-0000-000000000000", userId: "ben", now: Instant(milliseconds: 5))
@@ -98,18 +99,18 @@ struct AppAccountTokenStoreTests {
     }
 
     /// The schema holds one owner per token even for a writer that skips the store's check.
-    @Test func schema_refusesASecondOwner() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func schema_refusesASecondOwner(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         _ = try store.linkAppAccountToken(Self.token, userId: "ana", now: Instant(milliseconds: 10))
         _ = try store.linkAppAccountToken(Self.other, userId: "ben", now: Instant(milliseconds: 10))
-        #expect(throws: SQLiteError.self) {
-            try store.database.execute("INSERT INTO app_account_tokens (token, user_id, linked_ms) VALUES ('\(Self.token)', 'ben', 0)")
+        #expect(throws: (any Error).self) {
+            try fixture.execute("INSERT INTO app_account_tokens (token, user_id, linked_ms) VALUES ('\(Self.token)', 'ben', 0)")
         }
         // And a token's owner must be a user.
-        #expect(throws: SQLiteError.self) {
-            try store.database.execute("INSERT INTO app_account_tokens (token, user_id, linked_ms) VALUES ('aaaaaaaa-0000-0000-0000-000000000000', 'ghost', 0)")
+        #expect(throws: (any Error).self) {
+            try fixture.execute("INSERT INTO app_account_tokens (token, user_id, linked_ms) VALUES ('aaaaaaaa-0000-0000-0000-000000000000', 'ghost', 0)")
         }
     }
 }

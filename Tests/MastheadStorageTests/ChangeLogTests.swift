@@ -1,18 +1,21 @@
 import MastheadSQLite
 import MastheadStorage
+import MastheadTestSupport
 import Testing
 
 /// The change log other processes read to keep their caches true.
 struct ChangeLogTests {
-    @Test func changes_areReadAfterAPosition_skippingTheReadersOwn() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func changes_areReadAfterAPosition_skippingTheReadersOwn(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         #expect(try store.changeLogPosition() == 0)
         try store.recordChanges([.user("a")], origin: 1)
-        try store.recordChanges([.user("b\u{0}c"), .issue(publicationId: "p", issueId: "i")], origin: 2)
+        // PostgreSQL text cannot hold a NUL (see StatementTests); SQLite's keeps it.
+        let user = backend == .sqlite ? "b\u{0}c" : "b c"
+        try store.recordChanges([.user(user), .issue(publicationId: "p", issueId: "i")], origin: 2)
         let read = try store.changes(after: 0, notFrom: 1)
-        #expect(read == ChangeLogRead(changes: [.user("b\u{0}c"), .issue(publicationId: "p", issueId: "i")], position: 3, missedSome: false))
+        #expect(read == ChangeLogRead(changes: [.user(user), .issue(publicationId: "p", issueId: "i")], position: 3, missedSome: false))
         #expect(try store.changes(after: 3, notFrom: 1) == ChangeLogRead(changes: [], position: 3, missedSome: false))
         #expect(try store.changes(after: 1, notFrom: 2) == ChangeLogRead(changes: [], position: 3, missedSome: false))
         #expect(try store.changeLogPosition() == 3)
@@ -38,16 +41,18 @@ struct ChangeLogTests {
         #expect(try stepsToReadNothingNew() == short)
     }
 
-    @Test func pruning_keepsTheNewestEntries_andAReaderBehindIsTold() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func pruning_keepsTheNewestEntries_andAReaderBehindIsTold(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         try store.recordChanges([.user("old")], origin: 1)
-        try store.database.inTransaction {
-            for index in 0..<Int(SQLiteStore.changeLogLength) { try store.recordChanges([.user("u\(index)")], origin: 1) }
-            try store.pruneChangeLog()
-        }
-        #expect(try store.database.scalar("SELECT count(*) FROM changes") == .integer(SQLiteStore.changeLogLength))
+        // Entries 2 to changeLogLength + 1, written at once (the same SQL for both backends).
+        try fixture.execute("""
+            WITH RECURSIVE n (i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i <= \(SQLiteStore.changeLogLength))
+            INSERT INTO changes (id, origin, user_id) SELECT i, 1, 'u' || i FROM n
+            """)
+        try store.pruneChangeLog()
+        #expect(try fixture.scalar("SELECT count(*) FROM changes") == .integer(SQLiteStore.changeLogLength))
         // Entry 1 was pruned: a reader at 0 missed it; one at 1 missed nothing.
         #expect(try store.changes(after: 0, notFrom: 2).missedSome)
         #expect(try !store.changes(after: 1, notFrom: 2).missedSome)

@@ -2,57 +2,57 @@ import Foundation
 import Masthead
 import MastheadSQLite
 import MastheadStorage
+import MastheadTestSupport
 import Testing
 
 /// Notifications kept once per `notificationUUID`, and the bodies refused for their signature,
 /// kept within their bound.
 struct NotificationStoreTests {
-    static func record(_ store: SQLiteStore, uuid: String?, type: String = "DID_RENEW", subtype: String? = nil) throws(StorageError) -> Int64 {
+    static func record(_ store: any EntitlementStore, uuid: String?, type: String = "DID_RENEW", subtype: String? = nil) throws(StorageError) -> Int64 {
         try store.recordNotification(
             type: type, subtype: subtype, uuid: uuid, environment: .production, originalTransactionIds: ["a"], body: "{}", received: Instant(milliseconds: 1))
     }
 
-    @Test func recordNotification_withAUUIDStoredAlready_throws_andStoresOnce() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func recordNotification_withAUUIDStoredAlready_throws_andStoresOnce(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         let uuid = "002e14d5-51f5-4503-b5a8-c3a1af68eb20"
         #expect(try !store.hasNotification(uuid: uuid))
         let id = try Self.record(store, uuid: uuid, type: "DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD")
         #expect(try store.hasNotification(uuid: uuid))
         #expect(throws: StorageError.notificationAlreadyRecorded(uuid: uuid)) { try Self.record(store, uuid: uuid) }
-        #expect(try store.notificationCount() == 1)
-        let stored = try store.database.prepare("SELECT notification_type, subtype, notification_uuid FROM notifications WHERE id = ?")
-            .singleRow([.integer(id)]) { row throws(SQLiteError) in [try row.text(0), try row.text(1), try row.text(2)] }
-        #expect(stored == ["DID_FAIL_TO_RENEW", "GRACE_PERIOD", uuid])
+        #expect(try fixture.scalar("SELECT count(*) FROM notifications") == .integer(1))
+        #expect(try fixture.scalar("SELECT notification_type || ' ' || subtype || ' ' || notification_uuid FROM notifications WHERE id = \(id)")
+            == .text("DID_FAIL_TO_RENEW GRACE_PERIOD \(uuid)"))
     }
 
     /// Version 1 notifications carry no uuid: each is stored.
-    @Test func recordNotification_withoutUUID_isStoredEveryTime() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func recordNotification_withoutUUID_isStoredEveryTime(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         for _ in 0..<2 { _ = try Self.record(store, uuid: nil) }
-        #expect(try store.notificationCount() == 2)
+        #expect(try fixture.scalar("SELECT count(*) FROM notifications") == .integer(2))
     }
 
     /// The unique index holds even for a writer that skips the store's check.
-    @Test func schema_refusesASecondNotificationWithTheSameUUID() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func schema_refusesASecondNotificationWithTheSameUUID(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         _ = try Self.record(store, uuid: "u-1")
-        #expect(throws: SQLiteError.self) {
-            try store.database.execute("""
+        #expect(throws: (any Error).self) {
+            try fixture.execute("""
                 INSERT INTO notifications (received_ms, notification_type, notification_uuid, original_transaction_ids, body) VALUES (2, 'TEST', 'u-1', '', '{}')
                 """)
         }
     }
 
-    @Test func rejectedNotifications_keepEveryByte_newestFirst_bodiesOnlyWhenAsked() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func rejectedNotifications_keepEveryByte_newestFirst_bodiesOnlyWhenAsked(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         let first: [UInt8] = Array(#"{"signedPayload":"a.b.c"}"#.utf8)
         let second: [UInt8] = [0x00, 0xFF, 0xC3]
         let one = try store.recordRejectedNotification(reason: "alg is none", body: first, now: Instant(milliseconds: 10))
@@ -65,15 +65,14 @@ struct NotificationStoreTests {
             RejectedNotification(id: two, received: Instant(milliseconds: 20), reason: "bad signature", bodyBytes: 3, body: second)
         ])
         // Never applied: nothing else is stored.
-        #expect(try store.notificationCount() == 0)
+        #expect(try fixture.scalar("SELECT count(*) FROM notifications") == .integer(0))
         #expect(try store.userCount() == 0)
     }
 
-    @Test func rejectedNotifications_keepTheNewestRows_withinTheRowBound() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
-        store.rejectedNotificationRetention = RejectedNotificationRetention(rows: 3, bytes: 1_000)
+    @Test(arguments: StoreBackend.tested) func rejectedNotifications_keepTheNewestRows_withinTheRowBound(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open(retention: RejectedNotificationRetention(rows: 3, bytes: 1_000))
         var ids: [Int64] = []
         for index in 0..<7 { ids.append(try store.recordRejectedNotification(reason: "r\(index)", body: [UInt8(index)], now: Instant(milliseconds: Int64(index)))) }
         #expect(try store.rejectedNotifications(limit: 100, withBodies: false).map(\.id) == Array(ids.suffix(3).reversed()))
@@ -81,11 +80,10 @@ struct NotificationStoreTests {
     }
 
     /// The bytes bound counts the bodies of the rows kept; the newest is kept even alone over it.
-    @Test func rejectedNotifications_keepTheNewest_withinTheByteBound_andAlwaysTheNewest() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
-        store.rejectedNotificationRetention = RejectedNotificationRetention(rows: 100, bytes: 10)
+    @Test(arguments: StoreBackend.tested) func rejectedNotifications_keepTheNewest_withinTheByteBound_andAlwaysTheNewest(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open(retention: RejectedNotificationRetention(rows: 100, bytes: 10))
         var ids: [Int64] = []
         for index in 0..<4 { ids.append(try store.recordRejectedNotification(reason: "r", body: Array(repeating: UInt8(index), count: 4), now: Instant(milliseconds: 1))) }
         // 4 + 4 = 8 bytes fit in 10; a third body would make 12.
@@ -101,17 +99,15 @@ struct NotificationStoreTests {
     }
 
     /// The bound holds across connections and reopening: what was recorded before still counts.
-    @Test func rejectedNotifications_bound_holdsAfterReopening() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
+    @Test(arguments: StoreBackend.tested) func rejectedNotifications_bound_holdsAfterReopening(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
         let bound = RejectedNotificationRetention(rows: 2, bytes: 1_000)
         do {
-            let store = try SQLiteStore(path: path)
-            store.rejectedNotificationRetention = bound
+            let store = try fixture.open(retention: bound)
             for index in 0..<2 { _ = try store.recordRejectedNotification(reason: "r\(index)", body: [1], now: Instant(milliseconds: 1)) }
         }
-        let reopened = try SQLiteStore(path: path)
-        reopened.rejectedNotificationRetention = bound
+        let reopened = try fixture.open(retention: bound)
         let last = try reopened.recordRejectedNotification(reason: "r2", body: [1], now: Instant(milliseconds: 2))
         #expect(try reopened.rejectedNotifications(limit: 100, withBodies: false).map(\.reason) == ["r2", "r1"])
         #expect(last == 3)

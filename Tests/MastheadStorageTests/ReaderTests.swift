@@ -9,7 +9,7 @@ import Testing
 struct ReaderTests {
     static let now = Instant(milliseconds: 5)
 
-    static func link(_ store: SQLiteStore, _ index: Int, receipt: String? = nil) throws {
+    static func link(_ store: any EntitlementStore, _ index: Int, receipt: String? = nil) throws {
         _ = try store.link(
             userId: "u\(index)", transactions: [StoreTests.transaction("t\(index)", from: 0, to: 10)], latestReceipt: receipt, restore: .transfer, now: now)
     }

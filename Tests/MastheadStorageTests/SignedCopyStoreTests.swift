@@ -2,6 +2,7 @@ import Foundation
 import Masthead
 import MastheadSQLite
 import MastheadStorage
+import MastheadTestSupport
 import Testing
 
 /// The store merges copies of a transaction exactly as the engine does (R2.3, R2.8), whatever
@@ -18,22 +19,22 @@ struct SignedCopyStoreTests {
     }
 
     /// A store on a fresh database, with subscription `a` linked to user `u`.
-    static func store(_ path: String) throws -> SQLiteStore {
-        let store = try SQLiteStore(path: path)
+    static func store(_ fixture: StoreFixture) throws -> any EntitlementStore {
+        let store = try fixture.open()
         _ = try store.link(userId: "u", transactions: [copy(signed: nil)], latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 0))
         return store
     }
 
     /// REFUND (signed at 200, revoked at 150) then REFUND_REVERSED (signed at 300, no revocation):
     /// in either order, and saved together or apart, the reversal stands.
-    @Test(arguments: [false, true])
-    func refundThenRefundReversed_inEitherOrder_leavesNoCancellation(together: Bool) throws {
+    @Test(arguments: StoreBackend.tested, [false, true])
+    func refundThenRefundReversed_inEitherOrder_leavesNoCancellation(backend: StoreBackend, together: Bool) throws {
         let refund = Self.copy(signed: 200, revoked: 150)
         let reversed = Self.copy(signed: 300)
         for order in [[refund, reversed], [reversed, refund]] {
-            let path = StoreTests.temporaryPath()
-            defer { StoreTests.remove(path) }
-            let store = try Self.store(path)
+            let fixture = try StoreFixture(backend)
+            defer { fixture.remove() }
+            let store = try Self.store(fixture)
             if together {
                 try store.save(transactions: order, renewals: [])
             } else {
@@ -46,10 +47,10 @@ struct SignedCopyStoreTests {
     }
 
     /// A refund signed after the reversal refunds again.
-    @Test func refundSignedLast_wins() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try Self.store(path)
+    @Test(arguments: StoreBackend.tested) func refundSignedLast_wins(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try Self.store(fixture)
         for signed in [Self.copy(signed: 400, revoked: 350), Self.copy(signed: 200, revoked: 150), Self.copy(signed: 300)] {
             try store.save(transactions: [signed], renewals: [])
         }
@@ -58,7 +59,7 @@ struct SignedCopyStoreTests {
 
     /// Version 1 and version 2 copies of one transaction: an unsigned cancellation later than the
     /// signed state counts, an earlier one does not, and the upgrade flag of either is kept.
-    @Test func unsignedAndSignedCopies_mergeByTheRule_inEitherOrder() throws {
+    @Test(arguments: StoreBackend.tested) func unsignedAndSignedCopies_mergeByTheRule_inEitherOrder(backend: StoreBackend) throws {
         let cases: [(unsigned: Transaction, counted: Instant?)] = [
             (Self.copy(signed: nil, revoked: 500, upgraded: true), Instant(milliseconds: 500)),
             (Self.copy(signed: nil, revoked: 100), nil),
@@ -66,9 +67,9 @@ struct SignedCopyStoreTests {
         let signed = Self.copy(signed: 300, offer: .offerCode)
         for (unsigned, counted) in cases {
             for order in [[unsigned, signed], [signed, unsigned]] {
-                let path = StoreTests.temporaryPath()
-                defer { StoreTests.remove(path) }
-                let store = try Self.store(path)
+                let fixture = try StoreFixture(backend)
+                defer { fixture.remove() }
+                let store = try Self.store(fixture)
                 for transaction in order { try store.save(transactions: [transaction], renewals: []) }
                 let stored = try #require(try store.history(forUser: "u").transactions.first)
                 #expect(stored == unsigned.merged(with: signed))
@@ -82,7 +83,7 @@ struct SignedCopyStoreTests {
 
     /// Many copies of a few transactions, saved one by one in shuffled orders: the stored history
     /// is the engine's merge of all of them.
-    @Test func shuffledCopies_storeTheEnginesMerge() throws {
+    @Test(arguments: StoreBackend.tested) func shuffledCopies_storeTheEnginesMerge(backend: StoreBackend) throws {
         var random = SplitMix(seed: 7)
         for round in 0..<20 {
             var copies: [Transaction] = []
@@ -93,9 +94,9 @@ struct SignedCopyStoreTests {
                 let offer: OfferKind? = random.next() % 4 == 0 ? .promotional : nil
                 copies.append(Self.copy(id, signed: signed, revoked: revoked, expires: 1000 + Int64(random.next() % 3) * 100, offer: offer, upgraded: random.next() % 7 == 0))
             }
-            let path = StoreTests.temporaryPath()
-            defer { StoreTests.remove(path) }
-            let store = try Self.store(path)
+            let fixture = try StoreFixture(backend)
+            defer { fixture.remove() }
+            let store = try Self.store(fixture)
             var index = 0
             while index < copies.count {
                 let size = 1 + Int(random.next() % 3)
@@ -108,7 +109,7 @@ struct SignedCopyStoreTests {
 
     /// `transferIfInactive` reads the counted cancellation: a refund the reversal undid leaves the
     /// subscription active (not moved), an unsigned refund newer than the signed state makes it inactive.
-    @Test func transferIfInactive_usesTheCountedCancellation() throws {
+    @Test(arguments: StoreBackend.tested) func transferIfInactive_usesTheCountedCancellation(backend: StoreBackend) throws {
         let now = Instant(milliseconds: 800)
         let cases: [([Transaction], moves: Bool)] = [
             ([Self.copy(signed: 200, revoked: 150), Self.copy(signed: 300)], false),
@@ -116,9 +117,9 @@ struct SignedCopyStoreTests {
             ([Self.copy(signed: 300), Self.copy(signed: nil, revoked: 100)], false),
         ]
         for (copies, moves) in cases {
-            let path = StoreTests.temporaryPath()
-            defer { StoreTests.remove(path) }
-            let store = try Self.store(path)
+            let fixture = try StoreFixture(backend)
+            defer { fixture.remove() }
+            let store = try Self.store(fixture)
             try store.save(transactions: copies, renewals: [])
             let moved = Result { try store.link(userId: "v", transactions: [copies[0]], latestReceipt: nil, restore: .transferIfInactive, now: now) }
             #expect((try? moved.get()) == (moves ? ["u"] : nil), "\(copies)")
@@ -126,12 +127,12 @@ struct SignedCopyStoreTests {
     }
 
     /// A row whose offer the schema does not know is an error naming the column.
-    @Test func history_throws_whenAnOfferIsUnknown() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try Self.store(path)
+    @Test(arguments: StoreBackend.tested) func history_throws_whenAnOfferIsUnknown(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try Self.store(fixture)
         try store.save(transactions: [Self.copy(signed: 100, offer: .winBack)], renewals: [])
-        try store.database.execute("UPDATE transactions SET offer = 'loyalty'")
+        try fixture.execute("UPDATE transactions SET offer = 'loyalty'")
         #expect(throws: StorageError.self) { try store.history(forUser: "u") }
         do { _ = try store.history(forUser: "u") } catch { #expect("\(error)".contains("offer")) }
     }

@@ -1,7 +1,9 @@
 import Foundation
 import Masthead
+import MastheadPostgreSQL
 import MastheadSQLite
 import MastheadStorage
+import MastheadTestSupport
 import Testing
 
 /// The SQLite store, each test on a fresh temporary database.
@@ -32,24 +34,23 @@ struct StoreTests {
         #expect(try again.database.scalar("SELECT count(*) FROM migrations") == .integer(5))
     }
 
-    @Test func inTransaction_rollsBack_whenBodyThrows() throws {
-        let path = Self.temporaryPath()
-        defer { Self.remove(path) }
-        let store = try SQLiteStore(path: path)
-        struct Failure: Error {}
-        #expect(throws: Failure.self) {
-            try store.database.inTransaction {
+    @Test(arguments: StoreBackend.tested) func inTransaction_rollsBack_whenBodyThrows(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        #expect(throws: StorageError.closed) {
+            try store.inTransaction { () throws(StorageError) in
                 try store.save(transactions: [Self.transaction("a", from: 1, to: 2)], renewals: [])
-                throw Failure()
+                throw StorageError.closed
             }
         }
-        #expect(try store.database.scalar("SELECT count(*) FROM transactions") == .integer(0))
+        #expect(try fixture.scalar("SELECT count(*) FROM transactions") == .integer(0))
     }
 
-    @Test func transactions_mergeCopies_R2_3_andHistoryFollowsLinks() throws {
-        let path = Self.temporaryPath()
-        defer { Self.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func transactions_mergeCopies_R2_3_andHistoryFollowsLinks(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         try store.save(transactions: [Self.transaction("a", from: 10, to: 20), Self.transaction("b", original: "a", from: 20, to: 30)], renewals: [])
         // Unlinked so far: nobody's history.
         #expect(try store.history(forUser: "u1").transactions.isEmpty)
@@ -61,10 +62,10 @@ struct StoreTests {
         #expect(try store.history(forUser: "u1").transactions.last?.cancellation == Instant(milliseconds: 25))
     }
 
-    @Test func restoreBehaviours() throws {
-        let path = Self.temporaryPath()
-        defer { Self.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func restoreBehaviours(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         let active = Self.transaction("a", from: 0, to: 1000)
         try store.save(transactions: [active], renewals: [])
         _ = try store.link(userId: "first", transactions: [active], latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 10))
@@ -83,10 +84,10 @@ struct StoreTests {
         #expect(try store.history(forUser: "third").transactions.count == 1)
     }
 
-    @Test func renewals_keptAsHistory_andUnnamedOnesResolveByProduct_R2_6() throws {
-        let path = Self.temporaryPath()
-        defer { Self.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func renewals_keptAsHistory_andUnnamedOnesResolveByProduct_R2_6(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         let transactions = [Self.transaction("a", from: 0, to: 10), Self.transaction("b", original: "a", product: "premium", from: 10, to: 20)]
         try store.save(transactions: transactions, renewals: [RenewalInfo(productId: "premium", autoRenewOn: true)])
         _ = try store.link(userId: "u", transactions: transactions, latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 0))
@@ -100,10 +101,10 @@ struct StoreTests {
 
     /// Apple retries and reorders notifications: renewal infos are ordered by their evidence, so
     /// a replayed older one does not undo a newer one (R2.7), and each distinct one is kept once.
-    @Test func renewals_onOffReplayedOn_staysOff_R2_7() throws {
-        let path = Self.temporaryPath()
-        defer { Self.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func renewals_onOffReplayedOn_staysOff_R2_7(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         let transactions = [Self.transaction("a", from: 0, to: 1000)]
         _ = try store.link(userId: "u", transactions: transactions, latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 0))
         try store.save(transactions: transactions, renewals: [])
@@ -160,27 +161,33 @@ struct StoreTests {
 
     /// A value the schema does not allow is an error naming the column and the query, not a
     /// default: a transaction whose environment reads 'Sandbox' is not taken for production's.
-    @Test func history_throws_whenAnEnvironmentIsUnknown() throws {
-        let path = Self.temporaryPath()
-        defer { Self.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func history_throws_whenAnEnvironmentIsUnknown(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         let transactions = [Self.transaction("a", from: 0, to: 10)]
         try store.save(transactions: transactions, renewals: [])
         _ = try store.link(userId: "u", transactions: transactions, latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 0))
-        try store.database.execute("UPDATE transactions SET environment = 'Sandbox'; UPDATE subscriptions SET environment = 'Sandbox'")
+        try fixture.execute("UPDATE transactions SET environment = 'Sandbox'; UPDATE subscriptions SET environment = 'Sandbox'")
         #expect {
             try store.history(forUser: "u")
         } throws: { error in
-            guard case StorageError.sqlite(.columnValue(let column, let value, let expected, let sql)) = error else { return false }
+            let parts: (column: String, value: String, expected: String, sql: String)
+            switch error {
+            case StorageError.sqlite(.columnValue(let column, let value, let expected, let sql)): parts = (column, value, expected, sql)
+            case StorageError.postgreSQL(.columnValue(let column, let value, let expected, let sql)): parts = (column, value, expected, sql)
+            default: return false
+            }
+            let (column, value, expected, sql) = parts
             return column == "environment" && value == "Sandbox" && expected == "an environment (production or sandbox)"
                 && sql.contains("FROM subscriptions s JOIN transactions t")
         }
     }
 
-    @Test func refreshDue_listsSubscriptionsExpiringInWindow_withLatestReceipt() throws {
-        let path = Self.temporaryPath()
-        defer { Self.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func refreshDue_listsSubscriptionsExpiringInWindow_withLatestReceipt(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         let soon = [Self.transaction("a", from: 0, to: 100), Self.transaction("a2", original: "a", from: 100, to: 500)]
         let later = [Self.transaction("b", from: 0, to: 5000)]
         try store.save(transactions: soon + later, renewals: [])
@@ -193,19 +200,20 @@ struct StoreTests {
         #expect(unlinked.first?.userId == nil)
     }
 
-    @Test func issuesAndNotifications_survive_reopening() throws {
-        let path = Self.temporaryPath()
-        defer { Self.remove(path) }
+    @Test(arguments: StoreBackend.tested) func issuesAndNotifications_survive_reopening(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
         do {
-            let store = try SQLiteStore(path: path)
+            let store = try fixture.open()
             try store.upsertIssue(publicationId: "p", issue: Issue(id: "x", title: "X", published: Instant(milliseconds: 5)))
             try store.upsertIssue(publicationId: "p", issue: Issue(id: "x", title: "X2", published: Instant(milliseconds: 6), isFree: true))
             _ = try store.recordNotification(type: "DID_RENEW", subtype: nil, uuid: nil, environment: .production, originalTransactionIds: ["a"], body: "{}", received: Instant(milliseconds: 1))
         }
-        let reopened = try SQLiteStore(path: path)
+        let reopened = try fixture.open()
         #expect(try reopened.publishedIssues().map(\.issue) == [Issue(id: "x", title: "X2", published: Instant(milliseconds: 6), isFree: true)])
-        #expect(try reopened.notificationCount() == 1)
-        let reader = try SQLiteStore(path: path, readOnly: true)
-        #expect(try reader.notificationCount() == 1)
+        #expect(try fixture.scalar("SELECT count(*) FROM notifications") == .integer(1))
+        let reader = try fixture.openReadOnly()
+        #expect(try reader.publishedIssues().count == 1)
+        #expect(throws: (any Error).self) { try reader.upsertIssue(publicationId: "p", issue: Issue(id: "y", published: Instant(milliseconds: 7))) }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Masthead
 import MastheadSQLite
 import MastheadStorage
+import MastheadTestSupport
 import Testing
 
 /// Signed transactions' subscriptions linked by app account token, on first sight or once the
@@ -14,10 +15,10 @@ struct SubscriptionLinkingStoreTests {
         Transaction(transactionId: original, productId: "monthly", purchase: Instant(milliseconds: 0), expires: Instant(milliseconds: 1000), signedDate: Instant(milliseconds: 5))
     }
 
-    @Test func linkSubscription_linksToTheTokensOwner_onFirstSight() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func linkSubscription_linksToTheTokensOwner_onFirstSight(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         _ = try store.linkAppAccountToken(Self.token, userId: "ana", now: Self.now)
         try store.save(transactions: [Self.transaction("s1")], renewals: [])
         #expect(try store.linkSubscription(environment: .production, originalTransactionId: "s1", appAccountToken: Self.token.uppercased(), now: Self.now) == "ana")
@@ -26,10 +27,10 @@ struct SubscriptionLinkingStoreTests {
         #expect(try store.users(linkedTo: ["s1"], environment: .sandbox).isEmpty)
     }
 
-    @Test func linkSubscription_keepsTheUserItIsLinkedTo() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func linkSubscription_keepsTheUserItIsLinkedTo(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         _ = try store.linkAppAccountToken(Self.token, userId: "ana", now: Self.now)
         _ = try store.link(userId: "ben", transactions: [Self.transaction("s1")], latestReceipt: nil, restore: .transfer, now: Self.now)
         #expect(try store.linkSubscription(environment: .production, originalTransactionId: "s1", appAccountToken: Self.token, now: Self.now) == "ben")
@@ -37,10 +38,10 @@ struct SubscriptionLinkingStoreTests {
         #expect(try store.users(linkedTo: ["s1"], environment: .production) == ["ben"])
     }
 
-    @Test func linkSubscription_withoutAnOwner_staysUnlinked_untilTheTokenIsLinked() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func linkSubscription_withoutAnOwner_staysUnlinked_untilTheTokenIsLinked(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         try store.save(transactions: [Self.transaction("s1"), Self.transaction("s2")], renewals: [])
         #expect(try store.linkSubscription(environment: .production, originalTransactionId: "s1", appAccountToken: Self.token, now: Self.now) == nil)
         #expect(try store.linkSubscription(environment: .production, originalTransactionId: "s2", appAccountToken: nil, now: Self.now) == nil)
@@ -52,10 +53,10 @@ struct SubscriptionLinkingStoreTests {
         #expect(try store.users(linkedTo: ["s2"], environment: .production).isEmpty)
     }
 
-    @Test func linkingTheToken_leavesASubscriptionLinkedMeanwhileToAnotherUser() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func linkingTheToken_leavesASubscriptionLinkedMeanwhileToAnotherUser(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         try store.save(transactions: [Self.transaction("s1")], renewals: [])
         #expect(try store.linkSubscription(environment: .production, originalTransactionId: "s1", appAccountToken: Self.token, now: Self.now) == nil)
         _ = try store.link(userId: "ben", transactions: [Self.transaction("s1")], latestReceipt: nil, restore: .transfer, now: Self.now)
@@ -64,11 +65,11 @@ struct SubscriptionLinkingStoreTests {
         #expect(try store.history(forUser: "ana").transactions.isEmpty)
     }
 
-    @Test func linkSubscription_ignoresATokenThatIsNotAUUID() throws {
-        let path = StoreTests.temporaryPath()
-        defer { StoreTests.remove(path) }
-        let store = try SQLiteStore(path: path)
+    @Test(arguments: StoreBackend.tested) func linkSubscription_ignoresATokenThatIsNotAUUID(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
         #expect(try store.linkSubscription(environment: .production, originalTransactionId: "s1", appAccountToken: "not-a-uuid", now: Self.now) == nil)
-        #expect(try store.database.scalar("SELECT count(*) FROM subscription_app_account_tokens") == .integer(0))
+        #expect(try fixture.scalar("SELECT count(*) FROM subscription_app_account_tokens") == .integer(0))
     }
 }

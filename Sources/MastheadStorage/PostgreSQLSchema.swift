@@ -1,0 +1,62 @@
+import MastheadPostgreSQL
+
+/// The PostgreSQL store's schema, as numbered migrations recorded in the `migrations` table.
+///
+/// It starts at the SQLite schema's latest state, with PostgreSQL's types: `bigint` milliseconds,
+/// `boolean` flags, `bytea` bodies, and ids in the `C` collation so that they sort by the bytes of
+/// their UTF-8, as SQLite sorts them.
+enum PostgreSQLSchema {
+    /// The advisory lock every process migrating the schema takes: "Masthead" in ASCII.
+    static let migrationLock: Int64 = 0x4D61_7374_6865_6164
+
+    /// Each entry runs once, in order, inside a transaction with its record; entries are only appended.
+    static let migrator = PostgreSQLMigrator(
+        migrations: [
+            """
+            CREATE TABLE users (user_id text COLLATE "C" PRIMARY KEY, created_ms bigint NOT NULL);
+            CREATE TABLE subscriptions (
+                environment text COLLATE "C" NOT NULL, original_transaction_id text COLLATE "C" NOT NULL,
+                user_id text COLLATE "C" NOT NULL REFERENCES users (user_id), latest_receipt text, linked_ms bigint NOT NULL,
+                PRIMARY KEY (environment, original_transaction_id));
+            CREATE INDEX subscriptions_by_user ON subscriptions (user_id);
+            CREATE TABLE transactions (
+                environment text COLLATE "C" NOT NULL, transaction_id text COLLATE "C" NOT NULL,
+                original_transaction_id text COLLATE "C" NOT NULL, product_id text NOT NULL,
+                purchase_ms bigint NOT NULL, expires_ms bigint, cancellation_ms bigint,
+                is_upgraded boolean NOT NULL, is_trial boolean NOT NULL, is_intro_offer boolean NOT NULL,
+                offer text, signed_date_ms bigint, unsigned_cancellation_ms bigint,
+                PRIMARY KEY (environment, transaction_id));
+            CREATE INDEX transactions_by_subscription ON transactions (environment, original_transaction_id);
+            CREATE INDEX transactions_by_expiry ON transactions (expires_ms) WHERE expires_ms IS NOT NULL;
+            CREATE TABLE renewal_history (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                environment text COLLATE "C" NOT NULL, original_transaction_id text COLLATE "C" NOT NULL, evidence_ms bigint,
+                product_id text, auto_renew_product_id text, auto_renew_on boolean, billing_retry boolean NOT NULL,
+                grace_expires_ms bigint, expiration_intent text);
+            CREATE INDEX renewal_history_by_subscription ON renewal_history (environment, original_transaction_id);
+            CREATE TABLE pending_receipts (
+                environment text COLLATE "C" NOT NULL, original_transaction_id text COLLATE "C" NOT NULL, latest_receipt text NOT NULL,
+                PRIMARY KEY (environment, original_transaction_id));
+            CREATE TABLE notifications (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, received_ms bigint NOT NULL, notification_type text NOT NULL,
+                subtype text, notification_uuid text COLLATE "C", environment text, original_transaction_ids text NOT NULL, body text NOT NULL);
+            CREATE UNIQUE INDEX notifications_by_uuid ON notifications (notification_uuid) WHERE notification_uuid IS NOT NULL;
+            CREATE TABLE issues (
+                publication_id text COLLATE "C" NOT NULL, issue_id text COLLATE "C" NOT NULL, title text, published_ms bigint NOT NULL,
+                free boolean NOT NULL, PRIMARY KEY (publication_id, issue_id));
+            CREATE TABLE changes (
+                id bigint PRIMARY KEY, origin bigint NOT NULL, user_id text, publication_id text, issue_id text,
+                CHECK ((user_id IS NULL) != (publication_id IS NULL AND issue_id IS NULL)));
+            CREATE TABLE app_account_tokens (
+                token text COLLATE "C" PRIMARY KEY, user_id text COLLATE "C" NOT NULL REFERENCES users (user_id), linked_ms bigint NOT NULL);
+            CREATE INDEX app_account_tokens_by_user ON app_account_tokens (user_id);
+            CREATE TABLE subscription_app_account_tokens (
+                token text COLLATE "C" NOT NULL, environment text COLLATE "C" NOT NULL, original_transaction_id text COLLATE "C" NOT NULL,
+                PRIMARY KEY (token, environment, original_transaction_id));
+            CREATE TABLE rejected_notifications (
+                id bigint PRIMARY KEY, received_ms bigint NOT NULL, reason text NOT NULL, bytes_before bigint NOT NULL, body bytea NOT NULL);
+            CREATE INDEX rejected_notifications_by_bytes_before ON rejected_notifications (bytes_before);
+            """
+        ],
+        lockKey: migrationLock)
+}

@@ -1,0 +1,69 @@
+public import MastheadPostgreSQL
+public import MastheadSQLite
+
+/// The service's store in PostgreSQL: one connection, the schema's migrations applied when it
+/// opens for writing (under an advisory lock, so instances starting together apply them once).
+///
+/// It keeps what ``SQLiteStore`` keeps with the same behaviour (see the MastheadStorage article
+/// "Two backends" for what differs). Reads outside a transaction run in autocommit, each seeing
+/// every commit made before it; ``readSnapshot(_:)`` is a `REPEATABLE READ READ ONLY` transaction.
+/// Change-log entries are numbered consecutively in commit order: ``recordChanges(_:origin:)``
+/// locks the log until its transaction ends.
+///
+/// ``commitCounter()`` answers nil: the change log is read before every answer.
+public final class PostgreSQLStore: EntitlementStore {
+    /// The connection.
+    public let connection: PostgreSQLConnection
+    /// How many rejected notifications ``recordRejectedNotification(reason:body:now:)`` keeps.
+    public var rejectedNotificationRetention = RejectedNotificationRetention.standard
+    /// How many change-log entries are kept (as many as the SQLite store keeps).
+    public static let changeLogLength = SQLiteStore.changeLogLength
+
+    /// Connects to the database at `url` and, unless `readOnly`, applies the migrations it has not seen.
+    /// - Parameters:
+    ///   - url: a libpq connection string, a `postgresql://user@host:port/database` URL.
+    ///   - readOnly: apply nothing, and refuse writes in this session (`default_transaction_read_only`).
+    public init(url: String, readOnly: Bool = false) throws(StorageError) {
+        do {
+            connection = try PostgreSQLConnection(url)
+            if readOnly {
+                try connection.execute("SET default_transaction_read_only = on")
+            } else {
+                try PostgreSQLSchema.migrator.migrate(connection)
+            }
+        } catch {
+            throw .postgreSQL(error)
+        }
+    }
+
+    /// Runs `body`, PostgreSQL's errors (a row not as the schema says included) thrown as ``StorageError/postgreSQL(_:)``.
+    @discardableResult
+    func postgreSQL<R>(_ body: () throws(PostgreSQLError) -> R) throws(StorageError) -> R {
+        do { return try body() } catch { throw .postgreSQL(error) }
+    }
+
+    /// Runs `body` in the caller's transaction, or in one of its own when none is open (a table
+    /// lock lasts until the transaction ends, so it needs one).
+    func inWrite<R>(_ body: () throws(PostgreSQLError) -> R) throws(StorageError) -> R {
+        if connection.isIdle { return try postgreSQL { () throws(PostgreSQLError) in try connection.inTransaction(body) } }
+        return try postgreSQL(body)
+    }
+
+    // MARK: Transactions
+
+    public func inTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        try connection.inTransaction(body)
+    }
+
+    public func inSavepoint<R, E: Error>(_ body: () throws(E) -> R) throws(StorageError) -> Result<R, E> {
+        try postgreSQL { () throws(PostgreSQLError) in try connection.inSavepoint(body) }
+    }
+
+    public func readSnapshot<R>(_ body: () throws -> R) throws -> R {
+        try connection.readSnapshot(body)
+    }
+
+    /// None: PostgreSQL has no counter a process can read without a query. The service reads the
+    /// change log before every answer instead.
+    public func commitCounter() throws(StorageError) -> CommitCounter? { nil }
+}
