@@ -17,6 +17,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// The readers of signed data's payloads (version 2 notifications, transactions, renewal
     /// info) and of signed documents, the app checks, then the entitlement rules.
     case v2
+    /// The readers of the App Store Server API's answers, before their tokens are verified.
+    case serverAPI = "server-api"
 
     /// Feeds one input to the target.
     package func run(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -27,6 +29,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .httpRequest: HTTPFuzzing.run(bytes)
         case .jws: JWSFuzzing.run(Array(bytes))
         case .v2: SignedDataFuzzing.run(Array(bytes))
+        case .serverAPI: ServerAPIFuzzing.run(Array(bytes))
         }
     }
 
