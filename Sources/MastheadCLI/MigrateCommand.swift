@@ -8,7 +8,7 @@ import MastheadStorage
 /// Apple's App Store Server API for each one's history once.
 struct MigrateCommand {
     static let spec = CommandSpec(
-        name: "migrate", summary: "Move subscriptions known only from receipts to signed data from the App Store Server API.",
+        name: "migrate", summary: "Move receipt-only subscriptions to signed data from the App Store Server API.",
         description: """
             For every subscription in the service's database that has only receipt data (no
             transaction signed by Apple), asks the App Store Server API once for its history (Get
