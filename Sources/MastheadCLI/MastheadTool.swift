@@ -9,6 +9,7 @@ public enum MastheadTool {
         program: "masthead", about: "decide which magazine issues App Store subscribers may read, and why.",
         commands: [
             CheckCommand.spec, AuditCommand.spec, ImportCommand.spec, TimelineCommand.spec, GenerateCommand.spec, ServeCommand.spec, RefreshCommand.spec,
+            MigrateCommand.spec,
         ],
         footer: """
             Run 'masthead help <command>' or 'masthead <command> --help' for a command's options,
@@ -46,6 +47,7 @@ public enum MastheadTool {
                     return try TemporaryFiles.removedOnStopSignals { () throws(CLIError) in try GenerateCommand(rest, now: now).run(output: out) }
                 case ServeCommand.spec.name: return try ServeCommand(rest).run(output: out, errors: err)
                 case RefreshCommand.spec.name: return try RefreshCommand(rest).run(output: out)
+                case MigrateCommand.spec.name: return try MigrateCommand(rest).run(output: out)
                 default: preconditionFailure("no runner for the command \(command.name)")
                 }
             }

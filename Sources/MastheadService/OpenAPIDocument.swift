@@ -820,6 +820,121 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/v1/users/{userId}/restore": {
+              "post": {
+                "tags": [
+                  "Entitlements"
+                ],
+                "summary": "Restore a user's purchases from Apple",
+                "description": "Any transaction id of the user's (`{\"transactionId\": \"…\"}`, such as StoreKit's `Transaction.id` or an original transaction id): the service asks Apple's App Store Server API for the customer's transaction history (Get Transaction History, every page; production, then the sandbox when production does not know the id), verifies every signed transaction as posted signed transactions are, stores them (the copy Apple signed last gives a transaction's state, rule R2.8) and links every subscription of the history to the user as a receipt's are: when one belongs to another user, the `restore` setting decides (`transfer` moves it, `keep` answers 409, `transferIfInactive` answers 409 while a transaction of it covers the present). Needs the App Store Server API key (`MASTHEAD_APP_STORE_KEY_ID`, `MASTHEAD_APP_STORE_ISSUER_ID`, `MASTHEAD_APP_STORE_PRIVATE_KEY_FILE`) and `appStoreBundleId`. Apple is asked off the event loops, at most 4 restores at a time. Answered once committed, with the user's entitlements now, in the environment whose server answered.",
+                "operationId": "restore",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/userId"
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "$ref": "#/components/schemas/RestoreRequest"
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "Restored: the user's entitlements now (`Entitlements`); or, when reading them back failed after the commit, `ReceiptStoredUnread` (the transactions are stored).",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "oneOf": [
+                            {
+                              "$ref": "#/components/schemas/Entitlements"
+                            },
+                            {
+                              "$ref": "#/components/schemas/ReceiptStoredUnread"
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "description": "- `bad_request`: the request cannot be parsed (closes the connection).\n- `invalid_user_id`: the user id breaks the path id rules.\n- `invalid_json`: the body is not JSON.\n- `invalid_transaction_id`: `$.transactionId` is missing, not a string, or not 1 to 64 digits; the message names the field.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "404": {
+                    "description": "`transaction_not_found`: Apple knows no transaction with this id, in production nor in the sandbox (or its history is empty). Nothing is stored.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "408": {
+                    "$ref": "#/components/responses/RequestTimeout"
+                  },
+                  "409": {
+                    "description": "`receipt_already_in_use`: a subscription of the history is linked to another user and the `restore` setting keeps it there. Nothing is stored.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "413": {
+                    "$ref": "#/components/responses/ContentTooLarge"
+                  },
+                  "414": {
+                    "$ref": "#/components/responses/URITooLong"
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/HeaderFieldsTooLarge"
+                  },
+                  "501": {
+                    "$ref": "#/components/responses/NotImplemented"
+                  },
+                  "502": {
+                    "description": "- `apple_signed_data_refused`: a signed transaction in Apple's answer was refused (its signature, chain, app or environment); the message names its JSON path and the reason. Nothing is stored.\n- `app_store_server_api_unavailable`: Apple could not be asked (network errors or 5xx after the retries, rate limited past the wait cap) or its answer not read; the message names the endpoint. Nothing is stored; try again.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "503": {
+                    "description": "- `app_store_server_api_not_configured`: no App Store Server API key is configured.\n- `app_store_server_api_key_refused`: Apple refused the key (HTTP 401 or 403); the message names the key id, issuer id and bundle id to check.\n- `signed_data_not_configured`: no `appStoreBundleId` is configured.\n- `too_many_restores`: 4 restores are asking Apple already; try again shortly.\n- `store_unavailable`: the transactions could not be stored; try again.\n- `handler_timeout`: the answer was not ready within the handler timeout.\n- `too_many_connections`: the server has too many open connections.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
+                  }
+                }
+              }
+            },
             "/v1/users/{userId}/entitlements": {
               "get": {
                 "tags": [
@@ -3060,6 +3175,20 @@ enum OpenAPIDocument {
                     "type": "string",
                     "minLength": 1,
                     "description": "The signed payload, `header.payload.signature` in base64url."
+                  }
+                }
+              },
+              "RestoreRequest": {
+                "type": "object",
+                "description": "A transaction id of the user's: any transaction of theirs that Apple knows.",
+                "required": [
+                  "transactionId"
+                ],
+                "properties": {
+                  "transactionId": {
+                    "type": "string",
+                    "pattern": "^[0-9]{1,64}$",
+                    "description": "A transaction id (or original transaction id), 1 to 64 digits."
                   }
                 }
               },

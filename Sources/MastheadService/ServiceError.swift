@@ -67,6 +67,21 @@ enum ServiceError: Error, Sendable {
     case notStored(String, any Error)
     /// A read from the database failed.
     case storeUnavailable(any Error)
+    /// A restore's body is not `{"transactionId": "…"}` with a transaction id of digits: what is wrong.
+    case invalidTransactionId(String)
+    /// A restore needs the App Store Server API, which is not configured: what is missing.
+    case appStoreServerAPINotConfigured(String)
+    /// Apple refused the App Store Server API key (HTTP 401 or 403): the key id, issuer id and
+    /// bundle id to check.
+    case appStoreServerAPIKeyRefused(String)
+    /// Apple knows no transaction with this id, in production nor in the sandbox.
+    case transactionNotFound(String)
+    /// A signed token in Apple's answer was refused (the reason, naming its JSON path).
+    case appleSignedDataRefused(String)
+    /// Apple could not be asked, or its answer not read: why.
+    case appStoreServerAPIFailed(String)
+    /// As many restores as allowed are asking Apple already.
+    case tooManyRestores(Int)
 
     /// The status code it is answered with.
     var status: Int {
@@ -81,7 +96,10 @@ enum ServiceError: Error, Sendable {
         case .methodNotAllowed: 405
         case .receiptAlreadyInUse, .appAccountTokenInUse: 409
         case .receiptRejected: 422
-        case .notStored, .storeUnavailable, .signedDataNotConfigured: 503
+        case .notStored, .storeUnavailable, .signedDataNotConfigured, .appStoreServerAPINotConfigured, .appStoreServerAPIKeyRefused, .tooManyRestores: 503
+        case .transactionNotFound: 404
+        case .invalidTransactionId: 400
+        case .appleSignedDataRefused, .appStoreServerAPIFailed: 502
         }
     }
 
@@ -127,6 +145,13 @@ enum ServiceError: Error, Sendable {
         case .unknownIssue: "unknown_issue"
         case .unknownAppAccountToken: "unknown_app_account_token"
         case .notStored, .storeUnavailable: "store_unavailable"
+        case .invalidTransactionId: "invalid_transaction_id"
+        case .appStoreServerAPINotConfigured: "app_store_server_api_not_configured"
+        case .appStoreServerAPIKeyRefused: "app_store_server_api_key_refused"
+        case .transactionNotFound: "transaction_not_found"
+        case .appleSignedDataRefused: "apple_signed_data_refused"
+        case .appStoreServerAPIFailed: "app_store_server_api_unavailable"
+        case .tooManyRestores: "too_many_restores"
         }
     }
 
@@ -160,6 +185,11 @@ enum ServiceError: Error, Sendable {
         case .unknownAppAccountToken(let userId, let token): "user \(userId) has no app account token \(token)"
         case .notStored(let what, let error): "the \(what) could not be stored: \(error)"
         case .storeUnavailable(let error): "\(error)"
+        case .invalidTransactionId(let reason): reason
+        case .appStoreServerAPINotConfigured(let reason): "restore needs the App Store Server API: \(reason)"
+        case .appStoreServerAPIKeyRefused(let reason), .appleSignedDataRefused(let reason), .appStoreServerAPIFailed(let reason): reason
+        case .transactionNotFound(let transactionId): "Apple knows no transaction \(transactionId), in production nor in the sandbox"
+        case .tooManyRestores(let limit): "\(limit) restores are asking Apple already; try again shortly"
         }
     }
 

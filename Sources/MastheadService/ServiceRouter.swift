@@ -15,9 +15,14 @@ import MastheadStorage
 /// be; the server sends only the answer's head.
 public struct ServiceRouter: Sendable {
     public let service: EntitlementService
+    /// Runs restores, which ask Apple, off the event loops.
+    let restorer: Restorer
 
     /// Creates a router for a service.
-    public init(service: EntitlementService) { self.service = service }
+    public init(service: EntitlementService) {
+        self.service = service
+        restorer = Restorer(service: service)
+    }
 
     /// The routes, in the OpenAPI document's order.
     static let routes: [Route] = [
@@ -36,6 +41,9 @@ public struct ServiceRouter: Sendable {
         Route(
             ["POST"], "/v1/users/{userId}/transactions", .apiToken, label: "transactions",
             .deferred { router, request, ids, reply in router.postTransactions(request, userId: ids[.user], reply: reply) }),
+        Route(
+            ["POST"], "/v1/users/{userId}/restore", .apiToken, label: "restore",
+            .deferred { router, request, ids, reply in router.restore(request, userId: ids[.user], reply: reply) }),
         Route(
             ["GET"], "/v1/users/{userId}/entitlements", .apiToken, label: "entitlements",
             .immediate { router, request, ids throws(ServiceError) in try router.entitlements(request, userId: ids[.user]) }),

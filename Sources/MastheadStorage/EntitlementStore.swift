@@ -131,6 +131,13 @@ public protocol EntitlementStore: AnyObject {
     /// by expiry.
     func refreshDue(from: Instant, to: Instant) throws(StorageError) -> [RefreshDue]
 
+    /// The subscriptions none of whose stored transactions came from signed data (no
+    /// `signedDate`), with the user each is linked to, in environment and original transaction id order.
+    func receiptOnlySubscriptions() throws(StorageError) -> [ReceiptOnlySubscription]
+
+    /// Everything stored for one subscription, linked or not: its transactions and renewal infos.
+    func history(environment: Environment, originalTransactionId: String) throws(StorageError) -> PurchaseHistory
+
     // MARK: The change log
 
     /// Records what a write changed, in the caller's transaction, so it commits (or rolls back)

@@ -13,13 +13,14 @@ final class ServerProcess {
         "MASTHEAD_API_TOKEN": "api-token", "MASTHEAD_ADMIN_TOKEN": "admin-token", "MASTHEAD_APP_STORE_SHARED_SECRET": "shared-secret",
     ]
 
-    /// Starts the server and waits for its `listening on HOST:PORT` line.
-    init(database: String, extra: [String] = []) throws {
+    /// Starts the server and waits for its `listening on HOST:PORT` line; `environment` is added
+    /// to (and wins over) ``environment``.
+    init(database: String, extra: [String] = [], environment: [String: String] = [:]) throws {
         ignoreBrokenPipes()
         process.executableURL = Tool.binary
         process.arguments = ["serve", "--catalog", "Catalog/the-monthly", "--database", database, "--port", "0"] + extra
         process.currentDirectoryURL = Tool.root
-        process.environment = ServerProcess.environment.merging(Tool.sanitizerOptions) { given, _ in given }
+        process.environment = ServerProcess.environment.merging(environment) { _, added in added }.merging(Tool.sanitizerOptions) { given, _ in given }
         process.standardOutput = output
         process.standardError = errors
         try process.run()

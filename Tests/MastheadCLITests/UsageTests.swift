@@ -20,6 +20,7 @@ struct UsageTests {
               generate  Write a synthetic population of receipts as audit input (same seed, same bytes).
               serve     Run the companion service: receipts, notifications, download checks over HTTP.
               refresh   Ask Apple about the subscriptions about to expire, once.
+              migrate   Move receipt-only subscriptions to signed data from the App Store Server API.
 
             Run 'masthead help <command>' or 'masthead <command> --help' for a command's options,
             'masthead --version' for the version.

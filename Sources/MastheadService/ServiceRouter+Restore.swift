@@ -1,0 +1,59 @@
+import Masthead
+import MastheadAppStore
+import MastheadHTTP
+import MastheadJSON
+
+/// `POST /v1/users/{userId}/restore`: a user's purchases fetched from Apple's App Store Server API.
+extension ServiceRouter {
+    /// Most characters of a transaction id.
+    static let maxTransactionIdLength = 64
+
+    /// A restore: `{"transactionId": "…"}` (any transaction id of the user's). Apple's Get
+    /// Transaction History (every page; production, then the sandbox when production does not
+    /// know the id) gives the customer's transactions, every one verified; they are stored and
+    /// their subscriptions linked to the user as a posted receipt's are (the restore behaviour,
+    /// 409 `receipt_already_in_use`), and the answer is the user's entitlements, as for a
+    /// receipt. Apple is asked on a restore thread (``Restorer``), never on the event loop.
+    func restore(_ request: HTTPRequest, userId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        let root: JSONValue
+        do { root = try JSONDocument(parsing: request.body).root } catch {
+            return reply(ServiceError.invalidJSON(error).response)
+        }
+        let transactionId: String
+        do { transactionId = try Self.transactionId(root) } catch { return reply(error.response) }
+        guard service.signedDataVerifier != nil else { return reply(ServiceError.signedDataNotConfigured.response) }
+        let refusal = restorer.run { [self] api in
+            let history: TransactionHistory
+            do throws(AppStoreError) { history = try api.transactionHistory(transactionId: transactionId) } catch {
+                return reply(Self.restoreError(error, transactionId: transactionId).response)
+            }
+            guard !history.transactions.isEmpty else { return reply(ServiceError.transactionNotFound(transactionId).response) }
+            service.postPurchases(
+                userId: userId, transactions: history.history.transactions, renewals: [], latestReceipt: nil,
+                completion: purchasesAnswer(userId: userId, environment: history.environment, what: "restored transactions", reply: reply))
+        }
+        if let refusal { reply(refusal.response) }
+    }
+
+    /// The body's `transactionId`: 1 to ``maxTransactionIdLength`` ASCII digits.
+    static func transactionId(_ root: JSONValue) throws(ServiceError) -> String {
+        guard root.kind == .object, let value = root["transactionId"] else {
+            throw .invalidTransactionId(#"expected {"transactionId": "…"}: $.transactionId is missing"#)
+        }
+        guard let text = value.string else { throw .invalidTransactionId("$.transactionId must be a string of digits") }
+        guard !text.isEmpty, text.utf8.count <= maxTransactionIdLength, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            throw .invalidTransactionId("$.transactionId must be 1 to \(maxTransactionIdLength) digits, not \"\(text.prefix(maxTransactionIdLength))\"")
+        }
+        return text
+    }
+
+    /// The answer to a restore Apple's API could not serve.
+    static func restoreError(_ error: AppStoreError, transactionId: String) -> ServiceError {
+        if error.isTransactionNotFound { return .transactionNotFound(transactionId) }
+        switch error {
+        case .notAuthorized, .invalidCredentials, .invalidBaseURL: return .appStoreServerAPIKeyRefused(error.description)
+        case .signedDataRefused: return .appleSignedDataRefused("Apple's answer was refused: \(error.description)")
+        default: return .appStoreServerAPIFailed(error.description)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Masthead
+import MastheadHTTP
+import MastheadJSON
+import MastheadService
+import MastheadTestSupport
+import Synchronization
+import Testing
+
+/// `POST /v1/users/{userId}/restore`: the customer's history asked of the App Store Server API
+/// (the fake), verified, stored and linked to the user under the `restore` behaviour.
+struct RestoreTests {
+    static let api = ["Authorization": "Bearer api-token"]
+
+    /// Table 6-1's transactions, signed; subscription 1000001.
+    static func table61(signed: String = "2020-07-01T00:00:00Z", environment: String = "Production") throws -> [String] {
+        try [
+            ("1000001", "2020-02-20T12:00:00Z", "2020-03-20T12:00:00Z"), ("1000002", "2020-03-20T11:58:00Z", "2020-04-20T12:00:00Z"),
+            ("1000003", "2020-06-17T12:00:00Z", "2020-07-17T12:00:00Z"),
+        ].map { id, from, to in try SignedFixtures.transaction(id, original: "1000001", from: from, to: to, signed: signed, environment: environment) }
+    }
+
+    /// A fake whose production server knows Table 6-1's customer by any of its transaction ids.
+    static func fake(sandbox: Bool = false) throws -> FakeAppStoreServerAPI {
+        let fake = try FakeAppStoreServerAPI(bundleId: SignedFixtures.bundleId)
+        let history = try table61(environment: sandbox ? "Sandbox" : "Production")
+        fake.state.withLock { state in
+            let customer = FakeAppStoreServerAPI.Customer(transactionIds: ["1000001", "1000002", "1000003"], history: history)
+            if sandbox { state.sandbox.customers = [customer] } else { state.production.customers = [customer] }
+        }
+        return fake
+    }
+
+    /// A service asking `fake` with the fake's key (none when nil), under `restore`.
+    static func harness(_ fake: FakeAppStoreServerAPI?, restore: String = "transfer") throws -> ServiceHarness {
+        try ServiceHarness(restore: restore) { configuration in
+            SignedFixtures.configure(&configuration)
+            configuration.appStoreServerAPIBackoffMilliseconds = 1
+            configuration.appStoreServerAPIAttempts = 2
+            guard let fake else { return }
+            configuration.appStoreKeyId = FakeAppStoreServerAPI.keyId
+            configuration.appStoreIssuerId = FakeAppStoreServerAPI.issuerId
+            configuration.appStorePrivateKeyFile = FakeAppStoreServerAPI.privateKeyPath
+            configuration.appStoreServerAPIProductionURL = fake.productionURL
+            configuration.appStoreServerAPISandboxURL = fake.sandboxURL
+            configuration.appStoreServerAPIAllowHTTP = true
+        }
+    }
+
+    static func body(_ transactionId: String) -> String { #"{"transactionId": "\#(transactionId)"}"# }
+
+    /// Every Table 6-1 row's readable issues, as `get` answers the download checks.
+    static func expectTable61(_ user: String, _ get: (String) -> String?) {
+        for row in Table61.rows {
+            for issue in ["2020-02", "2020-03", "2020-04", "2020-05", "2020-06", "2020-07"] {
+                let body = get("/v1/users/\(user)/issues/the-monthly/\(issue)?at=\(row.at)") ?? "no answer"
+                let readable = (try? JSONDocument(parsing: Array(body.utf8)).root["readable"]?.bool) ?? nil
+                #expect(readable == row.readable.contains(issue), "\(issue) at \(row.at): \(body)")
+            }
+        }
+    }
+
+    /// Over HTTP: a restore with the last transaction's id reads every page of the history,
+    /// answers the entitlements, and every download check answers Table 6-1.
+    @Test func restore_linksTheHistory_andTheCheckAnswers() throws {
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        let harness = try Self.harness(fake)
+        defer { harness.close() }
+        let server = try ServiceHTTPTests.serve(harness)
+        defer { ServiceHTTPTests.stop(server) }
+        let client = try TestClient(port: server.port)
+        let answer = client.request("POST", "/v1/users/ivy/restore", headers: Self.api, body: Array(Self.body("1000003").utf8))
+        #expect(answer?.status == 200, "\(answer?.body ?? "no answer")")
+        #expect(answer?.body.contains(#""user_id":"ivy""#) == true)
+        #expect(fake.seen.map(\.target) == ["/production/inApps/v2/history/1000003?sort=ASCENDING", "/production/inApps/v2/history/1000003?sort=ASCENDING&revision=2"])
+        #expect(fake.seen.allSatisfy { $0.refusal == nil })
+        Self.expectTable61("ivy") { client.request("GET", $0, headers: Self.api)?.body }
+    }
+
+    /// A customer Apple knows only in the sandbox is asked there after production's "not found".
+    @Test func restore_fallsBackToTheSandbox() throws {
+        let fake = try Self.fake(sandbox: true)
+        defer { fake.stop() }
+        let harness = try Self.harness(fake)
+        defer { harness.close() }
+        let answer = harness.call("POST", "/v1/users/ivy/restore", json: Self.body("1000001"))
+        #expect(answer.status == 200, "\(answer.body)")
+        #expect(fake.seen.map { $0.target.split(separator: "/")[0] } == ["production", "sandbox", "sandbox"])
+        #expect(ServiceRouterTests.readable(harness, "ivy", "2020-06", at: "2020-07-01T12:00:00Z&environment=sandbox") == true)
+    }
+
+    /// The subscription belongs to another user: `transfer` moves it, `keep` answers 409 and
+    /// leaves it, `transferIfInactive` answers 409 while it covers the present and moves it after.
+    @Test(arguments: [
+        ("transfer", "2020-07-02T00:00:00Z", 200), ("keep", "2020-07-02T00:00:00Z", 409), ("transferIfInactive", "2020-07-02T00:00:00Z", 409),
+        ("transferIfInactive", "2020-08-01T00:00:00Z", 200),
+    ])
+    func restore_ofAnotherUsersSubscription_followsTheRestoreBehaviour(restore: String, now: String, status: Int) throws {
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        let harness = try Self.harness(fake, restore: restore)
+        defer { harness.close() }
+        #expect(harness.call("POST", "/v1/users/first/transactions", json: SignedFixtures.transactions(try Self.table61())).status == 200)
+        harness.setNow(now)
+        let answer = harness.call("POST", "/v1/users/second/restore", json: Self.body("1000002"))
+        #expect(answer.status == status, "\(answer.body)")
+        if status == 409 { #expect(answer.json?["error"]?["code"]?.string == "receipt_already_in_use") }
+        let moved = status == 200
+        #expect(ServiceRouterTests.readable(harness, "second", "2020-03", at: "2020-03-01T12:00:00Z") == moved)
+        #expect(ServiceRouterTests.readable(harness, "first", "2020-03", at: "2020-03-01T12:00:00Z") == !moved)
+    }
+
+    /// Each way a restore can fail answers its status and code, and stores nothing.
+    @Test(arguments: [
+        ("no key", #"{"transactionId": "1000001"}"#, 503, "app_store_server_api_not_configured"),
+        ("key refused", #"{"transactionId": "1000001"}"#, 503, "app_store_server_api_key_refused"),
+        ("unknown", #"{"transactionId": "999"}"#, 404, "transaction_not_found"),
+        ("tampered", #"{"transactionId": "1000001"}"#, 502, "apple_signed_data_refused"),
+        ("apple down", #"{"transactionId": "1000001"}"#, 502, "app_store_server_api_unavailable"),
+        ("not digits", #"{"transactionId": "10000x1"}"#, 400, "invalid_transaction_id"),
+        ("number", #"{"transactionId": 1000001}"#, 400, "invalid_transaction_id"),
+        ("missing", #"{"id": "1000001"}"#, 400, "invalid_transaction_id"),
+        ("not json", #"{"transactionId": "#, 400, "invalid_json"),
+    ])
+    func restore_failure_answersItsCode_andStoresNothing(failure: String, body: String, status: Int, code: String) throws {
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        fake.state.withLock { state in
+            switch failure {
+            case "key refused": state.failures = [(401, nil)]
+            case "apple down": state.failures = [(503, nil), (503, nil)]
+            case "tampered": state.production.customers[0].history[1] = SignedFixtures.tampered(state.production.customers[0].history[1])
+            default: break
+            }
+        }
+        let harness = try Self.harness(failure == "no key" ? nil : fake)
+        defer { harness.close() }
+        let answer = harness.call("POST", "/v1/users/ivy/restore", json: body)
+        #expect(answer.status == status, "\(answer.body)")
+        #expect(answer.json?["error"]?["code"]?.string == code, "\(answer.body)")
+        let message = answer.json?["error"]?["message"]?.string ?? ""
+        switch failure {
+        case "key refused": #expect(message.contains("key id \(FakeAppStoreServerAPI.keyId)"), "\(message)")
+        case "tampered": #expect(message.contains("$.signedTransactions[1]"), "\(message)")
+        case "not digits", "number", "missing": #expect(message.contains("$.transactionId"), "\(message)")
+        default: break
+        }
+        #expect(harness.call("GET", "/v1/users/ivy/entitlements").json?["error"]?["code"]?.string == "unknown_user")
+    }
+}
