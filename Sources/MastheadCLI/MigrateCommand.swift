@@ -51,7 +51,7 @@ struct MigrateCommand {
         }
         let report: ReceiptMigration.Report
         do { report = try ReceiptMigration(service: service, appStoreServerAPI: client).run(dryRun: dryRun) } catch {
-            throw CLIError.cannotRead(path: configuration.databasePath, reason: "\(error)")
+            throw CLIError.cannotRead(path: "\(configuration.database)", reason: "\(error)")
         }
         var text = ""
         for outcome in report.migrated { text += "  \(outcome.line)\n" }

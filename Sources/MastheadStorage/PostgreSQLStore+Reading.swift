@@ -81,7 +81,7 @@ extension PostgreSQLStore {
             try connection.rows(
                 """
                 SELECT t.environment, t.original_transaction_id, s.user_id, max(t.expires_ms) AS expires,
-                    coalesce(s.latest_receipt, p.latest_receipt) AS latest_receipt
+                    coalesce(s.latest_receipt, p.latest_receipt) AS latest_receipt, count(t.signed_date_ms) > 0 AS signed
                 FROM transactions t
                 LEFT JOIN subscriptions s ON s.environment = t.environment AND s.original_transaction_id = t.original_transaction_id
                 LEFT JOIN pending_receipts p ON p.environment = t.environment AND p.original_transaction_id = t.original_transaction_id
@@ -93,7 +93,7 @@ extension PostgreSQLStore {
             ) { row throws(PostgreSQLError) in
                 RefreshDue(
                     environment: try row.environment(0), originalTransactionId: try row.text(1), userId: try row.optionalText(2),
-                    expires: try row.instant(3), latestReceipt: try row.optionalText(4))
+                    expires: try row.instant(3), latestReceipt: try row.optionalText(4), signed: try row.bool(5))
             }
         }
     }

@@ -198,6 +198,21 @@ struct StoreTests {
         let unlinked = try store.refreshDue(from: Instant(milliseconds: 4000), to: Instant(milliseconds: 6000))
         #expect(unlinked.first?.latestReceipt == "RECEIPT-B")
         #expect(unlinked.first?.userId == nil)
+        #expect(unlinked.first?.signed == false)
+    }
+
+    /// A subscription with a signed copy is polled through the App Store Server API, one known
+    /// only from receipts through verifyReceipt: the store says which.
+    @Test(arguments: StoreBackend.tested) func refreshDue_tellsSignedSubscriptions(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        var signed = Self.transaction("s2", original: "s", from: 100, to: 500)
+        signed.signedDate = Instant(milliseconds: 120)
+        try store.save(transactions: [Self.transaction("s", from: 0, to: 100), signed, Self.transaction("r", from: 0, to: 600)], renewals: [])
+        let due = try store.refreshDue(from: Instant(milliseconds: 400), to: Instant(milliseconds: 1000))
+        #expect(due.map(\.originalTransactionId) == ["s", "r"])
+        #expect(due.map(\.signed) == [true, false])
     }
 
     @Test(arguments: StoreBackend.tested) func issuesAndNotifications_survive_reopening(backend: StoreBackend) throws {
