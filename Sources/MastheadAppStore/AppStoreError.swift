@@ -9,8 +9,8 @@ public enum AppStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Credentials that cannot be used: what is wrong with them (never the key's bytes).
     case invalidCredentials(String)
     /// Apple refused the request's token (HTTP 401 or 403): the key id, the issuer id or the
-    /// bundle id is wrong, or the key was revoked. Reported once; later calls of the same client
-    /// fail with this error without asking Apple.
+    /// bundle id is wrong, or the key was revoked. Later calls of the same client to the same
+    /// environment fail with this error without asking Apple for 5 minutes.
     case notAuthorized(status: Int, keyId: String, issuerId: String, bundleId: String, errorCode: Int64?, errorMessage: String?)
     /// Apple refused the request itself (another 4xx), with its error code and message.
     case refused(endpoint: String, status: Int, errorCode: Int64?, errorMessage: String?)

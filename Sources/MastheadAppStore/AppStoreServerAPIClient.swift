@@ -22,8 +22,10 @@ import Synchronization
 /// - HTTP 429 waits what `Retry-After` asks (at least the backoff; more than
 ///   ``Configuration/maxWaitMilliseconds`` gives up); network failures and 5xx wait with
 ///   exponential backoff; ``Configuration/attempts`` bounds the tries of one request.
-/// - HTTP 401 or 403 is a configuration error naming the key id and issuer id: reported once,
-///   then every later call of the same client fails with it without asking Apple.
+/// - HTTP 401 or 403 is a configuration error naming the key id and issuer id. The token is
+///   dropped, and the refusal is remembered for the environment asked for 5 minutes: calls to it
+///   fail with the same error without asking Apple until then. A refusal of a sandbox fallback is
+///   not remembered.
 ///
 /// Safe to use from several threads.
 public final class AppStoreServerAPIClient: Sendable {
@@ -54,13 +56,20 @@ public final class AppStoreServerAPIClient: Sendable {
     let transport: HTTPSTransport
     let tokens: APITokenIssuer
     let sleep: @Sendable (Int) -> Void
-    /// The 401/403 error once Apple refused a token: later calls fail with it.
-    let refusal = Mutex<AppStoreError?>(nil)
+    /// The time in milliseconds since 1970.
+    let now: @Sendable () -> Int64
+    /// Per environment, the 401/403 error Apple answered last and until when later calls fail
+    /// with it without asking.
+    let refusals = Mutex<[Environment: (error: AppStoreError, until: Int64)]>([:])
+
+    /// How long a refused token is remembered for its environment: 5 minutes.
+    static let refusalMemoryMilliseconds: Int64 = 5 * 60_000
 
     /// Creates a client signing its tokens with `credentials` for the bundle id `verifier` checks.
     /// - Parameters:
     ///   - transport: the HTTP client (its timeout and answer size limit).
-    ///   - now: the time in milliseconds since 1970, for the tokens' `iat` and `exp` (default: the system clock).
+    ///   - now: the time in milliseconds since 1970, for the tokens' `iat` and `exp` and how long a
+    ///     refusal is remembered (default: the system clock).
     ///   - sleep: waits the given milliseconds before a retry (default: the thread sleeps).
     /// - Throws: ``AppStoreError/invalidBaseURL(setting:url:)`` for a base URL that is not https
     ///   (nor http while ``Configuration/allowsHTTP``); ``AppStoreError/invalidCredentials(_:)``.
@@ -76,7 +85,9 @@ public final class AppStoreServerAPIClient: Sendable {
         self.verifier = verifier
         self.transport = transport
         self.sleep = sleep ?? { Thread.sleep(forTimeInterval: Double($0) / 1000) }
-        tokens = try APITokenIssuer(credentials: credentials, bundleId: verifier.app.bundleId, now: now ?? { SystemClock.epochMilliseconds() })
+        let now = now ?? { SystemClock.epochMilliseconds() }
+        self.now = now
+        tokens = try APITokenIssuer(credentials: credentials, bundleId: verifier.app.bundleId, now: now)
     }
 
     /// The key id and issuer id the tokens carry.

@@ -190,8 +190,8 @@ struct AppStoreServerAPIClientTests {
         #expect(sleeps.recorded == [10, 20])
     }
 
-    /// A refused token is a configuration error naming the key id and issuer id, reported once:
-    /// the next call fails the same way without asking Apple.
+    /// A refused token is a configuration error naming the key id and issuer id, reported once
+    /// within the memory window: the next call to that environment fails the same way without asking Apple.
     @Test func unauthorized_isReportedOnce_andLaterCallsMakeNoRequest() throws {
         let fake = try Self.fake()
         defer { fake.stop() }
@@ -204,6 +204,47 @@ struct AppStoreServerAPIClientTests {
         #expect(throws: expected) { try client.transactionHistory(transactionId: "o1") }
         #expect(fake.seen.count == 1)
         #expect(expected.description.contains("key id \(FakeAppStoreServerAPI.keyId)"))
+    }
+
+    /// A 401 from the sandbox, reached by falling back for an unknown id, neither disables
+    /// production nor is remembered.
+    @Test func unauthorizedSandboxFallback_doesNotDisableProduction() throws {
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        fake.state.withLock { $0.sandboxFailures = [(401, nil)] }
+        let client = try SignedAnswers.client(fake)
+        #expect(throws: AppStoreError.self) { try client.subscriptionStatuses(transactionId: "nobody") }
+        #expect(fake.seen.map(\.target) == ["/production/inApps/v1/subscriptions/nobody", "/sandbox/inApps/v1/subscriptions/nobody"])
+        #expect(try client.subscriptionStatuses(transactionId: "o1").subscriptions.count == 1)
+        #expect(fake.seen.last?.target == "/production/inApps/v1/subscriptions/o1")
+    }
+
+    /// A refusal of production is not one of the sandbox.
+    @Test func unauthorizedProduction_doesNotDisableTheSandbox() throws {
+        let fake = try Self.fake(environment: "Sandbox")
+        defer { fake.stop() }
+        fake.state.withLock { $0.failures = [(401, nil)] }
+        let client = try SignedAnswers.client(fake)
+        #expect(throws: AppStoreError.self) { try client.lookUpOrder(orderId: "X", environment: .production) }
+        #expect(!(try client.lookUpOrder(orderId: "X", environment: .sandbox).isValid))
+        #expect(fake.seen.map(\.target) == ["/production/inApps/v1/lookup/X", "/sandbox/inApps/v1/lookup/X"])
+    }
+
+    /// Past the memory window the client asks again, with a newly signed token.
+    @Test func unauthorized_afterTheWindow_asksAgain_withANewToken() throws {
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        fake.state.withLock { $0.failures = [(401, nil)] }
+        let clock = TokenClock(SignedAnswers.now)
+        let client = try SignedAnswers.client(fake, now: { clock.read() })
+        #expect(throws: AppStoreError.self) { try client.transactionInfo(transactionId: "t1") }
+        clock.advance(minutes: 4)
+        #expect(throws: AppStoreError.self) { try client.transactionInfo(transactionId: "t1") }
+        #expect(fake.seen.count == 1)
+        clock.advance(minutes: 2)
+        #expect(try client.transactionInfo(transactionId: "t1").transaction.transactionId == "t1")
+        #expect(fake.seen.count == 2)
+        #expect(fake.seen[1].token != fake.seen[0].token)
     }
 
     /// The fake checks every token: one signed with another key, or with another issuer id, is refused.
@@ -308,5 +349,55 @@ struct AppStoreServerAPIClientTests {
             #expect(!error.description.contains(body.prefix(16)))
             #expect(!error.description.contains(broken.split(separator: "\n")[1].prefix(16)))
         }
+    }
+
+    /// A key kept as one line with literal `\n` (a `.env` file, a secret manager) is read as its lines.
+    @Test func credentials_readAOneLineKeyWithLiteralNewlines() throws {
+        let pem = try FakeAppStoreServerAPI.privateKeyPEM()
+        let oneLine = pem.split(separator: "\n").joined(separator: "\\n")
+        let credentials = try AppStoreCredentials(keyId: FakeAppStoreServerAPI.keyId, issuerId: FakeAppStoreServerAPI.issuerId, privateKeyPEM: oneLine)
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        #expect(try SignedAnswers.client(fake, credentials: credentials).transactionInfo(transactionId: "t1").transaction.transactionId == "t1")
+    }
+
+    /// A broken one-line key's error quotes none of its body.
+    @Test func credentials_brokenOneLineKey_errorQuotesNoneOfTheKey() throws {
+        let pem = try FakeAppStoreServerAPI.privateKeyPEM()
+        let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        // Joined with "\\r" (not taken as a line break): the whole key is one line.
+        let oneLine = pem.split(separator: "\n").joined(separator: "\\r")
+        do {
+            _ = try AppStoreCredentials(keyId: "K", issuerId: "I", privateKeyPEM: oneLine)
+            Issue.record("a one-line key without line breaks was read")
+        } catch {
+            for offset in stride(from: 0, to: body.count - 8, by: 4) {
+                let piece = String(body.dropFirst(offset).prefix(8))
+                #expect(!error.description.contains(piece), "the error quotes the key: \(piece)")
+            }
+        }
+    }
+
+    /// A `Retry-After` too large to count in milliseconds is past the cap: no trap, no wait.
+    @Test func rateLimited_retryAfterOfIntMax_givesUp_withoutWaiting() throws {
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        fake.state.withLock { $0.failures = [(429, Int.max)] }
+        let sleeps = Sleeps()
+        #expect(throws: AppStoreError.rateLimited(endpoint: "GET /inApps/v1/subscriptions/o1 (Production)", attempts: 1, retryAfterSeconds: Int.max)) {
+            try SignedAnswers.client(fake, sleeps: sleeps).subscriptionStatuses(transactionId: "o1")
+        }
+        #expect(sleeps.recorded.isEmpty)
+    }
+
+    /// A backoff whose doubling would overflow waits the cap.
+    @Test func backoff_pastIntMax_waitsTheCap() throws {
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        fake.state.withLock { $0.failures = [(500, nil), (500, nil)] }
+        let sleeps = Sleeps()
+        let client = try SignedAnswers.client(fake, sleeps: sleeps, configure: { $0.backoffMilliseconds = Int.max / 2 })
+        #expect(try client.transactionInfo(transactionId: "t1").transaction.transactionId == "t1")
+        #expect(sleeps.recorded == [5000, 5000])
     }
 }

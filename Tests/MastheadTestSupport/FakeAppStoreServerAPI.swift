@@ -68,6 +68,8 @@ public final class FakeAppStoreServerAPI: Sendable {
         public var pageSize = 2
         /// The next answers to give instead of the real one: status and `Retry-After`.
         public var failures: [(status: Int, retryAfter: Int?)] = []
+        /// The next answers to sandbox requests, given before `failures`.
+        public var sandboxFailures: [(status: Int, retryAfter: Int?)] = []
         public var seen: [Seen] = []
     }
 
@@ -111,8 +113,12 @@ public final class FakeAppStoreServerAPI: Sendable {
         let refusal = token.map(check) ?? "no bearer token"
         let (failure, pageSize, store) = state.withLock { state in
             state.seen.append(Seen(method: request.method, target: request.target, token: token, refusal: refusal, body: String(decoding: request.body, as: UTF8.self)))
-            let failure = refusal == nil && !state.failures.isEmpty ? state.failures.removeFirst() : nil
-            return (failure, state.pageSize, request.pathSegments.first == "sandbox" ? state.sandbox : state.production)
+            let sandbox = request.pathSegments.first == "sandbox"
+            let failure =
+                refusal != nil ? nil
+                : sandbox && !state.sandboxFailures.isEmpty ? state.sandboxFailures.removeFirst()
+                : state.failures.isEmpty ? nil : state.failures.removeFirst()
+            return (failure, state.pageSize, sandbox ? state.sandbox : state.production)
         }
         if refusal != nil { return HTTPResponse(status: 401, body: Array("Unauthenticated\n".utf8)) }
         if let failure {
