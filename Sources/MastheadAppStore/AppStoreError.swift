@@ -29,8 +29,8 @@ public enum AppStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// the next page.
     case pagination(endpoint: String, reason: String)
 
-    /// Whether Apple answered that it does not know the transaction id (error 4040005, 4040006
-    /// or 4040010), in the sandbox too when the call fell back to it.
+    /// Whether Apple answered that it does not know the transaction id (error 4040005 or
+    /// 4040010), in the sandbox too when the call fell back to it.
     public var isTransactionNotFound: Bool {
         guard case .refused(_, 404, let errorCode?, _) = self else { return false }
         return AppStoreServerAPIClient.notFoundCodes.contains(errorCode)

@@ -42,11 +42,16 @@ extension AppStoreServerAPIClient {
         var environment: Environment
     }
 
-    /// Apple's error codes for a transaction id it does not know: asked again in the sandbox.
-    static let notFoundCodes: Set<Int64> = [4_040_005, 4_040_006, 4_040_010]
+    /// Apple's error codes for a transaction id it does not know (OriginalTransactionIdNotFound,
+    /// TransactionIdNotFound): asked again in the sandbox when the call falls back.
+    static let notFoundCodes: Set<Int64> = [4_040_005, 4_040_010]
+    /// Apple's 404 error codes that say to try again (AccountNotFoundRetryable,
+    /// AppNotFoundRetryable, OriginalTransactionIdNotFoundRetryable): retried with the backoff.
+    static let retryableNotFoundCodes: Set<Int64> = [4_040_002, 4_040_004, 4_040_006]
 
-    /// Sends `endpoint` to `environment`'s server until it answers 2xx, retrying 429, 5xx and
-    /// network failures, and moving once from production to the sandbox on "not found".
+    /// Sends `endpoint` to `environment`'s server until it answers 2xx, retrying 429, 5xx,
+    /// Apple's retryable 404s and network failures, and moving once from production to the
+    /// sandbox on "not found" when the endpoint falls back.
     ///
     /// A 401 or 403 drops the token and, unless it answered a fallback request, is remembered for
     /// `environment` during ``refusalMemoryMilliseconds``: calls to it fail with the same error
@@ -98,7 +103,7 @@ extension AppStoreServerAPIClient {
                     throw .rateLimited(endpoint: name, attempts: attempt, retryAfterSeconds: retryAfter)
                 }
                 sleep(wait)
-            case 500...:
+            case 404 where error?.errorCode.map(Self.retryableNotFoundCodes.contains) == true, 500...:
                 guard attempt < configuration.attempts else {
                     let last = "HTTP \(response.status)" + (error?.errorCode.map { ", error \($0)" } ?? "")
                     throw .unavailable(endpoint: name, attempts: attempt, last: last)

@@ -17,8 +17,12 @@ import Synchronization
 /// the call with its JSON path.
 ///
 /// - Pages (`hasMore`) are followed to the end, up to ``Configuration/maxPages``.
-/// - A transaction id Apple does not know in production (error 4040005, 4040006 or 4040010) is
-///   asked again in the sandbox, as verifyReceipt's 21007 is.
+/// - A call about a transaction id names its ``Servers``: one environment's server only (the
+///   subscription's environment is known), or production then the sandbox when production does
+///   not know the id (error 4040005 or 4040010), as verifyReceipt's 21007 is; never the sandbox
+///   when the verifier does not accept sandbox data.
+/// - Apple's retryable errors (HTTP 404 with 4040002, 4040004 or 4040006; 5000001 and any 5xx)
+///   are retried with the backoff.
 /// - HTTP 429 waits what `Retry-After` asks (at least the backoff; more than
 ///   ``Configuration/maxWaitMilliseconds`` gives up); network failures and 5xx wait with
 ///   exponential backoff; ``Configuration/attempts`` bounds the tries of one request.
@@ -98,11 +102,11 @@ public final class AppStoreServerAPIClient: Sendable {
     /// Get All Subscription Statuses (`GET /inApps/v1/subscriptions/{transactionId}`): the latest
     /// signed transaction and renewal info of every subscription of the customer `transactionId`
     /// (any of their transaction ids) belongs to, verified.
-    /// - Parameter environment: the server to ask first; production falls back to the sandbox
-    ///   when Apple does not know the transaction id.
-    public func subscriptionStatuses(transactionId: String, environment: Environment = .production) throws(AppStoreError) -> SubscriptionStatuses {
-        let endpoint = Endpoint(method: "GET", path: "/inApps/v1/subscriptions/" + Endpoint.segment(transactionId), fallsBackToSandbox: true)
-        let answer = try send(endpoint, environment: environment)
+    /// - Parameter servers: the server to ask, or production then the sandbox.
+    public func subscriptionStatuses(transactionId: String, servers: Servers) throws(AppStoreError) -> SubscriptionStatuses {
+        let (first, fallsBack) = route(servers)
+        let endpoint = Endpoint(method: "GET", path: "/inApps/v1/subscriptions/" + Endpoint.segment(transactionId), fallsBackToSandbox: fallsBack)
+        let answer = try send(endpoint, environment: first)
         let response = try read(answer, endpoint) { (body) throws(FormatError) in try StatusResponse(decoding: body) }
         var statuses = SubscriptionStatuses(environment: answer.environment)
         for (groupIndex, group) in response.data.enumerated() {
@@ -127,17 +131,18 @@ public final class AppStoreServerAPIClient: Sendable {
     /// Get Transaction History, version 2 (`GET /inApps/v2/history/{transactionId}`, sorted
     /// ascending): every transaction of the customer `transactionId` belongs to, every page read
     /// and every token verified.
-    /// - Parameter environment: the server to ask first; production falls back to the sandbox
-    ///   when Apple does not know the transaction id.
-    public func transactionHistory(transactionId: String, environment: Environment = .production) throws(AppStoreError) -> TransactionHistory {
+    /// - Parameter servers: the server to ask, or production then the sandbox (decided by the
+    ///   first page; the next pages ask the server that answered it).
+    public func transactionHistory(transactionId: String, servers: Servers) throws(AppStoreError) -> TransactionHistory {
         let path = "/inApps/v2/history/" + Endpoint.segment(transactionId)
-        var history = TransactionHistory(environment: environment)
+        let (first, fallsBack) = route(servers)
+        var history = TransactionHistory(environment: first)
         var revision: String?
-        var server = environment
+        var server = first
         for page in 1...configuration.maxPages {
             var query = [("sort", "ASCENDING")]
             if let revision { query.append(("revision", revision)) }
-            let endpoint = Endpoint(method: "GET", path: path, query: query, page: page, fallsBackToSandbox: page == 1)
+            let endpoint = Endpoint(method: "GET", path: path, query: query, page: page, fallsBackToSandbox: fallsBack && page == 1)
             let answer = try send(endpoint, environment: server)
             server = answer.environment
             history.environment = server
@@ -158,11 +163,11 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     /// Get Transaction Info (`GET /inApps/v1/transactions/{transactionId}`): one transaction, verified.
-    /// - Parameter environment: the server to ask first; production falls back to the sandbox
-    ///   when Apple does not know the transaction id.
-    public func transactionInfo(transactionId: String, environment: Environment = .production) throws(AppStoreError) -> SignedTransaction {
-        let endpoint = Endpoint(method: "GET", path: "/inApps/v1/transactions/" + Endpoint.segment(transactionId), fallsBackToSandbox: true)
-        let answer = try send(endpoint, environment: environment)
+    /// - Parameter servers: the server to ask, or production then the sandbox.
+    public func transactionInfo(transactionId: String, servers: Servers) throws(AppStoreError) -> SignedTransaction {
+        let (first, fallsBack) = route(servers)
+        let endpoint = Endpoint(method: "GET", path: "/inApps/v1/transactions/" + Endpoint.segment(transactionId), fallsBackToSandbox: fallsBack)
+        let answer = try send(endpoint, environment: first)
         let response = try read(answer, endpoint) { (body) throws(FormatError) in try TransactionInfoResponse(decoding: body) }
         guard let token = response.signedTransactionInfo else {
             throw .unreadableAnswer(endpoint: endpoint.name(answer.environment), reason: .missingField(path: "$.signedTransactionInfo", line: 1))

@@ -84,10 +84,10 @@ public struct ReceiptMigration: Sendable {
     private func migrate(_ subscription: ReceiptOnlySubscription, dryRun: Bool) throws -> Outcome {
         let original = subscription.originalTransactionId
         let environment = subscription.environment
-        let fetched = try appStoreServerAPI.transactionHistory(transactionId: original, environment: environment).transactions
+        let fetched = try appStoreServerAPI.transactionHistory(transactionId: original, servers: .only(environment)).transactions
             .map(\.transaction).filter { $0.originalTransactionId == original && $0.environment == environment }
         guard !fetched.isEmpty else { throw MigrationError.notInHistory(subscription) }
-        let renewals = try appStoreServerAPI.subscriptionStatuses(transactionId: original, environment: environment).subscriptions
+        let renewals = try appStoreServerAPI.subscriptionStatuses(transactionId: original, servers: .only(environment)).subscriptions
             .compactMap { $0.renewal?.renewal }.filter { $0.originalTransactionId == original && $0.environment == environment }
         let stored = try service.storedHistory(environment: environment, originalTransactionId: original)
         let storedById = Dictionary(stored.transactions.map { ($0.transactionId, $0) }, uniquingKeysWith: { $0.merged(with: $1) })

@@ -54,7 +54,7 @@ public struct Refresher: Sendable {
             report.due += 1
             if entry.signed, let appStoreServerAPI {
                 do {
-                    let statuses = try appStoreServerAPI.subscriptionStatuses(transactionId: entry.originalTransactionId, environment: entry.environment)
+                    let statuses = try appStoreServerAPI.subscriptionStatuses(transactionId: entry.originalTransactionId, servers: .only(entry.environment))
                     try service.applyPolled(statuses)
                     report.refreshedByAPI += 1
                 } catch {

@@ -24,7 +24,7 @@ extension ServiceRouter {
         guard service.signedDataVerifier != nil else { return reply(ServiceError.signedDataNotConfigured.response) }
         let refusal = restorer.run { [self] api in
             let history: TransactionHistory
-            do throws(AppStoreError) { history = try api.transactionHistory(transactionId: transactionId) } catch {
+            do throws(AppStoreError) { history = try api.transactionHistory(transactionId: transactionId, servers: .productionThenSandbox) } catch {
                 return reply(Self.restoreError(error, transactionId: transactionId).response)
             }
             guard !history.transactions.isEmpty else { return reply(ServiceError.transactionNotFound(transactionId).response) }

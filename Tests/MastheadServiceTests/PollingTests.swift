@@ -165,6 +165,27 @@ struct SignedPollingTests {
         #expect(report.failures.isEmpty)
     }
 
+    /// Polling asks the subscription's stored environment only: the sandbox's answer for a
+    /// production subscription is not taken.
+    @Test func signedSubscription_isPolledInItsEnvironmentOnly() throws {
+        let fake = try Self.renewingFake()
+        defer { fake.stop() }
+        fake.state.withLock { state in
+            state.sandbox = state.production
+            state.production = FakeAppStoreServerAPI.Store()
+        }
+        let harness = try Self.harness(fake)
+        defer { harness.close() }
+        #expect(harness.call("POST", "/v1/users/ivy/transactions", body: try ServiceHarness.example("table-6-1-signed")).status == 200)
+        let client = try #require(try harness.service.appStoreServerAPIClient(sleep: { _ in }))
+        let report = try Refresher(service: harness.service, client: VerifyReceiptClient(configuration: harness.service.configuration), appStoreServerAPI: client)
+            .run(within: 3 * 86_400_000)
+        #expect(report.refreshed == 0)
+        #expect(report.failures.count == 1)
+        #expect(fake.seen.map(\.target) == ["/production/inApps/v1/subscriptions/1000001"])
+        #expect(ServiceRouterTests.readable(harness, "ivy", "2020-08", at: "2020-08-02T00:00:00Z") == false)
+    }
+
     /// Apple refusing the key fails the subscription with the key id, and the next ones without asking again.
     @Test func refusedKey_failsWithTheKeyId() throws {
         let fake = try Self.renewingFake()

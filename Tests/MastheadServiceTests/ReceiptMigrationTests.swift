@@ -107,4 +107,21 @@ struct ReceiptMigrationTests {
         #expect(report.failures.first?.reason.contains("4040010") == true, "\(report.failures)")
         #expect(try harness.service.receiptOnlySubscriptions().map(\.originalTransactionId) == ["1000001"])
     }
+
+    /// Migration asks the subscription's environment only: a sandbox history for a production
+    /// subscription is someone else's.
+    @Test func migration_asksTheSubscriptionsEnvironmentOnly() throws {
+        let (fake, harness) = try Self.setUp()
+        defer { fake.stop() }
+        defer { harness.close() }
+        fake.state.withLock { state in
+            state.sandbox = state.production
+            state.production = FakeAppStoreServerAPI.Store()
+        }
+        let report = try Self.migration(harness).run(dryRun: false)
+        #expect(report.migrated.isEmpty)
+        #expect(report.failures.count == 1)
+        #expect(fake.seen.allSatisfy { $0.target.hasPrefix("/production/") }, "\(fake.seen.map(\.target))")
+        #expect(try harness.service.receiptOnlySubscriptions().map(\.originalTransactionId) == ["1000001"])
+    }
 }

@@ -68,6 +68,9 @@ public final class FakeAppStoreServerAPI: Sendable {
         public var pageSize = 2
         /// The next answers to give instead of the real one: status and `Retry-After`.
         public var failures: [(status: Int, retryAfter: Int?)] = []
+        /// The next answers to give instead of the real one, with Apple's error code, before
+        /// `failures`: such as 404 with 4040006 (OriginalTransactionIdNotFoundRetryable).
+        public var appleErrors: [(status: Int, errorCode: Int)] = []
         /// The next answers to sandbox requests, given before `failures`.
         public var sandboxFailures: [(status: Int, retryAfter: Int?)] = []
         public var seen: [Seen] = []
@@ -111,16 +114,18 @@ public final class FakeAppStoreServerAPI: Sendable {
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let token = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
         let refusal = token.map(check) ?? "no bearer token"
-        let (failure, pageSize, store) = state.withLock { state in
+        let (appleError, failure, pageSize, store) = state.withLock { state in
             state.seen.append(Seen(method: request.method, target: request.target, token: token, refusal: refusal, body: String(decoding: request.body, as: UTF8.self)))
             let sandbox = request.pathSegments.first == "sandbox"
+            let appleError = refusal == nil && !state.appleErrors.isEmpty ? state.appleErrors.removeFirst() : nil
             let failure =
-                refusal != nil ? nil
+                refusal != nil || appleError != nil ? nil
                 : sandbox && !state.sandboxFailures.isEmpty ? state.sandboxFailures.removeFirst()
                 : state.failures.isEmpty ? nil : state.failures.removeFirst()
-            return (failure, state.pageSize, sandbox ? state.sandbox : state.production)
+            return (appleError, failure, state.pageSize, sandbox ? state.sandbox : state.production)
         }
         if refusal != nil { return HTTPResponse(status: 401, body: Array("Unauthenticated\n".utf8)) }
+        if let appleError { return HTTPResponse(status: appleError.status, body: Self.error(appleError.errorCode, "Error on demand.")) }
         if let failure {
             return HTTPResponse(
                 status: failure.status, headers: failure.retryAfter.map { [("Retry-After", String($0))] } ?? [],
