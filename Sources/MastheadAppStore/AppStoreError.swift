@@ -18,15 +18,16 @@ public enum AppStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case rateLimited(endpoint: String, attempts: Int, retryAfterSeconds: Int?)
     /// The network failed, or Apple answered 5xx, at every attempt; `last` says how the last one ended.
     case unavailable(endpoint: String, attempts: Int, last: String)
-    /// An answer larger than the transport takes.
+    /// An answer larger than the transport takes, or the pages of one call together larger than
+    /// ``AppStoreServerAPIClient/Configuration/maxTotalBytes``.
     case answerTooLarge(endpoint: String, limit: Int)
     /// An answer that is not the endpoint's JSON shape.
     case unreadableAnswer(endpoint: String, reason: FormatError)
     /// A signed token in the answer was refused (its path and reason are in `reason`); nothing of
     /// the answer is used.
     case signedDataRefused(endpoint: String, reason: FormatError)
-    /// An answer that says there is more (`hasMore`) past the page limit, or without the token of
-    /// the next page.
+    /// An answer that says there is more (`hasMore`) past the page limit, without the token of
+    /// the next page, or with a token already followed.
     case pagination(endpoint: String, reason: String)
 
     /// Whether Apple answered that it does not know the transaction id (error 4040005 or

@@ -16,7 +16,8 @@ import Synchronization
 /// configured roots, bundle id, App Apple ID, accepted environments); one refused token fails
 /// the call with its JSON path.
 ///
-/// - Pages (`hasMore`) are followed to the end, up to ``Configuration/maxPages``.
+/// - Pages (`hasMore`) are followed to the end, up to ``Configuration/maxPages`` pages and
+///   ``Configuration/maxTotalBytes`` bytes; a page token already followed is a loop, refused.
 /// - A call about a transaction id names its ``Servers``: one environment's server only (the
 ///   subscription's environment is known), or production then the sandbox when production does
 ///   not know the id (error 4040005 or 4040010), as verifyReceipt's 21007 is; never the sandbox
@@ -49,6 +50,9 @@ public final class AppStoreServerAPIClient: Sendable {
         public var maxWaitMilliseconds = 60_000
         /// Most pages one history or notification history call reads.
         public var maxPages = 1000
+        /// Most bytes the answers of one history or notification history call hold together,
+        /// all pages counted (64 MiB); one answer is bounded by the transport's limit.
+        public var maxTotalBytes = 64 << 20
 
         /// The defaults: Apple's servers.
         public init() {}
@@ -138,12 +142,15 @@ public final class AppStoreServerAPIClient: Sendable {
         let (first, fallsBack) = route(servers)
         var history = TransactionHistory(environment: first)
         var revision: String?
+        var seen: Set<String> = []
+        var bytes = 0
         var server = first
         for page in 1...configuration.maxPages {
             var query = [("sort", "ASCENDING")]
             if let revision { query.append(("revision", revision)) }
             let endpoint = Endpoint(method: "GET", path: path, query: query, page: page, fallsBackToSandbox: fallsBack && page == 1)
             let answer = try send(endpoint, environment: server)
+            try count(answer, endpoint, into: &bytes)
             server = answer.environment
             history.environment = server
             let response = try read(answer, endpoint) { (body) throws(FormatError) in try HistoryResponse(decoding: body) }
@@ -154,8 +161,11 @@ public final class AppStoreServerAPIClient: Sendable {
                     })
             }
             guard response.hasMore == true else { return history }
-            guard let next = response.revision, next != revision else {
-                throw .pagination(endpoint: endpoint.name(answer.environment), reason: "hasMore without a new revision")
+            guard let next = response.revision else {
+                throw .pagination(endpoint: endpoint.name(answer.environment), reason: "hasMore without a revision")
+            }
+            guard seen.insert(next).inserted else {
+                throw .pagination(endpoint: endpoint.name(answer.environment), reason: "hasMore with a revision already followed (a loop)")
             }
             revision = next
         }
@@ -187,10 +197,13 @@ public final class AppStoreServerAPIClient: Sendable {
         let body = writer.bytes
         var entries: [NotificationHistoryEntry] = []
         var token: String?
+        var seen: Set<String> = []
+        var bytes = 0
         for page in 1...configuration.maxPages {
             let endpoint = Endpoint(
                 method: "POST", path: "/inApps/v1/notifications/history", query: token.map { [("paginationToken", $0)] } ?? [], body: body, page: page)
             let answer = try send(endpoint, environment: environment)
+            try count(answer, endpoint, into: &bytes)
             let response = try read(answer, endpoint) { (body) throws(FormatError) in try NotificationHistoryResponse(decoding: body) }
             for (index, item) in response.notificationHistory.enumerated() {
                 let path = JSONPath.member(JSONPath.element("$.notificationHistory", index), "signedPayload")
@@ -201,8 +214,11 @@ public final class AppStoreServerAPIClient: Sendable {
                 entries.append(NotificationHistoryEntry(signedPayload: signedPayload, notification: notification, sendAttempts: item.sendAttempts))
             }
             guard response.hasMore == true else { return entries }
-            guard let next = response.paginationToken, next != token else {
-                throw .pagination(endpoint: endpoint.name(environment), reason: "hasMore without a new paginationToken")
+            guard let next = response.paginationToken else {
+                throw .pagination(endpoint: endpoint.name(environment), reason: "hasMore without a paginationToken")
+            }
+            guard seen.insert(next).inserted else {
+                throw .pagination(endpoint: endpoint.name(environment), reason: "hasMore with a paginationToken already followed (a loop)")
             }
             token = next
         }
@@ -224,6 +240,15 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     // MARK: Reading answers
+
+    /// Adds the answer's size to `bytes`, the pages of one call so far.
+    /// - Throws: ``AppStoreError/answerTooLarge(endpoint:limit:)`` past ``Configuration/maxTotalBytes``.
+    private func count(_ answer: Answer, _ endpoint: Endpoint, into bytes: inout Int) throws(AppStoreError) {
+        bytes += answer.body.count
+        guard bytes <= configuration.maxTotalBytes else {
+            throw .answerTooLarge(endpoint: endpoint.name(answer.environment), limit: configuration.maxTotalBytes)
+        }
+    }
 
     /// The answer's body read as `Response`.
     private func read<Response>(_ answer: Answer, _ endpoint: Endpoint, _ decode: ([UInt8]) throws(FormatError) -> Response) throws(AppStoreError) -> Response {

@@ -457,4 +457,56 @@ struct AppStoreServerAPIClientTests {
         }
         #expect(fake.seen.map(\.target) == ["/production/inApps/v2/history/o1?sort=ASCENDING"])
     }
+
+    /// A revision Apple already gave (not only the last one) is a loop: refused at once.
+    @Test func transactionHistory_revisionAlreadyFollowed_isALoop() throws {
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        fake.state.withLock { state in
+            state.pageSize = 1
+            state.rewoundTokens = ["3": "1"]
+        }
+        #expect(throws: AppStoreError.pagination(endpoint: "GET /inApps/v2/history/o1 (Production, page 3)", reason: "hasMore with a revision already followed (a loop)")) {
+            try SignedAnswers.client(fake, configure: { $0.maxPages = 20 }).transactionHistory(transactionId: "o1", servers: .only(.production))
+        }
+        #expect(fake.seen.count == 3)
+    }
+
+    /// A pagination token already followed is a loop: refused at once.
+    @Test func notificationHistory_tokenAlreadyFollowed_isALoop() throws {
+        let fake = try FakeAppStoreServerAPI(bundleId: SignedAnswers.bundleId)
+        defer { fake.stop() }
+        let start = SignedAnswers.now - 10 * SignedAnswers.day
+        let transaction = try SignedAnswers.transaction("n1", original: "n1", from: start, to: start + 30 * SignedAnswers.day)
+        var sent: [(signedPayload: String, sent: Int64)] = []
+        for index in 0..<5 {
+            let uuid = "00000000-0000-0000-0000-00000000000\(index)"
+            sent.append((try SignedAnswers.notification(uuid, transaction: transaction, signed: start + Int64(index)), start + Int64(index)))
+        }
+        fake.state.withLock { state in
+            state.production.notifications = sent
+            state.pageSize = 1
+            state.rewoundTokens = ["page-3": "page-1"]
+        }
+        let client = try SignedAnswers.client(fake, configure: { $0.maxPages = 20 })
+        #expect(throws: AppStoreError.pagination(
+            endpoint: "POST /inApps/v1/notifications/history (Production, page 3)", reason: "hasMore with a paginationToken already followed (a loop)")
+        ) { try client.notificationHistory(from: Instant(milliseconds: start), to: Instant(milliseconds: start + SignedAnswers.day)) }
+        #expect(fake.seen.count == 3)
+    }
+
+    /// The pages of one call together may not pass `maxTotalBytes`, though each is small.
+    @Test func transactionHistory_pastTheTotalByteCap_isRefused() throws {
+        let fake = try Self.fake()
+        let pageBytes = try fake.state.withLock { state in
+            state.pageSize = 1
+            return try #require(state.production.customers.first?.history.map(\.utf8.count).max()) + 150
+        }
+        defer { fake.stop() }
+        let client = try SignedAnswers.client(fake, configure: { $0.maxTotalBytes = 3 * pageBytes })
+        #expect(throws: AppStoreError.answerTooLarge(endpoint: "GET /inApps/v2/history/o1 (Production, page 4)", limit: 3 * pageBytes)) {
+            try client.transactionHistory(transactionId: "o1", servers: .only(.production))
+        }
+        #expect(fake.seen.count == 4)
+    }
 }

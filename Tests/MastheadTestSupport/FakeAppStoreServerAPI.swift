@@ -74,6 +74,9 @@ public final class FakeAppStoreServerAPI: Sendable {
         /// The next answers to sandbox requests, given before `failures`.
         public var sandboxFailures: [(status: Int, retryAfter: Int?)] = []
         public var seen: [Seen] = []
+        /// Next-page tokens (history revisions, notification pagination tokens) answered as
+        /// another: real → given, such as `"3": "1"` to send the client back to an older page.
+        public var rewoundTokens: [String: String] = [:]
     }
 
     public let state = Mutex(State())
@@ -114,7 +117,7 @@ public final class FakeAppStoreServerAPI: Sendable {
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let token = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
         let refusal = token.map(check) ?? "no bearer token"
-        let (appleError, failure, pageSize, store) = state.withLock { state in
+        let (appleError, failure, pageSize, store, rewound) = state.withLock { state in
             state.seen.append(Seen(method: request.method, target: request.target, token: token, refusal: refusal, body: String(decoding: request.body, as: UTF8.self)))
             let sandbox = request.pathSegments.first == "sandbox"
             let appleError = refusal == nil && !state.appleErrors.isEmpty ? state.appleErrors.removeFirst() : nil
@@ -122,7 +125,7 @@ public final class FakeAppStoreServerAPI: Sendable {
                 refusal != nil || appleError != nil ? nil
                 : sandbox && !state.sandboxFailures.isEmpty ? state.sandboxFailures.removeFirst()
                 : state.failures.isEmpty ? nil : state.failures.removeFirst()
-            return (appleError, failure, state.pageSize, sandbox ? state.sandbox : state.production)
+            return (appleError, failure, state.pageSize, sandbox ? state.sandbox : state.production, state.rewoundTokens)
         }
         if refusal != nil { return HTTPResponse(status: 401, body: Array("Unauthenticated\n".utf8)) }
         if let appleError { return HTTPResponse(status: appleError.status, body: Self.error(appleError.errorCode, "Error on demand.")) }
@@ -145,7 +148,8 @@ public final class FakeAppStoreServerAPI: Sendable {
             let start = Int(request.query["revision"] ?? "0") ?? 0
             let page = Array(customer.history.dropFirst(start).prefix(pageSize))
             let more = start + page.count < customer.history.count
-            return Self.json(#"{"revision": "\#(start + page.count)", "hasMore": \#(more), "bundleId": "\#(bundleId)", "signedTransactions": [\#(Self.quoted(page))]}"#)
+            let revision = String(start + page.count)
+            return Self.json(#"{"revision": "\#(rewound[revision] ?? revision)", "hasMore": \#(more), "bundleId": "\#(bundleId)", "signedTransactions": [\#(Self.quoted(page))]}"#)
         case ("GET", ["inApps", "v1", "transactions"]) where segments.count == 4:
             guard let signed = store.transactions[segments[3]] else { return Self.notFound }
             return Self.json(#"{"signedTransactionInfo": "\#(signed)"}"#)
@@ -161,7 +165,8 @@ public final class FakeAppStoreServerAPI: Sendable {
             let page = matching.dropFirst(start).prefix(pageSize)
             let more = start + page.count < matching.count
             let items = page.map { #"{"signedPayload": "\#($0.signedPayload)", "sendAttempts": [{"attemptDate": \#($0.sent), "sendAttemptResult": "SUCCESS"}]}"# }
-            let next = more ? #""paginationToken": "page-\#(start + page.count)", "# : ""
+            let token = "page-\(start + page.count)"
+            let next = more ? #""paginationToken": "\#(rewound[token] ?? token)", "# : ""
             return Self.json(#"{\#(next)"hasMore": \#(more), "notificationHistory": [\#(items.joined(separator: ", "))]}"#)
         default:
             return HTTPResponse(status: 404, body: Self.error(4_040_000, "No such endpoint."))
