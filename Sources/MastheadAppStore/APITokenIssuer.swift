@@ -54,4 +54,11 @@ final class APITokenIssuer: Sendable {
         }
         return try result.get()
     }
+
+    /// Drops `token` when it is the one in use (Apple refused it): the next request signs a new one.
+    func discard(_ token: String) {
+        current.withLock { current in
+            if current?.token == token { current = nil }
+        }
+    }
 }

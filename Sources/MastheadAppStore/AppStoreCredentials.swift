@@ -15,6 +15,9 @@ public struct AppStoreCredentials: Sendable, CustomStringConvertible {
     let key: SigningKey
 
     /// Reads the private key of PEM text.
+    ///
+    /// Text holding no line break but the two characters `\n` (a PEM stored as one line, as
+    /// `.env` files and secret managers often keep it) is read with each `\n` taken as a line break.
     /// - Throws: ``AppStoreError/invalidCredentials(_:)`` when an id is empty or the text holds no
     ///   usable P-256 private key (the error names `keySource`, never the text).
     public init(keyId: String, issuerId: String, privateKeyPEM: String, keySource: String = "the private key") throws(AppStoreError) {
@@ -22,7 +25,8 @@ public struct AppStoreCredentials: Sendable, CustomStringConvertible {
         guard !issuerId.isEmpty else { throw .invalidCredentials("the issuer id is empty") }
         self.keyId = keyId
         self.issuerId = issuerId
-        do { key = try SigningKey(pem: privateKeyPEM) } catch {
+        let pem = privateKeyPEM.utf8.contains(0x0A) ? privateKeyPEM : privateKeyPEM.replacingOccurrences(of: "\\n", with: "\n")
+        do { key = try SigningKey(pem: pem) } catch {
             throw .invalidCredentials("\(keySource) of key \(keyId) is not a P-256 private key in PEM (a .p8 file): \(error)")
         }
     }

@@ -9,8 +9,8 @@ public enum AppStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Credentials that cannot be used: what is wrong with them (never the key's bytes).
     case invalidCredentials(String)
     /// Apple refused the request's token (HTTP 401 or 403): the key id, the issuer id or the
-    /// bundle id is wrong, or the key was revoked. Reported once; later calls of the same client
-    /// fail with this error without asking Apple.
+    /// bundle id is wrong, or the key was revoked. Later calls of the same client to the same
+    /// environment fail with this error without asking Apple for 5 minutes.
     case notAuthorized(status: Int, keyId: String, issuerId: String, bundleId: String, errorCode: Int64?, errorMessage: String?)
     /// Apple refused the request itself (another 4xx), with its error code and message.
     case refused(endpoint: String, status: Int, errorCode: Int64?, errorMessage: String?)
@@ -18,19 +18,20 @@ public enum AppStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case rateLimited(endpoint: String, attempts: Int, retryAfterSeconds: Int?)
     /// The network failed, or Apple answered 5xx, at every attempt; `last` says how the last one ended.
     case unavailable(endpoint: String, attempts: Int, last: String)
-    /// An answer larger than the transport takes.
+    /// An answer larger than the transport takes, or the pages of one call together larger than
+    /// ``AppStoreServerAPIClient/Configuration/maxTotalBytes``.
     case answerTooLarge(endpoint: String, limit: Int)
     /// An answer that is not the endpoint's JSON shape.
     case unreadableAnswer(endpoint: String, reason: FormatError)
     /// A signed token in the answer was refused (its path and reason are in `reason`); nothing of
     /// the answer is used.
     case signedDataRefused(endpoint: String, reason: FormatError)
-    /// An answer that says there is more (`hasMore`) past the page limit, or without the token of
-    /// the next page.
+    /// An answer that says there is more (`hasMore`) past the page limit, without the token of
+    /// the next page, or with a token already followed.
     case pagination(endpoint: String, reason: String)
 
-    /// Whether Apple answered that it does not know the transaction id (error 4040005, 4040006
-    /// or 4040010), in the sandbox too when the call fell back to it.
+    /// Whether Apple answered that it does not know the transaction id (error 4040005 or
+    /// 4040010), in the sandbox too when the call fell back to it.
     public var isTransactionNotFound: Bool {
         guard case .refused(_, 404, let errorCode?, _) = self else { return false }
         return AppStoreServerAPIClient.notFoundCodes.contains(errorCode)

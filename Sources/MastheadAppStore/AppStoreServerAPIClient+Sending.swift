@@ -42,13 +42,22 @@ extension AppStoreServerAPIClient {
         var environment: Environment
     }
 
-    /// Apple's error codes for a transaction id it does not know: asked again in the sandbox.
-    static let notFoundCodes: Set<Int64> = [4_040_005, 4_040_006, 4_040_010]
+    /// Apple's error codes for a transaction id it does not know (OriginalTransactionIdNotFound,
+    /// TransactionIdNotFound): asked again in the sandbox when the call falls back.
+    static let notFoundCodes: Set<Int64> = [4_040_005, 4_040_010]
+    /// Apple's 404 error codes that say to try again (AccountNotFoundRetryable,
+    /// AppNotFoundRetryable, OriginalTransactionIdNotFoundRetryable): retried with the backoff.
+    static let retryableNotFoundCodes: Set<Int64> = [4_040_002, 4_040_004, 4_040_006]
 
-    /// Sends `endpoint` to `environment`'s server until it answers 2xx, retrying 429, 5xx and
-    /// network failures, and moving once from production to the sandbox on "not found".
+    /// Sends `endpoint` to `environment`'s server until it answers 2xx, retrying 429, 5xx,
+    /// Apple's retryable 404s and network failures, and moving once from production to the
+    /// sandbox on "not found" when the endpoint falls back.
+    ///
+    /// A 401 or 403 drops the token and, unless it answered a fallback request, is remembered for
+    /// `environment` during ``refusalMemoryMilliseconds``: calls to it fail with the same error
+    /// without asking Apple until then.
     func send(_ endpoint: Endpoint, environment: Environment) throws(AppStoreError) -> Answer {
-        if let refused = refusal.withLock({ $0 }) { throw refused }
+        if let refused = refusals.withLock({ $0[environment] }), refused.until > now() { throw refused.error }
         var server = environment
         var attempt = 0
         while true {
@@ -56,7 +65,8 @@ extension AppStoreServerAPIClient {
             let base = server == .production ? configuration.productionURL : configuration.sandboxURL
             var url = (base.hasSuffix("/") ? String(base.dropLast()) : base) + endpoint.path
             if !endpoint.query.isEmpty { url += "?" + endpoint.queryText }
-            var headers = [("Authorization", "Bearer " + (try tokens.token())), ("Accept", "application/json")]
+            let token = try tokens.token()
+            var headers = [("Authorization", "Bearer " + token), ("Accept", "application/json")]
             if !endpoint.body.isEmpty { headers.append(("Content-Type", "application/json")) }
             let name = endpoint.name(server)
             let response: HTTPSTransport.Response
@@ -75,19 +85,25 @@ extension AppStoreServerAPIClient {
                 let refused = AppStoreError.notAuthorized(
                     status: response.status, keyId: tokens.credentials.keyId, issuerId: tokens.credentials.issuerId, bundleId: tokens.bundleId,
                     errorCode: error?.errorCode, errorMessage: error?.errorMessage)
-                refusal.withLock { $0 = refused }
+                tokens.discard(token)
+                if server == environment {
+                    let until = now() + Self.refusalMemoryMilliseconds
+                    refusals.withLock { $0[server] = (refused, until) }
+                }
                 throw refused
             case 404 where endpoint.fallsBackToSandbox && server == .production && error?.errorCode.map(Self.notFoundCodes.contains) == true:
                 server = .sandbox
                 attempt = 0
             case 429:
                 let retryAfter = response.retryAfterSeconds
-                let wait = max(backoff(attempt), (retryAfter ?? 0) * 1000)
+                // A Retry-After too large to count in milliseconds is past any cap.
+                let asked = retryAfter.map { $0.multipliedReportingOverflow(by: 1000) }.map { $0.overflow ? Int.max : $0.partialValue } ?? 0
+                let wait = max(backoff(attempt), asked)
                 guard attempt < configuration.attempts, wait <= configuration.maxWaitMilliseconds else {
                     throw .rateLimited(endpoint: name, attempts: attempt, retryAfterSeconds: retryAfter)
                 }
                 sleep(wait)
-            case 500...:
+            case 404 where error?.errorCode.map(Self.retryableNotFoundCodes.contains) == true, 500...:
                 guard attempt < configuration.attempts else {
                     let last = "HTTP \(response.status)" + (error?.errorCode.map { ", error \($0)" } ?? "")
                     throw .unavailable(endpoint: name, attempts: attempt, last: last)
@@ -99,8 +115,11 @@ extension AppStoreServerAPIClient {
         }
     }
 
-    /// The wait before retry `attempt + 1`: the backoff doubled per attempt, capped.
+    /// The wait before retry `attempt + 1`: the backoff doubled per attempt, capped (a doubling
+    /// past the cap stops at the cap rather than overflowing).
     func backoff(_ attempt: Int) -> Int {
-        min(configuration.backoffMilliseconds << min(attempt - 1, 20), configuration.maxWaitMilliseconds)
+        let cap = configuration.maxWaitMilliseconds
+        let shift = min(max(attempt - 1, 0), 20)
+        return configuration.backoffMilliseconds > cap >> shift ? cap : min(configuration.backoffMilliseconds << shift, cap)
     }
 }

@@ -16,14 +16,21 @@ import Synchronization
 /// configured roots, bundle id, App Apple ID, accepted environments); one refused token fails
 /// the call with its JSON path.
 ///
-/// - Pages (`hasMore`) are followed to the end, up to ``Configuration/maxPages``.
-/// - A transaction id Apple does not know in production (error 4040005, 4040006 or 4040010) is
-///   asked again in the sandbox, as verifyReceipt's 21007 is.
+/// - Pages (`hasMore`) are followed to the end, up to ``Configuration/maxPages`` pages and
+///   ``Configuration/maxTotalBytes`` bytes; a page token already followed is a loop, refused.
+/// - A call about a transaction id names its ``Servers``: one environment's server only (the
+///   subscription's environment is known), or production then the sandbox when production does
+///   not know the id (error 4040005 or 4040010), as verifyReceipt's 21007 is; never the sandbox
+///   when the verifier does not accept sandbox data.
+/// - Apple's retryable errors (HTTP 404 with 4040002, 4040004 or 4040006; 5000001 and any 5xx)
+///   are retried with the backoff.
 /// - HTTP 429 waits what `Retry-After` asks (at least the backoff; more than
 ///   ``Configuration/maxWaitMilliseconds`` gives up); network failures and 5xx wait with
 ///   exponential backoff; ``Configuration/attempts`` bounds the tries of one request.
-/// - HTTP 401 or 403 is a configuration error naming the key id and issuer id: reported once,
-///   then every later call of the same client fails with it without asking Apple.
+/// - HTTP 401 or 403 is a configuration error naming the key id and issuer id. The token is
+///   dropped, and the refusal is remembered for the environment asked for 5 minutes: calls to it
+///   fail with the same error without asking Apple until then. A refusal of a sandbox fallback is
+///   not remembered.
 ///
 /// Safe to use from several threads.
 public final class AppStoreServerAPIClient: Sendable {
@@ -43,6 +50,9 @@ public final class AppStoreServerAPIClient: Sendable {
         public var maxWaitMilliseconds = 60_000
         /// Most pages one history or notification history call reads.
         public var maxPages = 1000
+        /// Most bytes the answers of one history or notification history call hold together,
+        /// all pages counted (64 MiB); one answer is bounded by the transport's limit.
+        public var maxTotalBytes = 64 << 20
 
         /// The defaults: Apple's servers.
         public init() {}
@@ -54,13 +64,20 @@ public final class AppStoreServerAPIClient: Sendable {
     let transport: HTTPSTransport
     let tokens: APITokenIssuer
     let sleep: @Sendable (Int) -> Void
-    /// The 401/403 error once Apple refused a token: later calls fail with it.
-    let refusal = Mutex<AppStoreError?>(nil)
+    /// The time in milliseconds since 1970.
+    let now: @Sendable () -> Int64
+    /// Per environment, the 401/403 error Apple answered last and until when later calls fail
+    /// with it without asking.
+    let refusals = Mutex<[Environment: (error: AppStoreError, until: Int64)]>([:])
+
+    /// How long a refused token is remembered for its environment: 5 minutes.
+    static let refusalMemoryMilliseconds: Int64 = 5 * 60_000
 
     /// Creates a client signing its tokens with `credentials` for the bundle id `verifier` checks.
     /// - Parameters:
     ///   - transport: the HTTP client (its timeout and answer size limit).
-    ///   - now: the time in milliseconds since 1970, for the tokens' `iat` and `exp` (default: the system clock).
+    ///   - now: the time in milliseconds since 1970, for the tokens' `iat` and `exp` and how long a
+    ///     refusal is remembered (default: the system clock).
     ///   - sleep: waits the given milliseconds before a retry (default: the thread sleeps).
     /// - Throws: ``AppStoreError/invalidBaseURL(setting:url:)`` for a base URL that is not https
     ///   (nor http while ``Configuration/allowsHTTP``); ``AppStoreError/invalidCredentials(_:)``.
@@ -76,7 +93,9 @@ public final class AppStoreServerAPIClient: Sendable {
         self.verifier = verifier
         self.transport = transport
         self.sleep = sleep ?? { Thread.sleep(forTimeInterval: Double($0) / 1000) }
-        tokens = try APITokenIssuer(credentials: credentials, bundleId: verifier.app.bundleId, now: now ?? { SystemClock.epochMilliseconds() })
+        let now = now ?? { SystemClock.epochMilliseconds() }
+        self.now = now
+        tokens = try APITokenIssuer(credentials: credentials, bundleId: verifier.app.bundleId, now: now)
     }
 
     /// The key id and issuer id the tokens carry.
@@ -87,11 +106,11 @@ public final class AppStoreServerAPIClient: Sendable {
     /// Get All Subscription Statuses (`GET /inApps/v1/subscriptions/{transactionId}`): the latest
     /// signed transaction and renewal info of every subscription of the customer `transactionId`
     /// (any of their transaction ids) belongs to, verified.
-    /// - Parameter environment: the server to ask first; production falls back to the sandbox
-    ///   when Apple does not know the transaction id.
-    public func subscriptionStatuses(transactionId: String, environment: Environment = .production) throws(AppStoreError) -> SubscriptionStatuses {
-        let endpoint = Endpoint(method: "GET", path: "/inApps/v1/subscriptions/" + Endpoint.segment(transactionId), fallsBackToSandbox: true)
-        let answer = try send(endpoint, environment: environment)
+    /// - Parameter servers: the server to ask, or production then the sandbox.
+    public func subscriptionStatuses(transactionId: String, servers: Servers) throws(AppStoreError) -> SubscriptionStatuses {
+        let (first, fallsBack) = route(servers)
+        let endpoint = Endpoint(method: "GET", path: "/inApps/v1/subscriptions/" + Endpoint.segment(transactionId), fallsBackToSandbox: fallsBack)
+        let answer = try send(endpoint, environment: first)
         let response = try read(answer, endpoint) { (body) throws(FormatError) in try StatusResponse(decoding: body) }
         var statuses = SubscriptionStatuses(environment: answer.environment)
         for (groupIndex, group) in response.data.enumerated() {
@@ -116,18 +135,22 @@ public final class AppStoreServerAPIClient: Sendable {
     /// Get Transaction History, version 2 (`GET /inApps/v2/history/{transactionId}`, sorted
     /// ascending): every transaction of the customer `transactionId` belongs to, every page read
     /// and every token verified.
-    /// - Parameter environment: the server to ask first; production falls back to the sandbox
-    ///   when Apple does not know the transaction id.
-    public func transactionHistory(transactionId: String, environment: Environment = .production) throws(AppStoreError) -> TransactionHistory {
+    /// - Parameter servers: the server to ask, or production then the sandbox (decided by the
+    ///   first page; the next pages ask the server that answered it).
+    public func transactionHistory(transactionId: String, servers: Servers) throws(AppStoreError) -> TransactionHistory {
         let path = "/inApps/v2/history/" + Endpoint.segment(transactionId)
-        var history = TransactionHistory(environment: environment)
+        let (first, fallsBack) = route(servers)
+        var history = TransactionHistory(environment: first)
         var revision: String?
-        var server = environment
+        var seen: Set<String> = []
+        var bytes = 0
+        var server = first
         for page in 1...configuration.maxPages {
             var query = [("sort", "ASCENDING")]
             if let revision { query.append(("revision", revision)) }
-            let endpoint = Endpoint(method: "GET", path: path, query: query, page: page, fallsBackToSandbox: page == 1)
+            let endpoint = Endpoint(method: "GET", path: path, query: query, page: page, fallsBackToSandbox: fallsBack && page == 1)
             let answer = try send(endpoint, environment: server)
+            try count(answer, endpoint, into: &bytes)
             server = answer.environment
             history.environment = server
             let response = try read(answer, endpoint) { (body) throws(FormatError) in try HistoryResponse(decoding: body) }
@@ -138,8 +161,11 @@ public final class AppStoreServerAPIClient: Sendable {
                     })
             }
             guard response.hasMore == true else { return history }
-            guard let next = response.revision, next != revision else {
-                throw .pagination(endpoint: endpoint.name(answer.environment), reason: "hasMore without a new revision")
+            guard let next = response.revision else {
+                throw .pagination(endpoint: endpoint.name(answer.environment), reason: "hasMore without a revision")
+            }
+            guard seen.insert(next).inserted else {
+                throw .pagination(endpoint: endpoint.name(answer.environment), reason: "hasMore with a revision already followed (a loop)")
             }
             revision = next
         }
@@ -147,11 +173,11 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     /// Get Transaction Info (`GET /inApps/v1/transactions/{transactionId}`): one transaction, verified.
-    /// - Parameter environment: the server to ask first; production falls back to the sandbox
-    ///   when Apple does not know the transaction id.
-    public func transactionInfo(transactionId: String, environment: Environment = .production) throws(AppStoreError) -> SignedTransaction {
-        let endpoint = Endpoint(method: "GET", path: "/inApps/v1/transactions/" + Endpoint.segment(transactionId), fallsBackToSandbox: true)
-        let answer = try send(endpoint, environment: environment)
+    /// - Parameter servers: the server to ask, or production then the sandbox.
+    public func transactionInfo(transactionId: String, servers: Servers) throws(AppStoreError) -> SignedTransaction {
+        let (first, fallsBack) = route(servers)
+        let endpoint = Endpoint(method: "GET", path: "/inApps/v1/transactions/" + Endpoint.segment(transactionId), fallsBackToSandbox: fallsBack)
+        let answer = try send(endpoint, environment: first)
         let response = try read(answer, endpoint) { (body) throws(FormatError) in try TransactionInfoResponse(decoding: body) }
         guard let token = response.signedTransactionInfo else {
             throw .unreadableAnswer(endpoint: endpoint.name(answer.environment), reason: .missingField(path: "$.signedTransactionInfo", line: 1))
@@ -171,10 +197,13 @@ public final class AppStoreServerAPIClient: Sendable {
         let body = writer.bytes
         var entries: [NotificationHistoryEntry] = []
         var token: String?
+        var seen: Set<String> = []
+        var bytes = 0
         for page in 1...configuration.maxPages {
             let endpoint = Endpoint(
                 method: "POST", path: "/inApps/v1/notifications/history", query: token.map { [("paginationToken", $0)] } ?? [], body: body, page: page)
             let answer = try send(endpoint, environment: environment)
+            try count(answer, endpoint, into: &bytes)
             let response = try read(answer, endpoint) { (body) throws(FormatError) in try NotificationHistoryResponse(decoding: body) }
             for (index, item) in response.notificationHistory.enumerated() {
                 let path = JSONPath.member(JSONPath.element("$.notificationHistory", index), "signedPayload")
@@ -185,8 +214,11 @@ public final class AppStoreServerAPIClient: Sendable {
                 entries.append(NotificationHistoryEntry(signedPayload: signedPayload, notification: notification, sendAttempts: item.sendAttempts))
             }
             guard response.hasMore == true else { return entries }
-            guard let next = response.paginationToken, next != token else {
-                throw .pagination(endpoint: endpoint.name(environment), reason: "hasMore without a new paginationToken")
+            guard let next = response.paginationToken else {
+                throw .pagination(endpoint: endpoint.name(environment), reason: "hasMore without a paginationToken")
+            }
+            guard seen.insert(next).inserted else {
+                throw .pagination(endpoint: endpoint.name(environment), reason: "hasMore with a paginationToken already followed (a loop)")
             }
             token = next
         }
@@ -208,6 +240,15 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     // MARK: Reading answers
+
+    /// Adds the answer's size to `bytes`, the pages of one call so far.
+    /// - Throws: ``AppStoreError/answerTooLarge(endpoint:limit:)`` past ``Configuration/maxTotalBytes``.
+    private func count(_ answer: Answer, _ endpoint: Endpoint, into bytes: inout Int) throws(AppStoreError) {
+        bytes += answer.body.count
+        guard bytes <= configuration.maxTotalBytes else {
+            throw .answerTooLarge(endpoint: endpoint.name(answer.environment), limit: configuration.maxTotalBytes)
+        }
+    }
 
     /// The answer's body read as `Response`.
     private func read<Response>(_ answer: Answer, _ endpoint: Endpoint, _ decode: ([UInt8]) throws(FormatError) -> Response) throws(AppStoreError) -> Response {

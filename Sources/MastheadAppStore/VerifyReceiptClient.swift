@@ -90,7 +90,9 @@ public struct VerifyReceiptClient: Sendable {
     }
 
     private func pause(_ attempt: Int) {
-        let milliseconds = backoffMilliseconds << min(attempt - 1, 10)
+        // The configuration bounds the backoff; a product past Int.max is taken as Int.max, not a trap.
+        let doubled = backoffMilliseconds.multipliedReportingOverflow(by: 1 << min(max(attempt - 1, 0), 10))
+        let milliseconds = doubled.overflow ? Int.max : doubled.partialValue
         Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
     }
 

@@ -1,3 +1,5 @@
+import Masthead
+import MastheadFormats
 import MastheadStorage
 import Synchronization
 
@@ -28,6 +30,22 @@ extension EntitlementService {
             return try store.readSnapshot { () throws -> [AppAccountToken]? in
                 guard try store.userExists(userId) else { return nil }
                 return try store.appAccountTokens(forUser: userId)
+            }
+        }
+    }
+
+    /// The first subscription of `transactions` whose app account token another user than
+    /// `userId` owns, or nil: restore leaves such a subscription where it is. Read from the
+    /// database.
+    func subscriptionOwnedByAnotherUser(_ transactions: [SignedTransaction], userId: String) throws -> (environment: Environment, originalTransactionId: String)? {
+        try reader.withLock { reader throws -> (environment: Environment, originalTransactionId: String)? in
+            let store = reader.store
+            return try store.readSnapshot { () throws -> (environment: Environment, originalTransactionId: String)? in
+                for signed in transactions {
+                    guard let token = signed.payload.appAccountToken, let owner = try store.userId(forAppAccountToken: token), owner != userId else { continue }
+                    return (signed.transaction.environment, signed.transaction.originalTransactionId)
+                }
+                return nil
             }
         }
     }

@@ -74,7 +74,7 @@ public struct ReceiptMigration: Sendable {
             do {
                 report.migrated.append(try migrate(subscription, dryRun: dryRun))
             } catch {
-                report.failures.append((subscription, "\(error)"))
+                report.failures.append((subscription, (error as? ServiceError)?.message ?? "\(error)"))
             }
         }
         return report
@@ -84,10 +84,12 @@ public struct ReceiptMigration: Sendable {
     private func migrate(_ subscription: ReceiptOnlySubscription, dryRun: Bool) throws -> Outcome {
         let original = subscription.originalTransactionId
         let environment = subscription.environment
-        let fetched = try appStoreServerAPI.transactionHistory(transactionId: original, environment: environment).transactions
+        let fetched = try appStoreServerAPI.transactionHistory(transactionId: original, servers: .only(environment)).transactions
             .map(\.transaction).filter { $0.originalTransactionId == original && $0.environment == environment }
-        guard !fetched.isEmpty else { throw MigrationError.notInHistory(subscription) }
-        let renewals = try appStoreServerAPI.subscriptionStatuses(transactionId: original, environment: environment).subscriptions
+        guard !fetched.isEmpty else {
+            throw ServiceError.subscriptionNotInHistory(environment: environment.rawValue, originalTransactionId: original)
+        }
+        let renewals = try appStoreServerAPI.subscriptionStatuses(transactionId: original, servers: .only(environment)).subscriptions
             .compactMap { $0.renewal?.renewal }.filter { $0.originalTransactionId == original && $0.environment == environment }
         let stored = try service.storedHistory(environment: environment, originalTransactionId: original)
         let storedById = Dictionary(stored.transactions.map { ($0.transactionId, $0) }, uniquingKeysWith: { $0.merged(with: $1) })
@@ -108,18 +110,5 @@ public struct ReceiptMigration: Sendable {
     private static func sameState(_ a: Transaction, _ b: Transaction) -> Bool {
         a.productId == b.productId && a.purchase == b.purchase && a.expires == b.expires && a.countedCancellation == b.countedCancellation
             && a.isUpgraded == b.isUpgraded && a.isTrial == b.isTrial && a.isIntroductoryOffer == b.isIntroductoryOffer && a.offer == b.offer
-    }
-
-    /// Why one subscription could not be migrated.
-    enum MigrationError: Error, CustomStringConvertible {
-        /// Apple's history for the subscription's original transaction id has none of its transactions.
-        case notInHistory(ReceiptOnlySubscription)
-
-        var description: String {
-            switch self {
-            case .notInHistory(let subscription):
-                "Apple's transaction history has no transaction of subscription \(subscription.originalTransactionId) (\(subscription.environment.rawValue))"
-            }
-        }
     }
 }

@@ -1,4 +1,5 @@
 public import MastheadAppStore
+import Masthead
 import MastheadFormats
 import MastheadJSON
 import MastheadStorage
@@ -6,8 +7,9 @@ import MastheadStorage
 /// Polls Apple for the subscriptions about to expire and applies the answers.
 ///
 /// A subscription with signed data (``MastheadStorage/RefreshDue/signed``) is asked of the App
-/// Store Server API (Get All Subscription Statuses with its original transaction id) and the
-/// verified answer applied as a version 2 notification is; without a configured key it is
+/// Store Server API (Get All Subscription Statuses with its original transaction id, in its
+/// stored environment only) and the verified answer applied as a version 2 notification is (an
+/// answer without a signed transaction of that subscription is a failure, applied nowhere); without a configured key it is
 /// counted as not polled, unless it has a stored receipt, which verifyReceipt re-verifies.
 /// Receipts-only subscriptions keep verifyReceipt.
 public struct Refresher: Sendable {
@@ -46,6 +48,10 @@ public struct Refresher: Sendable {
         }
     }
 
+    /// The failure of a subscription whose polled answer has no signed transaction of it
+    /// (nothing of that answer is applied).
+    static let notInAnswer = "Apple's answer does not hold this subscription"
+
     /// Refreshes every subscription expiring within `milliseconds` from now.
     public func run(within milliseconds: Int64) throws -> Report {
         var report = Report()
@@ -54,7 +60,11 @@ public struct Refresher: Sendable {
             report.due += 1
             if entry.signed, let appStoreServerAPI {
                 do {
-                    let statuses = try appStoreServerAPI.subscriptionStatuses(transactionId: entry.originalTransactionId, environment: entry.environment)
+                    let statuses = try appStoreServerAPI.subscriptionStatuses(transactionId: entry.originalTransactionId, servers: .only(entry.environment))
+                    guard statuses.subscriptions.contains(where: { $0.transaction?.transaction.originalTransactionId == entry.originalTransactionId }) else {
+                        report.failures.append((entry.originalTransactionId, Self.notInAnswer))
+                        continue
+                    }
                     try service.applyPolled(statuses)
                     report.refreshedByAPI += 1
                 } catch {

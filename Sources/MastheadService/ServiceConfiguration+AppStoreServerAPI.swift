@@ -47,7 +47,9 @@ extension ServiceConfiguration {
 
     /// Checks the App Store Server API settings and, when given, the credentials.
     func validateAppStoreServerAPI() throws(ConfigurationError) {
-        if appStoreServerAPIAttempts < 1 { throw .invalid("appStoreServerAPIAttempts must be at least 1") }
+        try Self.check("appStoreServerAPIAttempts", appStoreServerAPIAttempts, in: Self.attemptsRange)
+        try Self.check("appStoreServerAPIBackoffMilliseconds", appStoreServerAPIBackoffMilliseconds, in: Self.backoffRange)
+        try Self.check("appStoreServerAPIMaxWaitMilliseconds", appStoreServerAPIMaxWaitMilliseconds, in: Self.maxWaitRange)
         for (name, url) in [("appStoreServerAPIProductionURL", appStoreServerAPIProductionURL), ("appStoreServerAPISandboxURL", appStoreServerAPISandboxURL)] {
             let lowered = url.lowercased()
             guard lowered.hasPrefix("https://") || (appStoreServerAPIAllowHTTP && lowered.hasPrefix("http://")) else {
@@ -57,5 +59,17 @@ extension ServiceConfiguration {
         if try appStoreCredentials() != nil && appStoreBundleId.isEmpty {
             throw .invalid("appStoreBundleId is not set: the App Store Server API's tokens and answers need the app's bundle id")
         }
+    }
+
+    /// Tries of one request: at least one, at most 20.
+    static let attemptsRange = 1...20
+    /// A first retry's wait: up to 10 minutes.
+    static let backoffRange = 0...600_000
+    /// The longest wait before a retry: up to an hour.
+    static let maxWaitRange = 0...3_600_000
+
+    /// Throws unless the integer setting `name` lies in `range`.
+    static func check(_ name: String, _ value: Int, in range: ClosedRange<Int>) throws(ConfigurationError) {
+        guard range.contains(value) else { throw .invalid("\(name) must be from \(range.lowerBound) to \(range.upperBound), not \(value)") }
     }
 }

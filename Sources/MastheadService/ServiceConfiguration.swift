@@ -180,7 +180,8 @@ public struct ServiceConfiguration: Sendable {
         if maxCommitBatch < 1 { throw ConfigurationError.invalid("maxCommitBatch must be at least 1") }
         if maxCachedUsers < 1 { throw ConfigurationError.invalid("maxCachedUsers must be at least 1") }
         if pollingEnabled && pollingIntervalSeconds < 1 { throw ConfigurationError.invalid("pollingIntervalSeconds must be at least 1") }
-        if verifyReceiptAttempts < 1 { throw ConfigurationError.invalid("verifyReceiptAttempts must be at least 1") }
+        try Self.check("verifyReceiptAttempts", verifyReceiptAttempts, in: Self.attemptsRange)
+        try Self.check("verifyReceiptBackoffMilliseconds", verifyReceiptBackoffMilliseconds, in: Self.backoffRange)
         for (name, url) in [("verifyReceiptProductionURL", verifyReceiptProductionURL), ("verifyReceiptSandboxURL", verifyReceiptSandboxURL)]
         where !(url.hasPrefix("https://") || url.hasPrefix("http://")) {
             throw ConfigurationError.invalid("\(name) must be an http(s) URL, not \"\(url)\"")

@@ -82,6 +82,9 @@ enum ServiceError: Error, Sendable {
     case appStoreServerAPIFailed(String)
     /// As many restores as allowed are asking Apple already.
     case tooManyRestores(Int)
+    /// Apple's transaction history for a subscription's original transaction id has none of its
+    /// transactions (a receipt-only subscription `masthead migrate` cannot move).
+    case subscriptionNotInHistory(environment: String, originalTransactionId: String)
 
     /// The status code it is answered with.
     var status: Int {
@@ -99,7 +102,7 @@ enum ServiceError: Error, Sendable {
         case .notStored, .storeUnavailable, .signedDataNotConfigured, .appStoreServerAPINotConfigured, .appStoreServerAPIKeyRefused, .tooManyRestores: 503
         case .transactionNotFound: 404
         case .invalidTransactionId: 400
-        case .appleSignedDataRefused, .appStoreServerAPIFailed: 502
+        case .appleSignedDataRefused, .appStoreServerAPIFailed, .subscriptionNotInHistory: 502
         }
     }
 
@@ -152,6 +155,7 @@ enum ServiceError: Error, Sendable {
         case .appleSignedDataRefused: "apple_signed_data_refused"
         case .appStoreServerAPIFailed: "app_store_server_api_unavailable"
         case .tooManyRestores: "too_many_restores"
+        case .subscriptionNotInHistory: "subscription_not_in_history"
         }
     }
 
@@ -190,6 +194,8 @@ enum ServiceError: Error, Sendable {
         case .appStoreServerAPIKeyRefused(let reason), .appleSignedDataRefused(let reason), .appStoreServerAPIFailed(let reason): reason
         case .transactionNotFound(let transactionId): "Apple knows no transaction \(transactionId), in production nor in the sandbox"
         case .tooManyRestores(let limit): "\(limit) restores are asking Apple already; try again shortly"
+        case .subscriptionNotInHistory(let environment, let original):
+            "Apple's transaction history has no transaction of subscription \(original) (\(environment))"
         }
     }
 

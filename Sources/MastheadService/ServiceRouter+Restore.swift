@@ -24,10 +24,19 @@ extension ServiceRouter {
         guard service.signedDataVerifier != nil else { return reply(ServiceError.signedDataNotConfigured.response) }
         let refusal = restorer.run { [self] api in
             let history: TransactionHistory
-            do throws(AppStoreError) { history = try api.transactionHistory(transactionId: transactionId) } catch {
+            do throws(AppStoreError) { history = try api.transactionHistory(transactionId: transactionId, servers: .productionThenSandbox) } catch {
                 return reply(Self.restoreError(error, transactionId: transactionId).response)
             }
             guard !history.transactions.isEmpty else { return reply(ServiceError.transactionNotFound(transactionId).response) }
+            // A transaction id is no secret: a subscription bound to another user by its app
+            // account token stays with them, whatever the restore setting.
+            do {
+                if let owned = try service.subscriptionOwnedByAnotherUser(history.transactions, userId: userId) {
+                    return reply(ServiceError.receiptAlreadyInUse(environment: owned.environment.rawValue, originalTransactionId: owned.originalTransactionId).response)
+                }
+            } catch {
+                return reply(ServiceError.storeUnavailable(error).response)
+            }
             service.postPurchases(
                 userId: userId, transactions: history.history.transactions, renewals: [], latestReceipt: nil,
                 completion: purchasesAnswer(userId: userId, environment: history.environment, what: "restored transactions", reply: reply))

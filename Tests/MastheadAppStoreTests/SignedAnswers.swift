@@ -33,10 +33,10 @@ enum SignedAnswers {
     }
 
     /// The verifier clients use: the test chain's root, the app, both environments.
-    static func verifier() throws -> SignedDataVerifier {
+    static func verifier(environments: Set<AppStoreEnvironment> = [.production, .sandbox]) throws -> SignedDataVerifier {
         SignedDataVerifier(
             trust: .verifySignatures(try JWSVerifier(rootCertificates: [TestChain.root()])),
-            app: AppIdentity(bundleId: bundleId, environments: [.production, .sandbox]))
+            app: AppIdentity(bundleId: bundleId, environments: environments))
     }
 
     /// The fake's credentials.
@@ -47,7 +47,8 @@ enum SignedAnswers {
     /// A client of `fake` whose waits are recorded by `sleeps` instead of slept.
     static func client(
         _ fake: FakeAppStoreServerAPI, sleeps: Sleeps = Sleeps(), credentials: AppStoreCredentials? = nil, transport: HTTPSTransport = HTTPSTransport(),
-        now: (@Sendable () -> Int64)? = nil, configure: (inout AppStoreServerAPIClient.Configuration) -> Void = { _ in }
+        now: (@Sendable () -> Int64)? = nil, environments: Set<AppStoreEnvironment> = [.production, .sandbox],
+        configure: (inout AppStoreServerAPIClient.Configuration) -> Void = { _ in }
     ) throws -> AppStoreServerAPIClient {
         var configuration = AppStoreServerAPIClient.Configuration()
         configuration.productionURL = fake.productionURL
@@ -57,7 +58,7 @@ enum SignedAnswers {
         configuration.maxWaitMilliseconds = 5000
         configure(&configuration)
         return try AppStoreServerAPIClient(
-            credentials: credentials ?? Self.credentials(), verifier: verifier(), configuration: configuration, transport: transport, now: now,
+            credentials: credentials ?? Self.credentials(), verifier: verifier(environments: environments), configuration: configuration, transport: transport, now: now,
             sleep: { milliseconds in sleeps.waits.withLock { $0.append(milliseconds) } })
     }
 

@@ -51,6 +51,19 @@ struct SigningKeyTests {
         #expect(verifyError == .keyNotP256(found: "an EC key on secp384r1"))
     }
 
+    /// A key pasted as one line with literal `\n` makes its body part of the BEGIN line: the
+    /// error names the line by number and quotes none of it.
+    @Test func signingKey_oneLinePEM_isRefused_withoutQuotingTheKey() throws {
+        let pem = try Fixtures.text("leaf-key.pem")
+        let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        let oneLine = pem.split(separator: "\n").joined(separator: "\\n")
+        let error = Tokens.refusal { try SigningKey(pem: oneLine) }
+        #expect(error == .invalidPEM(reason: "line 1 is not a BEGIN line (-----BEGIN LABEL----- with a label of 1 to 40 A-Z, 0-9 and spaces)"))
+        let description = String(describing: error)
+        let pieces = stride(from: 0, to: body.count - 8, by: 4).map { String(body.dropFirst($0).prefix(8)) }
+        #expect(pieces.first(where: description.contains) == nil, "the error quotes the key")
+    }
+
     @Test func signingKey_refusesPEMWithoutOneUnencryptedKey() throws {
         let certificate = try Fixtures.text("root.pem")
         #expect(Tokens.refusal { try SigningKey(pem: certificate) } == .invalidPEM(reason: "no -----BEGIN PRIVATE KEY----- block"))

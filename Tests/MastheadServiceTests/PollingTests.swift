@@ -165,6 +165,51 @@ struct SignedPollingTests {
         #expect(report.failures.isEmpty)
     }
 
+    /// Polling asks the subscription's stored environment only: the sandbox's answer for a
+    /// production subscription is not taken.
+    @Test func signedSubscription_isPolledInItsEnvironmentOnly() throws {
+        let fake = try Self.renewingFake()
+        defer { fake.stop() }
+        fake.state.withLock { state in
+            state.sandbox = state.production
+            state.production = FakeAppStoreServerAPI.Store()
+        }
+        let harness = try Self.harness(fake)
+        defer { harness.close() }
+        #expect(harness.call("POST", "/v1/users/ivy/transactions", body: try ServiceHarness.example("table-6-1-signed")).status == 200)
+        let client = try #require(try harness.service.appStoreServerAPIClient(sleep: { _ in }))
+        let report = try Refresher(service: harness.service, client: VerifyReceiptClient(configuration: harness.service.configuration), appStoreServerAPI: client)
+            .run(within: 3 * 86_400_000)
+        #expect(report.refreshed == 0)
+        #expect(report.failures.count == 1)
+        #expect(fake.seen.map(\.target) == ["/production/inApps/v1/subscriptions/1000001"])
+        #expect(ServiceRouterTests.readable(harness, "ivy", "2020-08", at: "2020-08-02T00:00:00Z") == false)
+    }
+
+    /// An answer without the polled subscription is a failure, not a refresh, and is not applied.
+    @Test func answerWithoutThePolledSubscription_isAFailure() throws {
+        let fake = try FakeAppStoreServerAPI(bundleId: SignedFixtures.bundleId)
+        defer { fake.stop() }
+        let other = try SignedFixtures.transaction(
+            "2000002", original: "2000001", from: "2020-07-17T11:58:00Z", to: "2020-08-17T12:00:00Z", signed: "2020-07-17T11:58:00Z")
+        let otherRenewal = try SignedFixtures.renewal(original: "2000001", autoRenew: true, signed: "2020-07-17T11:58:00Z")
+        fake.state.withLock { state in
+            state.production.customers = [
+                FakeAppStoreServerAPI.Customer(
+                    transactionIds: ["1000001"], statuses: [(originalTransactionId: "2000001", status: 1, signedTransaction: other, signedRenewal: otherRenewal)])
+            ]
+        }
+        let harness = try Self.harness(fake)
+        defer { harness.close() }
+        #expect(harness.call("POST", "/v1/users/ivy/transactions", body: try ServiceHarness.example("table-6-1-signed")).status == 200)
+        let client = try #require(try harness.service.appStoreServerAPIClient(sleep: { _ in }))
+        let report = try Refresher(service: harness.service, client: VerifyReceiptClient(configuration: harness.service.configuration), appStoreServerAPI: client)
+            .run(within: 3 * 86_400_000)
+        #expect(report.refreshed == 0)
+        #expect(report.failures.map(\.originalTransactionId) == ["1000001"])
+        #expect(report.failures.first?.reason == "Apple's answer does not hold this subscription")
+    }
+
     /// Apple refusing the key fails the subscription with the key id, and the next ones without asking again.
     @Test func refusedKey_failsWithTheKeyId() throws {
         let fake = try Self.renewingFake()

@@ -107,4 +107,34 @@ struct ReceiptMigrationTests {
         #expect(report.failures.first?.reason.contains("4040010") == true, "\(report.failures)")
         #expect(try harness.service.receiptOnlySubscriptions().map(\.originalTransactionId) == ["1000001"])
     }
+
+    /// Migration asks the subscription's environment only: a sandbox history for a production
+    /// subscription is someone else's.
+    @Test func migration_asksTheSubscriptionsEnvironmentOnly() throws {
+        let (fake, harness) = try Self.setUp()
+        defer { fake.stop() }
+        defer { harness.close() }
+        fake.state.withLock { state in
+            state.sandbox = state.production
+            state.production = FakeAppStoreServerAPI.Store()
+        }
+        let report = try Self.migration(harness).run(dryRun: false)
+        #expect(report.migrated.isEmpty)
+        #expect(report.failures.count == 1)
+        #expect(fake.seen.allSatisfy { $0.target.hasPrefix("/production/") }, "\(fake.seen.map(\.target))")
+        #expect(try harness.service.receiptOnlySubscriptions().map(\.originalTransactionId) == ["1000001"])
+    }
+
+    /// A history holding none of the subscription's transactions is a failure naming it; nothing is written.
+    @Test func migration_ofAHistoryWithoutTheSubscription_failsNamingIt() throws {
+        let (fake, harness) = try Self.setUp()
+        defer { fake.stop() }
+        defer { harness.close() }
+        let other = try SignedFixtures.transaction("2000001", original: "2000001", from: "2020-06-01T00:00:00Z", to: "2020-07-01T00:00:00Z", signed: "2020-07-01T00:00:00Z")
+        fake.state.withLock { $0.production.customers[0].history = [other] }
+        let report = try Self.migration(harness).run(dryRun: false)
+        #expect(report.migrated.isEmpty)
+        #expect(report.failures.map(\.reason) == ["Apple's transaction history has no transaction of subscription 1000001 (production)"])
+        #expect(try harness.service.receiptOnlySubscriptions().map(\.originalTransactionId) == ["1000001"])
+    }
 }

@@ -111,6 +111,29 @@ struct RestoreTests {
         #expect(ServiceRouterTests.readable(harness, "first", "2020-03", at: "2020-03-01T12:00:00Z") == !moved)
     }
 
+    /// A transaction id is no secret: a subscription whose signed transactions carry an app
+    /// account token of another user is never moved by restore, even under `transfer`; its owner
+    /// restores it.
+    @Test func restore_neverMovesASubscriptionBoundToAnotherUsersAppAccountToken() throws {
+        let token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
+        let fake = try FakeAppStoreServerAPI(bundleId: SignedFixtures.bundleId)
+        defer { fake.stop() }
+        let history = try [
+            ("1000001", "2020-02-20T12:00:00Z", "2020-03-20T12:00:00Z"), ("1000002", "2020-03-20T11:58:00Z", "2020-04-20T12:00:00Z"),
+        ].map { id, from, to in try SignedFixtures.transaction(id, original: "1000001", from: from, to: to, signed: "2020-07-01T00:00:00Z", token: token) }
+        fake.state.withLock { $0.production.customers = [FakeAppStoreServerAPI.Customer(transactionIds: ["1000001", "1000002"], history: history)] }
+        let harness = try Self.harness(fake, restore: "transfer")
+        defer { harness.close() }
+        #expect(harness.call("PUT", "/v1/users/first/app-account-tokens/\(token)").status == 200)
+        #expect(harness.call("POST", "/v1/users/first/transactions", json: SignedFixtures.transactions(history)).status == 200)
+        let answer = harness.call("POST", "/v1/users/second/restore", json: Self.body("1000002"))
+        #expect(answer.status == 409, "\(answer.body)")
+        #expect(answer.json?["error"]?["code"]?.string == "receipt_already_in_use")
+        #expect(ServiceRouterTests.readable(harness, "second", "2020-03", at: "2020-03-01T12:00:00Z") == false)
+        #expect(ServiceRouterTests.readable(harness, "first", "2020-03", at: "2020-03-01T12:00:00Z") == true)
+        #expect(harness.call("POST", "/v1/users/first/restore", json: Self.body("1000002")).status == 200)
+    }
+
     /// Each way a restore can fail answers its status and code, and stores nothing.
     @Test(arguments: [
         ("no key", #"{"transactionId": "1000001"}"#, 503, "app_store_server_api_not_configured"),

@@ -127,4 +127,21 @@ struct SignedDataSettingsTests {
         configuration.appStoreEnvironments = []
         #expect(throws: ConfigurationError.invalid("appStoreEnvironments must name at least one environment")) { try configuration.validate(callerTokens: false) }
     }
+
+    /// Retry settings out of range are refused by name before any doubling can overflow.
+    @Test(arguments: [
+        ("appStoreServerAPIAttempts", "0", "appStoreServerAPIAttempts must be from 1 to 20, not 0"),
+        ("appStoreServerAPIAttempts", "1000000", "appStoreServerAPIAttempts must be from 1 to 20, not 1000000"),
+        ("appStoreServerAPIBackoffMilliseconds", "2147483647", "appStoreServerAPIBackoffMilliseconds must be from 0 to 600000, not 2147483647"),
+        ("appStoreServerAPIMaxWaitMilliseconds", "2147483647", "appStoreServerAPIMaxWaitMilliseconds must be from 0 to 3600000, not 2147483647"),
+        ("verifyReceiptAttempts", "0", "verifyReceiptAttempts must be from 1 to 20, not 0"),
+        ("verifyReceiptBackoffMilliseconds", "2147483647", "verifyReceiptBackoffMilliseconds must be from 0 to 600000, not 2147483647"),
+    ])
+    func retrySettings_outOfRange_failValidation_namingTheSetting(name: String, value: String, message: String) throws {
+        var configuration = ServiceConfiguration()
+        configuration.sharedSecret = "secret"
+        let setting = try #require(ServiceConfiguration.setting(name))
+        try setting.apply(flag: value, to: &configuration)
+        #expect(throws: ConfigurationError.invalid(message)) { try configuration.validate(callerTokens: false) }
+    }
 }

@@ -68,7 +68,15 @@ public final class FakeAppStoreServerAPI: Sendable {
         public var pageSize = 2
         /// The next answers to give instead of the real one: status and `Retry-After`.
         public var failures: [(status: Int, retryAfter: Int?)] = []
+        /// The next answers to give instead of the real one, with Apple's error code, before
+        /// `failures`: such as 404 with 4040006 (OriginalTransactionIdNotFoundRetryable).
+        public var appleErrors: [(status: Int, errorCode: Int)] = []
+        /// The next answers to sandbox requests, given before `failures`.
+        public var sandboxFailures: [(status: Int, retryAfter: Int?)] = []
         public var seen: [Seen] = []
+        /// Next-page tokens (history revisions, notification pagination tokens) answered as
+        /// another: real → given, such as `"3": "1"` to send the client back to an older page.
+        public var rewoundTokens: [String: String] = [:]
     }
 
     public let state = Mutex(State())
@@ -109,12 +117,18 @@ public final class FakeAppStoreServerAPI: Sendable {
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let token = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
         let refusal = token.map(check) ?? "no bearer token"
-        let (failure, pageSize, store) = state.withLock { state in
+        let (appleError, failure, pageSize, store, rewound) = state.withLock { state in
             state.seen.append(Seen(method: request.method, target: request.target, token: token, refusal: refusal, body: String(decoding: request.body, as: UTF8.self)))
-            let failure = refusal == nil && !state.failures.isEmpty ? state.failures.removeFirst() : nil
-            return (failure, state.pageSize, request.pathSegments.first == "sandbox" ? state.sandbox : state.production)
+            let sandbox = request.pathSegments.first == "sandbox"
+            let appleError = refusal == nil && !state.appleErrors.isEmpty ? state.appleErrors.removeFirst() : nil
+            let failure =
+                refusal != nil || appleError != nil ? nil
+                : sandbox && !state.sandboxFailures.isEmpty ? state.sandboxFailures.removeFirst()
+                : state.failures.isEmpty ? nil : state.failures.removeFirst()
+            return (appleError, failure, state.pageSize, sandbox ? state.sandbox : state.production, state.rewoundTokens)
         }
         if refusal != nil { return HTTPResponse(status: 401, body: Array("Unauthenticated\n".utf8)) }
+        if let appleError { return HTTPResponse(status: appleError.status, body: Self.error(appleError.errorCode, "Error on demand.")) }
         if let failure {
             return HTTPResponse(
                 status: failure.status, headers: failure.retryAfter.map { [("Retry-After", String($0))] } ?? [],
@@ -134,7 +148,8 @@ public final class FakeAppStoreServerAPI: Sendable {
             let start = Int(request.query["revision"] ?? "0") ?? 0
             let page = Array(customer.history.dropFirst(start).prefix(pageSize))
             let more = start + page.count < customer.history.count
-            return Self.json(#"{"revision": "\#(start + page.count)", "hasMore": \#(more), "bundleId": "\#(bundleId)", "signedTransactions": [\#(Self.quoted(page))]}"#)
+            let revision = String(start + page.count)
+            return Self.json(#"{"revision": "\#(rewound[revision] ?? revision)", "hasMore": \#(more), "bundleId": "\#(bundleId)", "signedTransactions": [\#(Self.quoted(page))]}"#)
         case ("GET", ["inApps", "v1", "transactions"]) where segments.count == 4:
             guard let signed = store.transactions[segments[3]] else { return Self.notFound }
             return Self.json(#"{"signedTransactionInfo": "\#(signed)"}"#)
@@ -150,7 +165,8 @@ public final class FakeAppStoreServerAPI: Sendable {
             let page = matching.dropFirst(start).prefix(pageSize)
             let more = start + page.count < matching.count
             let items = page.map { #"{"signedPayload": "\#($0.signedPayload)", "sendAttempts": [{"attemptDate": \#($0.sent), "sendAttemptResult": "SUCCESS"}]}"# }
-            let next = more ? #""paginationToken": "page-\#(start + page.count)", "# : ""
+            let token = "page-\(start + page.count)"
+            let next = more ? #""paginationToken": "\#(rewound[token] ?? token)", "# : ""
             return Self.json(#"{\#(next)"hasMore": \#(more), "notificationHistory": [\#(items.joined(separator: ", "))]}"#)
         default:
             return HTTPResponse(status: 404, body: Self.error(4_040_000, "No such endpoint."))
