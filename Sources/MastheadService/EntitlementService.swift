@@ -194,6 +194,11 @@ public final class EntitlementService: Sendable {
         return loaded
     }
 
+    /// Whether the connection listening for other instances' commits (PostgreSQL) is up; nil on
+    /// SQLite, which has none (the `masthead_change_notifications_up` metric). While it is down,
+    /// the change log is read before every answer.
+    var changeNotificationsUp: Bool? { commits?.isListening }
+
     /// How many users the answer cache holds (the `masthead_cached_users` metric).
     var cachedUserCount: Int { cache.withLock { $0.users.count } }
 

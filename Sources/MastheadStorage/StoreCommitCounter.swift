@@ -20,4 +20,12 @@ public enum StoreCommitCounter: Sendable {
         case .notifications(let listener): listener.count
         }
     }
+
+    /// Whether the listening connection is up; nil for SQLite's counter, which needs none.
+    public var isListening: Bool? {
+        switch self {
+        case .sqlite: nil
+        case .notifications(let listener): listener.count != nil
+        }
+    }
 }
