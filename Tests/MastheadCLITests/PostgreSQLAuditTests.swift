@@ -44,6 +44,14 @@ struct PostgreSQLAuditTests {
         }
     }
 
+    /// A database that cannot be reached is named without its password, and the exit status says the input cannot be read.
+    @Test func audit_ofAnUnreachableDatabase_namesItWithoutItsPassword() throws {
+        let outcome = try Tool.run(["audit", "--catalog", "Catalog/the-monthly", "--database", "postgresql://ana:s3cret@%2Fnonexistent:5999/x", "--at", "2020-07-02T00:00:00Z"])
+        #expect(outcome.status == 66)
+        #expect(outcome.errors.contains("cannot read postgresql://ana@%2Fnonexistent:5999/x: cannot use PostgreSQL"), "\(outcome.errors)")
+        #expect(!outcome.errors.contains("s3cret"))
+    }
+
     /// A sink that commits a write to the database when it gets the audit's first output.
     final class WritingSink: AuditSink {
         var output: [UInt8] = []
