@@ -73,7 +73,7 @@ struct BenchOptions {
                     notification ingest, and /health. Needs wrk (apt-get install wrk). With --postgresql,
                     then starts two instances on a new database of that cluster and measures the download
                     check on the instance the receipt was not posted to, and ingest into both at once (a
-                    wrk each, 16 connections); the cluster's fsync and synchronous_commit are printed.
+                    wrk each, 16 then 32 connections); the cluster's fsync and synchronous_commit are printed.
                     """,
                 options: [
                     .value("seconds", "N", "Seconds of each wrk run (default 10)."),

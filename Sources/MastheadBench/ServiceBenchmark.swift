@@ -88,13 +88,14 @@ private func runTwoInstances(_ options: BenchOptions, masthead: String, cluster:
     let checkURL = "http://127.0.0.1:\(second.port)/v1/users/reader-1/issues/the-monthly/2020-06?at=2020-12-01T00:00:00Z"
     let checkOneThread = wrk(["-t1", "-c32", "-d" + duration, "--latency", "-H", "Authorization: Bearer bench-token", checkURL])
     let check = wrk(["-t2", "-c32", "-d" + duration, "--latency", "-H", "Authorization: Bearer bench-token", checkURL])
-    // Ingest into both at once, 16 connections each.
-    // Each with its own transaction ids (the script's argument prefixes them).
-    let runs = [(first, "a"), (second, "b")].map { server, prefix in
-        startWrk(["-t1", "-c16", "-d" + duration, "--latency", "-s", script, "http://127.0.0.1:\(server.port)/v1/notifications/app-store", "--", prefix])
+    // Ingest into both at once, 16 then 32 connections each, each wrk with its own transaction ids
+    // (the script's argument prefixes them).
+    let ingests = [16, 32].map { connections in
+        let runs = [(first, "a\(connections)-"), (second, "b\(connections)-")].map { server, prefix in
+            startWrk(["-t1", "-c\(connections)", "-d" + duration, "--latency", "-s", script, "http://127.0.0.1:\(server.port)/v1/notifications/app-store", "--", prefix])
+        }
+        return (connections, runs.map { $0() })
     }
-    let ingests = runs.map { $0() }
-    let total = ingests.compactMap { Double($0.requestsPerSecond) }.reduce(0, +)
 
     print("")
     print("Two instances on one PostgreSQL (\(settings.joined(separator: ", "))):")
@@ -103,11 +104,14 @@ private func runTwoInstances(_ options: BenchOptions, masthead: String, cluster:
     print("|---|---|---|---|---|---|")
     print(checkOneThread.row("GET download check on instance 2 (receipt posted to instance 1), -c32", threads: 1))
     print(check.row("GET download check on instance 2 (receipt posted to instance 1), -c32", threads: 2))
-    for (index, ingest) in ingests.enumerated() {
-        print(ingest.row("POST notification to instance \(index + 1), 200 after commit, -c16 (both at once)", threads: 1))
+    for (connections, runs) in ingests {
+        for (index, ingest) in runs.enumerated() {
+            print(ingest.row("POST notification to instance \(index + 1), 200 after commit, -c\(connections) (both at once)", threads: 1))
+        }
+        let total = runs.compactMap { Double($0.requestsPerSecond) }.reduce(0, +)
+        print("| POST notification, both instances together, -c\(connections) each | 2 | \(String(format: "%.0f", total)) | | | |")
     }
-    print("| POST notification, both instances together | 2 | \(String(format: "%.0f", total)) | | | |")
-    for ingest in ingests {
+    for ingest in ingests.flatMap(\.1) {
         if let failures = ingest.text.split(separator: "\n").first(where: { $0.hasPrefix("non-200 answers:") }) { print(failures) }
     }
 }
