@@ -59,7 +59,8 @@ final class CommitQueue: Sendable {
     }
 
     /// Queues `work` for the next commit; `completion` runs on the writer thread after the commit,
-    /// with what `work` said it changed.
+    /// with what `work` said it changed. `work` may run twice (its batch runs again when another
+    /// job of it throws), so it must do nothing but its writes to the store.
     func submit(_ work: @escaping @Sendable (any EntitlementStore) throws -> [Change], completion: @escaping @Sendable (Result<[Change], any Error>) -> Void) {
         let job = Job(run: work, done: completion)
         let accepted = jobs.withLock { state -> Bool in

@@ -23,8 +23,11 @@ struct CommitQueueTests {
         let location = try backend.freshDatabase(prefix: "commit-queue")
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location + suffix) } }
         let queue = try CommitQueue(open: { try StoreLocation(location).open() }, maxBatch: 64, origin: 1)
-        // The first job holds the writer until the others are queued: they make the next batch together.
-        let queued = DispatchSemaphore(value: 0)
+        // The first job holds the writer until the others are queued: they make the next batch
+        // together. (A batch may run twice, so its jobs wait on a group that stays open once left.)
+        let started = DispatchSemaphore(value: 0)
+        let queued = DispatchGroup()
+        queued.enter()
         let outcomes = Mutex<[String: Result<[Change], any Error>]>([:])
         let done = DispatchGroup()
         func submit(_ name: String, _ work: @escaping @Sendable (any EntitlementStore) throws -> [Change]) {
@@ -35,16 +38,18 @@ struct CommitQueueTests {
             }
         }
         submit("first") { store in
+            started.signal()
             queued.wait()
             return try Self.publishing("first")(store)
         }
+        started.wait()
         submit("before", Self.publishing("before"))
         submit("refused") { store in
             _ = try Self.publishing("refused")(store)
             throw Refused()
         }
         submit("after", Self.publishing("after"))
-        queued.signal()
+        queued.leave()
         done.wait()
         queue.close()
         let results = outcomes.withLock { $0 }
