@@ -83,7 +83,7 @@ let package = Package(
             swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
         .executableTarget(
-            name: "MastheadBench", dependencies: ["MastheadClock", "MastheadFormats", "MastheadCLI"],
+            name: "MastheadBench", dependencies: ["MastheadClock", "MastheadFormats", "MastheadCLI", "MastheadPostgreSQL"],
             swiftSettings: settings),
         // libFuzzer targets for the parsers and decoders; replays corpus files when built normally
         // (see .ci/fuzz, which builds it with -D FUZZING).

@@ -4,6 +4,10 @@ import MastheadStorage
 
 /// The companion service's database as an audit's input: opened without write access (safe
 /// beside the running service), read in one snapshot, users in id order.
+///
+/// A SQLite file is walked in pages of user ids (each after the last one read); a PostgreSQL
+/// database (a `postgresql://` URL) through a server-side cursor in a `REPEATABLE READ READ
+/// ONLY` transaction (`DECLARE … FETCH`). Either way one batch of ids is held at a time.
 final class AuditDatabase {
     /// Where a walk through the users has got to.
     struct Cursor {
@@ -15,17 +19,22 @@ final class AuditDatabase {
         var otherShardUsers = 0
     }
 
+    /// The database as messages name it (a URL without its password).
     let path: String
     private let store: any EntitlementStore
+    /// User ids read and not yet handed out, the next one last.
+    private var pendingIds: [String] = []
+    /// The last user id read from a SQLite file; whether the PostgreSQL cursor is open.
+    private var lastRead: String?
+    private var cursorOpen = false
 
-    /// Opens the database at `path` read-only; a missing file is an error (nothing is created).
+    /// Opens the database at `path` (a file, or a `postgresql://` URL) read-only; a missing file
+    /// is an error (nothing is created).
     init(path: String) throws(AuditError) {
-        if case .postgreSQL = StoreLocation(path) {
-            throw AuditError.cannotRead(path: "\(StoreLocation(path))", reason: "audits read SQLite databases only; PostgreSQL is not supported yet")
-        }
-        self.path = path
-        guard access(path, R_OK) == 0 else { throw AuditError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
-        do { store = try SQLiteStore(path: path, readOnly: true) } catch { throw AuditError.cannotRead(path: path, reason: "\(error)") }
+        let location = StoreLocation(path)
+        self.path = "\(location)"
+        if case .sqlite = location, access(path, R_OK) != 0 { throw AuditError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
+        do { store = try location.open(readOnly: true) } catch { throw AuditError.cannotRead(path: self.path, reason: "\(error)") }
     }
 
     /// `catalog` with the issues published through the service, which count as they do for the service.
@@ -62,26 +71,36 @@ final class AuditDatabase {
         do {
             var batch: [AuditRecord] = []
             var transactions = 0
-            var more = true
-            while batch.isEmpty && more {
-                let ids = try store.userIds(after: cursor.after, limit: maxUsers)
-                more = !ids.isEmpty
-                for id in ids {
-                    if transactions >= maxTransactions { break }
-                    cursor.after = id
-                    cursor.usersRead += 1
-                    if let shard, !shard.contains(id) {
-                        cursor.otherShardUsers += 1
-                        continue
-                    }
-                    let history = try store.history(forUser: id)
-                    batch.append(.user(id: id, history: history))
-                    transactions += history.transactions.count
+            while batch.count < maxUsers, transactions < maxTransactions, let id = try nextUserId(batch: maxUsers) {
+                cursor.after = id
+                cursor.usersRead += 1
+                if let shard, !shard.contains(id) {
+                    cursor.otherShardUsers += 1
+                    continue
                 }
+                let history = try store.history(forUser: id)
+                batch.append(.user(id: id, history: history))
+                transactions += history.transactions.count
             }
             return batch
         } catch {
             throw AuditError.cannotRead(path: path, reason: "\(error)")
         }
+    }
+
+    /// The next user id in id order, reading `batch` more when none is pending; nil at the end.
+    private func nextUserId(batch: Int) throws(StorageError) -> String? {
+        if pendingIds.isEmpty {
+            if let postgreSQL = store as? PostgreSQLStore {
+                if !cursorOpen { try postgreSQL.declareUserCursor() }
+                cursorOpen = true
+                pendingIds = try postgreSQL.fetchUserIds(batch)
+            } else {
+                pendingIds = try store.userIds(after: lastRead, limit: batch)
+                lastRead = pendingIds.last ?? lastRead
+            }
+            pendingIds.reverse()
+        }
+        return pendingIds.popLast()
     }
 }

@@ -15,6 +15,8 @@ struct BenchOptions {
     var minutes = 10
     /// Audit signed data instead of receipts, beside OpenSSL's own verify rate (audit).
     var signed = false
+    /// A PostgreSQL cluster's URL, without a database (service): two instances also run on a new database there.
+    var postgreSQL: String?
 
     /// Reads the options `parsed` holds; a number out of its range is a usage error.
     init(_ parsed: Arguments) throws(CLIError) {
@@ -27,6 +29,7 @@ struct BenchOptions {
         runs = try parsed.integer("runs", in: 1...Int.max) ?? runs
         minutes = try parsed.integer("minutes", in: 1...10_080) ?? minutes
         signed = parsed.flag("signed")
+        postgreSQL = parsed.value("postgresql")
     }
 
     static let usersOption = OptionSpec.value("users", "N", "Users in the generated population (default 100000).")
@@ -67,10 +70,14 @@ struct BenchOptions {
                 description: """
                     Starts the release 'masthead serve' and drives it with wrk (32 keep-alive connections
                     over loopback): the download check of a reader with a year of renewals, durable
-                    notification ingest, and /health. Needs wrk (apt-get install wrk).
+                    notification ingest, and /health. Needs wrk (apt-get install wrk). With --postgresql,
+                    then starts two instances on a new database of that cluster and measures the download
+                    check on the instance the receipt was not posted to, and ingest into both at once (a
+                    wrk each, 16 then 32 connections); the cluster's fsync and synchronous_commit are printed.
                     """,
                 options: [
                     .value("seconds", "N", "Seconds of each wrk run (default 10)."),
+                    .value("postgresql", "URL", "A PostgreSQL cluster, postgresql://user@host:port without a database; its user creates one."),
                     .value("loops", "N", "Event loops of the server, 1 to 64 (default 2)."), workOption, catalogOption,
                 ]),
             CommandSpec(

@@ -10,11 +10,11 @@ struct BenchServer {
     static let apiToken = "bench-token"
     static let sharedSecret = "bench-secret"
 
-    /// Starts the server with `configuration` (a JSON object's members) and waits for its
-    /// `listening on` line.
-    static func start(_ options: BenchOptions, masthead: String, name: String, configuration: String) throws -> BenchServer {
-        let database = options.work + "/\(name).sqlite"
-        for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
+    /// Starts the server with `configuration` (a JSON object's members) on `database` (a fresh
+    /// SQLite file named for the run when nil) and waits for its `listening on` line.
+    static func start(_ options: BenchOptions, masthead: String, name: String, configuration: String, database given: String? = nil) throws -> BenchServer {
+        let database = given ?? options.work + "/\(name).sqlite"
+        if given == nil { for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) } }
         let server = Process()
         server.executableURL = URL(fileURLWithPath: masthead)
         let configurationFile = options.work + "/\(name).json"

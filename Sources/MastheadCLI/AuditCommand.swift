@@ -14,8 +14,8 @@ struct AuditCommand {
             {"user_id": "...", "receipt": {...verifyReceipt response...}} or
             {"user_id": "...", "signedTransactions": [...], "signedRenewalInfos": [...]} (one or the
             other; every signature verified, in the workers, unless --trust-verified); or --database, the companion
-            service's SQLite database, read-only in one snapshot (safe while the service runs; issues
-            published through the service count). Output, in input order:
+            service's database (a SQLite file, or a postgresql:// URL read through a cursor), read-only
+            in one snapshot (safe while the service runs; issues published through the service count). Output, in input order:
               jsonl (default)  {"user_id", "publication", "status", "readable": [...]} per line
               csv              user_id,publication,status,readable (issue ids separated by spaces)
             A line that cannot be used is reported on standard error with its line number and produces
@@ -27,7 +27,7 @@ struct AuditCommand {
         options: [
             CommonOptions.catalogOption,
             .value("receipts", "FILE.jsonl", "JSON lines input; - reads standard input."),
-            .value("database", "FILE", "The service's database (instead of --receipts)."),
+            .value("database", "FILE|URL", "The service's database, a SQLite file or postgresql:// URL (instead of --receipts)."),
             .value(
                 "at", "INSTANT",
                 """
@@ -89,7 +89,7 @@ struct AuditCommand {
             summary and the report say that no signature was verified.
             """)
     let catalogPath: String
-    /// Where the users come from: a receipts JSON lines file, or the service's SQLite database.
+    /// Where the users come from: a receipts JSON lines file, or the service's database.
     let source: AuditConfiguration.Source
     /// The as-of instants, in the order given; one result per instant.
     let instants: [Instant]

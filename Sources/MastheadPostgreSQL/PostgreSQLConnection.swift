@@ -2,8 +2,10 @@ import CLibPQ
 
 /// One PostgreSQL connection through libpq, owned by one thread at a time.
 ///
-/// Every query is sent with `PQexecParams`: values travel as parameters (`$1`, `$2` …), never in
-/// the SQL text; integers, text and booleans in text format with their types, bytes in binary.
+/// Every query with parameters is prepared once per connection (per SQL text and parameter
+/// types, `PQprepare`) and then executed by name (`PQexecPrepared`), so it is parsed and planned
+/// once: values travel as parameters (`$1`, `$2` …), never in the SQL text; integers, text and
+/// booleans in text format with their types, bytes in binary.
 /// Results are read in text format, each column checked against its type by ``PostgreSQLRow``.
 /// The server's notices (`NOTICE: relation exists, skipping`) are not printed. Not `Sendable`:
 /// give each thread its own.
@@ -11,6 +13,12 @@ public final class PostgreSQLConnection {
     let handle: OpaquePointer
     /// The connection string with its password removed, for messages (``redacted(_:)``).
     public let target: String
+    /// The statements prepared on this connection, by SQL and parameter types: their names.
+    private var prepared: [PreparedKey: String] = [:]
+    private struct PreparedKey: Hashable {
+        let sql: String
+        let types: [Oid]
+    }
 
     /// Connects with a libpq connection string: a `postgresql://` (or `postgres://`) URL, or
     /// `key=value` pairs; the session then speaks UTF-8.
@@ -111,7 +119,17 @@ public final class PostgreSQLConnection {
             lengths.append(Int32(bytes.count))
         }
         let pointers = buffers.map { $0.map { UnsafePointer($0) } }
-        return try check(PQexecParams(handle, sql, Int32(values.count), types, pointers, lengths, formats, 0), sql: sql)
+        return try check(PQexecPrepared(handle, try preparedName(sql, types), Int32(values.count), pointers, lengths, formats, 0), sql: sql)
+    }
+
+    /// The name of `sql` prepared with these parameter types, preparing it the first time.
+    private func preparedName(_ sql: String, _ types: [Oid]) throws(PostgreSQLError) -> String {
+        let key = PreparedKey(sql: sql, types: types)
+        if let name = prepared[key] { return name }
+        let name = "masthead_\(prepared.count)"
+        PQclear(try check(PQprepare(handle, name, sql, Int32(types.count), types), sql: sql))
+        prepared[key] = name
+        return name
     }
 
     /// `result` when it reports success; otherwise it is cleared and its error thrown.

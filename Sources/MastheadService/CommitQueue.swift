@@ -7,13 +7,16 @@ import Synchronization
 /// commits queued jobs together.
 ///
 /// Jobs that arrive while a commit is running wait and go into the next one, so many concurrent
-/// requests share one `fsync` (group commit). Each job runs inside a savepoint: one that throws is
-/// rolled back alone and its caller gets the error, the others still commit. Callers are told
+/// requests share one `fsync` (group commit). A batch runs first in one transaction as it is;
+/// when a job throws, that transaction is rolled back and the batch runs again with each job in
+/// a savepoint: the one that throws is rolled back alone and its caller gets the error, the
+/// others still commit. Callers are told
 /// only after `COMMIT` returned, so an acknowledged write is on disk.
 ///
-/// Every job answers what it changed; the queue records that in the change log inside the job's
-/// savepoint (so exactly the committed writes are logged, under this writer's ``origin``) and
-/// prunes the log in each transaction. Other processes on the file read it to update their caches.
+/// Every job answers what it changed; the queue records that in the change log right after the
+/// job, in its transaction or savepoint (so exactly the committed writes are logged, under this
+/// writer's ``origin``), and prunes the log in each transaction. Other processes on the database
+/// read it to update their caches.
 final class CommitQueue: Sendable {
     private struct Job: Sendable {
         let run: @Sendable (any EntitlementStore) throws -> [Change]
@@ -56,7 +59,8 @@ final class CommitQueue: Sendable {
     }
 
     /// Queues `work` for the next commit; `completion` runs on the writer thread after the commit,
-    /// with what `work` said it changed.
+    /// with what `work` said it changed. `work` may run twice (its batch runs again when another
+    /// job of it throws), so it must do nothing but its writes to the store.
     func submit(_ work: @escaping @Sendable (any EntitlementStore) throws -> [Change], completion: @escaping @Sendable (Result<[Change], any Error>) -> Void) {
         let job = Job(run: work, done: completion)
         let accepted = jobs.withLock { state -> Bool in
@@ -105,19 +109,9 @@ final class CommitQueue: Sendable {
     }
 
     private func commit(_ batch: [Job], _ store: any EntitlementStore) {
-        var results: [Result<[Change], any Error>] = []
-        results.reserveCapacity(batch.count)
+        let results: [Result<[Change], any Error>]
         do {
-            try store.inTransaction { () throws(StorageError) in
-                for job in batch {
-                    results.append(try store.inSavepoint { () throws -> [Change] in
-                        let changes = try job.run(store)
-                        try store.recordChanges(changes, origin: origin)
-                        return changes
-                    })
-                }
-                try store.pruneChangeLog()
-            }
+            results = try together(batch, store) ?? separately(batch, store)
             commits.add(1, ordering: .relaxed)
         } catch {
             failures.add(1, ordering: .relaxed)
@@ -125,5 +119,51 @@ final class CommitQueue: Sendable {
             return
         }
         for (job, result) in zip(batch, results) { job.done(result) }
+    }
+
+    /// Commits the batch in one transaction without a savepoint per job (on PostgreSQL each costs
+    /// two statements); nil when a job threw: the transaction is then rolled back, to be committed
+    /// again by ``separately(_:_:)``.
+    private func together(_ batch: [Job], _ store: any EntitlementStore) throws(StorageError) -> [Result<[Change], any Error>]? {
+        var jobFailed = false
+        do {
+            return try store.inTransaction { () throws(StorageError) -> [Result<[Change], any Error>] in
+                var results: [Result<[Change], any Error>] = []
+                results.reserveCapacity(batch.count)
+                for job in batch {
+                    do {
+                        let changes = try job.run(store)
+                        try store.recordChanges(changes, origin: origin)
+                        results.append(.success(changes))
+                    } catch {
+                        jobFailed = true
+                        // Only rolls the transaction back: with `jobFailed` set, the error is not reported.
+                        throw (error as? StorageError) ?? .closed
+                    }
+                }
+                try store.pruneChangeLog()
+                return results
+            }
+        } catch where jobFailed {
+            return nil
+        }
+    }
+
+    /// Commits the batch in one transaction, each job in a savepoint: one that throws is rolled
+    /// back alone and answered its error, the others commit.
+    private func separately(_ batch: [Job], _ store: any EntitlementStore) throws(StorageError) -> [Result<[Change], any Error>] {
+        try store.inTransaction { () throws(StorageError) -> [Result<[Change], any Error>] in
+            var results: [Result<[Change], any Error>] = []
+            results.reserveCapacity(batch.count)
+            for job in batch {
+                results.append(try store.inSavepoint { () throws -> [Change] in
+                    let changes = try job.run(store)
+                    try store.recordChanges(changes, origin: origin)
+                    return changes
+                })
+            }
+            try store.pruneChangeLog()
+            return results
+        }
     }
 }

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Other processes may use the same database (a second `masthead serve`, `masthead refresh`).
 /// Every write records what it changed in the store's change log, in its own transaction; before
-/// answering from the cache or the catalog, the service compares SQLite's commit counter with the
+/// answering from the cache or the catalog, the service compares the store's commit counter with the
 /// one it last saw and, when anyone committed since, reads the log's new entries written by others
 /// and drops what they changed (its own writes it has dropped already).
 public final class EntitlementService: Sendable {
@@ -27,10 +27,10 @@ public final class EntitlementService: Sendable {
         let store: any EntitlementStore
         var changeLogPosition: Int64
     }
-    /// SQLite's commit counter (nil when unavailable: the change log is then read before every
-    /// answer) and its value when the log was last read. The concrete type, not a protocol: it is
-    /// read before every answer, the download check's included.
-    private let commits: CommitCounter?
+    /// The store's commit counter (SQLite's shared-memory counter, or PostgreSQL's notifications
+    /// counted by a listening connection; nil, or a nil value, when unavailable: the change log is
+    /// then read before every answer) and its value when the log was last read.
+    private let commits: StoreCommitCounter?
     private let seenCommits: Atomic<UInt32>
     /// Verifies the chains and signatures of signed data; its cache of verified chains is shared
     /// by every request.
@@ -127,7 +127,7 @@ public final class EntitlementService: Sendable {
     /// they wrote for, and the catalog's published issues when they published one. One
     /// shared-memory load when nobody has committed since (the download check's case).
     private func catchUp() {
-        if let commits, commits.value == seenCommits.load(ordering: .acquiring) { return }
+        if let counted = commits?.value, counted == seenCommits.load(ordering: .acquiring) { return }
         reader.withLock { reader in
             // Read before the log: a commit after this is looked for again by the next answer.
             let counted = commits?.value
@@ -193,6 +193,11 @@ public final class EntitlementService: Sendable {
         }
         return loaded
     }
+
+    /// Whether the connection listening for other instances' commits (PostgreSQL) is up; nil on
+    /// SQLite, which has none (the `masthead_change_notifications_up` metric). While it is down,
+    /// the change log is read before every answer.
+    var changeNotificationsUp: Bool? { commits?.isListening }
 
     /// How many users the answer cache holds (the `masthead_cached_users` metric).
     var cachedUserCount: Int { cache.withLock { $0.users.count } }

@@ -35,8 +35,10 @@ final class ServiceMetrics: Sendable {
 
     func recordStoreError() { state.withLock { $0.storeErrors += 1 } }
 
-    /// The exposition text; `cachedUsers` is how many users the answer cache holds now.
-    func rendered(cachedUsers: Int) -> String {
+    /// The exposition text; `cachedUsers` is how many users the answer cache holds now,
+    /// `changeNotificationsUp` whether the connection listening for other instances' commits is
+    /// up (nil on SQLite: no such metric).
+    func rendered(cachedUsers: Int, changeNotificationsUp: Bool? = nil) -> String {
         state.withLock { state in
             var lines = ["# HELP masthead_requests_total HTTP requests by route and status.", "# TYPE masthead_requests_total counter"]
             for route in state.routes.keys.sorted() {
@@ -65,6 +67,10 @@ final class ServiceMetrics: Sendable {
                       "masthead_store_errors_total \(state.storeErrors)"]
             lines += ["# HELP masthead_cached_users Users whose histories and answers are cached (at most maxCachedUsers).",
                       "# TYPE masthead_cached_users gauge", "masthead_cached_users \(cachedUsers)"]
+            if let changeNotificationsUp {
+                lines += ["# HELP masthead_change_notifications_up Whether the PostgreSQL connection listening for other instances' commits is up (1) or reconnecting (0: the change log is read before every answer).",
+                          "# TYPE masthead_change_notifications_up gauge", "masthead_change_notifications_up \(changeNotificationsUp ? 1 : 0)"]
+            }
             return lines.joined(separator: "\n") + "\n"
         }
     }

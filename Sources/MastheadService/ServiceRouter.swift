@@ -196,7 +196,7 @@ public struct ServiceRouter: Sendable {
 
     /// The Prometheus text of ``ServiceMetrics``.
     private func metrics() -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Array(service.metrics.rendered(cachedUsers: service.cachedUserCount).utf8))
+        HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Array(service.metrics.rendered(cachedUsers: service.cachedUserCount, changeNotificationsUp: service.changeNotificationsUp).utf8))
     }
 
     private func postReceipt(_ request: HTTPRequest, userId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {

@@ -1,5 +1,4 @@
 public import Masthead
-public import MastheadSQLite
 
 /// What the service and `masthead audit --database` need of a store: one connection to the
 /// service's durable state, which ``SQLiteStore`` and ``PostgreSQLStore`` implement.
@@ -160,8 +159,8 @@ public protocol EntitlementStore: AnyObject {
     /// A counter that moves whenever anyone commits, read without a query; nil when the backend
     /// has none (the change log is then read before every answer).
     ///
-    /// The service compares it before every answer from its cache, so it is the SQLite wrapper's
-    /// concrete `CommitCounter` (a load from shared memory), not a protocol of its own; the
-    /// PostgreSQL store has none (nil).
-    func commitCounter() throws(StorageError) -> CommitCounter?
+    /// The service compares it before every answer from its cache: SQLite's shared-memory commit
+    /// counter, or for PostgreSQL a new connection listening for the notifications that
+    /// ``recordChanges(_:origin:)`` sends (it lasts as long as the value is kept).
+    func commitCounter() throws(StorageError) -> StoreCommitCounter?
 }

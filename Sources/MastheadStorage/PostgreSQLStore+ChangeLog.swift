@@ -4,6 +4,8 @@ extension PostgreSQLStore {
     /// Locks the log against other writers until the caller's transaction ends (readers go on),
     /// then numbers each entry the newest id plus one: entries are consecutive and in commit
     /// order, so a reader that has read up to an id never finds an older one committed later.
+    /// Notifies ``changesChannel`` with the writer's origin: PostgreSQL delivers it when the
+    /// transaction commits (once per transaction and origin), never when it rolls back.
     public func recordChanges(_ changes: [Change], origin: Int64) throws(StorageError) {
         if changes.isEmpty { return }
         try inWrite { () throws(PostgreSQLError) in
@@ -18,6 +20,7 @@ extension PostgreSQLStore {
                 case .issue(let publicationId, let issueId): try connection.run(insert, [.integer(origin), .null, .text(publicationId), .text(issueId)])
                 }
             }
+            try connection.run("SELECT pg_notify($1, $2)", [.text(PostgreSQLStore.changesChannel), .text(String(origin))])
         }
     }
 

@@ -4,31 +4,31 @@ import MastheadPostgreSQL
 extension PostgreSQLStore {
     public func save(transactions: [Transaction], renewals: [RenewalInfo]) throws(StorageError) {
         try postgreSQL { () throws(PostgreSQLError) in
-            // The stored copy is read (and locked until the transaction ends) and merged with the
-            // new one as the engine merges copies (R2.3, R2.8: `Transaction.merged(with:)`), then written whole.
-            let stored = "SELECT \(SQLiteStore.transactionColumns()) FROM transactions WHERE environment = $1 AND transaction_id = $2 FOR UPDATE"
-            let upsert = """
+            // A new transaction is inserted as it is; `ON CONFLICT DO NOTHING` waits for another
+            // instance inserting the same one to commit, then inserts nothing. A stored copy is then
+            // read (and locked until the transaction ends) and merged with the new one as the
+            // engine merges copies (R2.3, R2.8: `Transaction.merged(with:)`), then written whole:
+            // two instances storing copies of one transaction at once both end in the merge.
+            let insert = """
                 INSERT INTO transactions (\(SQLiteStore.transactionColumns()))
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-                ON CONFLICT (environment, transaction_id) DO UPDATE SET
-                    original_transaction_id = excluded.original_transaction_id, product_id = excluded.product_id,
-                    purchase_ms = excluded.purchase_ms, expires_ms = excluded.expires_ms, cancellation_ms = excluded.cancellation_ms,
-                    is_upgraded = excluded.is_upgraded, is_trial = excluded.is_trial, is_intro_offer = excluded.is_intro_offer,
-                    offer = excluded.offer, signed_date_ms = excluded.signed_date_ms, unsigned_cancellation_ms = excluded.unsigned_cancellation_ms
+                ON CONFLICT (environment, transaction_id) DO NOTHING
+                """
+            let stored = "SELECT \(SQLiteStore.transactionColumns()) FROM transactions WHERE environment = $1 AND transaction_id = $2 FOR UPDATE"
+            let update = """
+                UPDATE transactions SET original_transaction_id = $3, product_id = $4, purchase_ms = $5, expires_ms = $6,
+                    cancellation_ms = $7, is_upgraded = $8, is_trial = $9, is_intro_offer = $10, offer = $11, signed_date_ms = $12,
+                    unsigned_cancellation_ms = $13
+                WHERE environment = $1 AND transaction_id = $2
                 """
             for transaction in transactions {
+                if try connection.run(insert, PostgreSQLStore.values(of: transaction)) == 1 { continue }
                 let previous = try connection.firstRow(stored, [.text(transaction.environment.rawValue), .text(transaction.transactionId)]) {
                     row throws(PostgreSQLError) in try row.transaction()
                 }
                 let merged = previous.map { $0.merged(with: transaction) } ?? transaction
                 if merged == previous { continue }
-                try connection.run(upsert, [
-                    .text(merged.environment.rawValue), .text(merged.transactionId), .text(merged.originalTransactionId),
-                    .text(merged.productId), .integer(merged.purchase.milliseconds), .optional(merged.expires?.milliseconds),
-                    .optional(merged.cancellation?.milliseconds), .bool(merged.isUpgraded), .bool(merged.isTrial),
-                    .bool(merged.isIntroductoryOffer), .optional(merged.offer?.rawValue), .optional(merged.signedDate?.milliseconds),
-                    .optional(merged.unsignedCancellation?.milliseconds),
-                ])
+                try connection.run(update, PostgreSQLStore.values(of: merged))
             }
             // Renewal infos are kept as a history with their evidence instants, each distinct one
             // once (R2.7): `IS NOT DISTINCT FROM` compares the optional columns, NULL included.
@@ -60,9 +60,18 @@ extension PostgreSQLStore {
         }
         var previousOwners: Set<String> = []
         for key in subscriptions {
-            // The link is locked until the transaction ends: another instance's restore of it waits.
-            let current = try postgreSQL { () throws(PostgreSQLError) in
-                try connection.firstRow(
+            // A link not made yet is made here (another instance making the same one at once waits
+            // for it, then finds it made); one made already is locked until the transaction ends,
+            // so another instance's restore of it waits and then sees this one's outcome.
+            let current = try postgreSQL { () throws(PostgreSQLError) -> String? in
+                let claimed = try connection.run(
+                    """
+                    INSERT INTO subscriptions (environment, original_transaction_id, user_id, latest_receipt, linked_ms) VALUES ($1, $2, $3, $4, $5)
+                    ON CONFLICT (environment, original_transaction_id) DO NOTHING
+                    """,
+                    [.text(key.environment.rawValue), .text(key.originalTransactionId), .text(userId), .optional(latestReceipt), .integer(now.milliseconds)])
+                if claimed == 1 { return userId }
+                return try connection.firstRow(
                     "SELECT user_id FROM subscriptions WHERE environment = $1 AND original_transaction_id = $2 FOR UPDATE",
                     [.text(key.environment.rawValue), .text(key.originalTransactionId)]
                 ) { row throws(PostgreSQLError) in try row.text(0) }
@@ -87,6 +96,17 @@ extension PostgreSQLStore {
             }
         }
         return previousOwners.sorted()
+    }
+
+    /// A transaction's columns as parameters, in the order of `SQLiteStore.transactionColumns()`.
+    static func values(of transaction: Transaction) -> [PostgreSQLValue] {
+        [
+            .text(transaction.environment.rawValue), .text(transaction.transactionId), .text(transaction.originalTransactionId),
+            .text(transaction.productId), .integer(transaction.purchase.milliseconds), .optional(transaction.expires?.milliseconds),
+            .optional(transaction.cancellation?.milliseconds), .bool(transaction.isUpgraded), .bool(transaction.isTrial),
+            .bool(transaction.isIntroductoryOffer), .optional(transaction.offer?.rawValue), .optional(transaction.signedDate?.milliseconds),
+            .optional(transaction.unsignedCancellation?.milliseconds),
+        ]
     }
 
     /// Whether a transaction of the subscription covers `now` and was not refunded by then: its

@@ -1,5 +1,5 @@
 public import MastheadPostgreSQL
-public import MastheadSQLite
+import MastheadSQLite
 
 /// The service's store in PostgreSQL: one connection, the schema's migrations applied when it
 /// opens for writing (under an advisory lock, so instances starting together apply them once).
@@ -10,7 +10,9 @@ public import MastheadSQLite
 /// Change-log entries are numbered consecutively in commit order: ``recordChanges(_:origin:)``
 /// locks the log until its transaction ends.
 ///
-/// ``commitCounter()`` answers nil: the change log is read before every answer.
+/// Every transaction that writes the change log notifies ``changesChannel`` as it commits;
+/// ``commitCounter()`` counts those notifications on a connection of its own, so other instances
+/// know without a query that someone committed.
 public final class PostgreSQLStore: EntitlementStore {
     /// The connection.
     public let connection: PostgreSQLConnection
@@ -18,12 +20,17 @@ public final class PostgreSQLStore: EntitlementStore {
     public var rejectedNotificationRetention = RejectedNotificationRetention.standard
     /// How many change-log entries are kept (as many as the SQLite store keeps).
     public static let changeLogLength = SQLiteStore.changeLogLength
+    /// The channel every change-log write notifies (`pg_notify`) when its transaction commits.
+    public static let changesChannel = "masthead_changes"
+    /// The connection string, for the listening connection of ``commitCounter()``.
+    let url: String
 
     /// Connects to the database at `url` and, unless `readOnly`, applies the migrations it has not seen.
     /// - Parameters:
     ///   - url: a libpq connection string, a `postgresql://user@host:port/database` URL.
     ///   - readOnly: apply nothing, and refuse writes in this session (`default_transaction_read_only`).
     public init(url: String, readOnly: Bool = false) throws(StorageError) {
+        self.url = url
         do {
             connection = try PostgreSQLConnection(url)
             if readOnly {
@@ -63,7 +70,9 @@ public final class PostgreSQLStore: EntitlementStore {
         try connection.readSnapshot(body)
     }
 
-    /// None: PostgreSQL has no counter a process can read without a query. The service reads the
-    /// change log before every answer instead.
-    public func commitCounter() throws(StorageError) -> CommitCounter? { nil }
+    /// A new connection listening on ``changesChannel``, counting the notifications of committed
+    /// change-log writes (nil while it is down; it reconnects on its own). It closes when released.
+    public func commitCounter() throws(StorageError) -> StoreCommitCounter? {
+        .notifications(try postgreSQL { () throws(PostgreSQLError) in try PostgreSQLListener(url: url, channel: PostgreSQLStore.changesChannel) })
+    }
 }

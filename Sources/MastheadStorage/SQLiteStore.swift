@@ -59,7 +59,7 @@ public final class SQLiteStore: EntitlementStore {
     }
 
     /// SQLite's count of commits by any connection to the file (`Database.commitCounter()`).
-    public func commitCounter() throws(StorageError) -> CommitCounter? {
-        try sqlite { () throws(SQLiteError) in try database.commitCounter() }
+    public func commitCounter() throws(StorageError) -> StoreCommitCounter? {
+        try sqlite { () throws(SQLiteError) in try database.commitCounter() }.map(StoreCommitCounter.sqlite)
     }
 }

@@ -36,12 +36,4 @@ struct PostgreSQLServeTests {
         #expect(outcome.errors.contains("postgresql://ana@%2Fnonexistent:5999/masthead"), "\(outcome.errors)")
         #expect(!outcome.errors.contains("s3cret"))
     }
-
-    /// Audits read SQLite files only for now: a PostgreSQL URL is refused by name, without its password.
-    @Test func audit_ofAPostgreSQLDatabase_isRefused_namingItWithoutItsPassword() throws {
-        let outcome = try Tool.run(["audit", "--catalog", "Catalog/the-monthly", "--database", "postgresql://ana:s3cret@db/x", "--at", "2020-07-02T00:00:00Z"])
-        #expect(outcome.status == 66)
-        #expect(outcome.errors.contains("cannot read postgresql://ana@db/x: audits read SQLite databases only"), "\(outcome.errors)")
-        #expect(!outcome.errors.contains("s3cret"))
-    }
 }

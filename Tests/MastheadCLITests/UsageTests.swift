@@ -114,7 +114,7 @@ struct UsageTests {
         }
         let audit = try Tool.run(["audit", "-h"])
         #expect(audit.status == 0)
-        #expect(audit.output.hasPrefix("Usage: masthead audit --catalog DIR (--receipts FILE.jsonl | --database FILE) [options]\n"))
+        #expect(audit.output.hasPrefix("Usage: masthead audit --catalog DIR (--receipts FILE.jsonl | --database FILE|URL) [options]\n"))
         for option in [
             "--catalog", "--receipts", "--database", "--at", "--environment", "--format", "--output", "--grants", "--fail-on-discrepancy", "--report",
             "--shard", "--help",
@@ -139,7 +139,7 @@ struct UsageTests {
         (["audit", "--catalog", "c", "--receipts", "r", "--environment", "staging"], "masthead: audit: --environment must be production or sandbox, not 'staging'\n"),
         (["audit", "--catalog", "c", "--receipts"], "masthead: audit: --receipts needs a value\n"),
         (["audit", "stray"], "masthead: audit: unexpected argument 'stray' (see 'masthead audit --help')\n"),
-        (["audit", "--catalog", "c"], "masthead: audit: missing --receipts FILE.jsonl or --database FILE (see 'masthead audit --help')\n"),
+        (["audit", "--catalog", "c"], "masthead: audit: missing --receipts FILE.jsonl or --database FILE|URL (see 'masthead audit --help')\n"),
         (["audit", "--catalog", "c", "--receipts", "r", "--database", "d"], "masthead: audit: give --receipts or --database, not both\n"),
         (["audit", "--catalog", "c", "--receipts", "r", "--format", "xml"], "masthead: audit: --format must be jsonl or csv, not 'xml'\n"),
         (["timeline", "--catalog", "c", "--receipt", "r"], "masthead: timeline: missing --output (see 'masthead timeline --help')\n"),

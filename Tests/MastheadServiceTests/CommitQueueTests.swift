@@ -1,0 +1,64 @@
+import Dispatch
+import Foundation
+import Masthead
+@testable import MastheadService
+import MastheadStorage
+import MastheadTestSupport
+import Synchronization
+import Testing
+
+/// The group commit: jobs queued while a commit runs go into the next transaction together; one
+/// that throws is answered its error with its writes undone, and the others commit.
+struct CommitQueueTests {
+    struct Refused: Error {}
+
+    static func publishing(_ issueId: String) -> @Sendable (any EntitlementStore) throws -> [Change] {
+        { store in
+            try store.upsertIssue(publicationId: "the-monthly", issue: Issue(id: issueId, published: Instant(milliseconds: 0)))
+            return [.issue(publicationId: "the-monthly", issueId: issueId)]
+        }
+    }
+
+    @Test(arguments: StoreBackend.tested) func jobThatThrows_inABatch_isUndoneAlone_andTheOthersCommit(backend: StoreBackend) throws {
+        let location = try backend.freshDatabase(prefix: "commit-queue")
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location + suffix) } }
+        let queue = try CommitQueue(open: { try StoreLocation(location).open() }, maxBatch: 64, origin: 1)
+        // The first job holds the writer until the others are queued: they make the next batch
+        // together. (A batch may run twice, so its jobs wait on a group that stays open once left.)
+        let started = DispatchSemaphore(value: 0)
+        let queued = DispatchGroup()
+        queued.enter()
+        let outcomes = Mutex<[String: Result<[Change], any Error>]>([:])
+        let done = DispatchGroup()
+        func submit(_ name: String, _ work: @escaping @Sendable (any EntitlementStore) throws -> [Change]) {
+            done.enter()
+            queue.submit(work) { result in
+                outcomes.withLock { $0[name] = result }
+                done.leave()
+            }
+        }
+        submit("first") { store in
+            started.signal()
+            queued.wait()
+            return try Self.publishing("first")(store)
+        }
+        started.wait()
+        submit("before", Self.publishing("before"))
+        submit("refused") { store in
+            _ = try Self.publishing("refused")(store)
+            throw Refused()
+        }
+        submit("after", Self.publishing("after"))
+        queued.leave()
+        done.wait()
+        queue.close()
+        let results = outcomes.withLock { $0 }
+        #expect(results.mapValues { (try? $0.get()) != nil } == ["first": true, "before": true, "refused": false, "after": true])
+        #expect(throws: Refused.self) { try results["refused"]!.get() }
+        #expect(queue.commits.load(ordering: .relaxed) == 2)
+        let published = try StoreLocation(location).open(readOnly: true).publishedIssues().map(\.issue.id).sorted()
+        #expect(published == ["after", "before", "first"])
+        let logged = try StoreLocation(location).open(readOnly: true).changes(after: 0, notFrom: 0).changes
+        #expect(Set(logged) == Set(["first", "before", "after"].map { Change.issue(publicationId: "the-monthly", issueId: $0) }))
+    }
+}
