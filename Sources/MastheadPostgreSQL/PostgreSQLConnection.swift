@@ -38,6 +38,21 @@ public final class PostgreSQLConnection {
 
     deinit { PQfinish(handle) }
 
+    /// Whether the connection is up as libpq last saw it: a server that closed it (a restart, a
+    /// failover, `pg_terminate_backend`) is seen when a query fails.
+    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Connects again with the same parameters after the server closed the connection; the
+    /// statements prepared before are prepared again as they are used. Session settings made
+    /// with `SET` are lost: the caller makes them again.
+    /// - Throws: ``PostgreSQLError/connection(target:message:)`` when the server cannot be reached.
+    public func reconnect() throws(PostgreSQLError) {
+        PQreset(handle)
+        prepared = [:]
+        guard PQstatus(handle) == CONNECTION_OK else { throw .connection(target: target, message: PostgreSQLConnection.message(handle)) }
+        try execute("SET client_encoding = 'UTF8'")
+    }
+
     /// Runs one or more statements without parameters (a migration's script, `BEGIN`).
     public func execute(_ sql: String) throws(PostgreSQLError) {
         PQclear(try check(PQexec(handle, sql), sql: sql))

@@ -38,7 +38,9 @@ extension PostgreSQLStore {
     }
 
     public func changes(after position: Int64, notFrom origin: Int64) throws(StorageError) -> ChangeLogRead {
-        try connection.readSnapshot { () throws(StorageError) -> ChangeLogRead in
+        try opening()
+        defer { openTransactions -= 1 }
+        return try connection.readSnapshot { () throws(StorageError) -> ChangeLogRead in
             try postgreSQL { () throws(PostgreSQLError) in
                 let (first, last) = try connection.singleRow(
                     "SELECT coalesce((SELECT min(id) FROM changes), 0) AS first, coalesce((SELECT max(id) FROM changes), 0) AS last", []

@@ -24,6 +24,11 @@ public final class PostgreSQLStore: EntitlementStore {
     public static let changesChannel = "masthead_changes"
     /// The connection string, for the listening connection of ``commitCounter()``.
     let url: String
+    /// Whether the session refuses writes (`default_transaction_read_only`), set again after a reconnection.
+    let readOnly: Bool
+    /// How many of this store's transactions and snapshots are open: the connection is made
+    /// again, when the server closed it, only between them, never inside one.
+    var openTransactions = 0
 
     /// Connects to the database at `url` and, unless `readOnly`, applies the migrations it has not seen.
     /// - Parameters:
@@ -31,6 +36,7 @@ public final class PostgreSQLStore: EntitlementStore {
     ///   - readOnly: apply nothing, and refuse writes in this session (`default_transaction_read_only`).
     public init(url: String, readOnly: Bool = false) throws(StorageError) {
         self.url = url
+        self.readOnly = readOnly
         do {
             connection = try PostgreSQLConnection(url)
             if readOnly {
@@ -46,12 +52,35 @@ public final class PostgreSQLStore: EntitlementStore {
     /// Runs `body`, PostgreSQL's errors (a row not as the schema says included) thrown as ``StorageError/postgreSQL(_:)``.
     @discardableResult
     func postgreSQL<R>(_ body: () throws(PostgreSQLError) -> R) throws(StorageError) -> R {
-        do { return try body() } catch { throw .postgreSQL(error) }
+        do {
+            if openTransactions == 0 { try reconnectIfClosed() }
+            return try body()
+        } catch {
+            throw .postgreSQL(error)
+        }
+    }
+
+    /// Counts one of this store's transactions or snapshots as open (the caller counts it closed
+    /// with `defer { openTransactions -= 1 }`), connecting again first when the server closed the
+    /// connection and none is open.
+    func opening() throws(StorageError) {
+        if openTransactions == 0 { try postgreSQL { () throws(PostgreSQLError) in try reconnectIfClosed() } }
+        openTransactions += 1
+    }
+
+    /// Connects again when the server closed the connection since the last statement (a restart,
+    /// a failover, an administrator ending the session). The statement that met the closed
+    /// connection failed, and its transaction with it: nothing of it was applied or acknowledged.
+    func reconnectIfClosed() throws(PostgreSQLError) {
+        guard !connection.isConnected else { return }
+        try connection.reconnect()
+        if readOnly { try connection.execute("SET default_transaction_read_only = on") }
     }
 
     /// Runs `body` in the caller's transaction, or in one of its own when none is open (a table
     /// lock lasts until the transaction ends, so it needs one).
     func inWrite<R>(_ body: () throws(PostgreSQLError) -> R) throws(StorageError) -> R {
+        if openTransactions == 0 { try postgreSQL { () throws(PostgreSQLError) in try reconnectIfClosed() } }
         if connection.isIdle { return try postgreSQL { () throws(PostgreSQLError) in try connection.inTransaction(body) } }
         return try postgreSQL(body)
     }
@@ -59,7 +88,9 @@ public final class PostgreSQLStore: EntitlementStore {
     // MARK: Transactions
 
     public func inTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
-        try connection.inTransaction(body)
+        try opening()
+        defer { openTransactions -= 1 }
+        return try connection.inTransaction(body)
     }
 
     public func inSavepoint<R, E: Error>(_ body: () throws(E) -> R) throws(StorageError) -> Result<R, E> {
@@ -67,7 +98,9 @@ public final class PostgreSQLStore: EntitlementStore {
     }
 
     public func readSnapshot<R>(_ body: () throws -> R) throws -> R {
-        try connection.readSnapshot(body)
+        try opening()
+        defer { openTransactions -= 1 }
+        return try connection.readSnapshot(body)
     }
 
     /// A new connection listening on ``changesChannel``, counting the notifications of committed
