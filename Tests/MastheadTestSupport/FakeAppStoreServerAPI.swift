@@ -91,13 +91,20 @@ public final class FakeAppStoreServerAPI: Sendable {
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.threads = 1
-        let box = Mutex<FakeAppStoreServerAPI?>(nil)
+        // The server's handler reaches the fake weakly: the fake owns the server, and a strong
+        // reference back would keep both alive after the test.
+        let box = Mutex(WeakFake())
         server = try HTTPServer(configuration: configuration) { request, responder in
-            guard let fake = box.withLock({ $0 }) else { return responder.send(.json(503, [])) }
+            guard let fake = box.withLock({ $0.fake }) else { return responder.send(.json(503, [])) }
             responder.send(fake.answer(request))
         }
-        box.withLock { $0 = self }
+        box.withLock { $0.fake = self }
         try server.start()
+    }
+
+    /// The fake, for its server's handler, without keeping it alive.
+    struct WeakFake {
+        weak var fake: FakeAppStoreServerAPI?
     }
 
     /// Stops the server.
