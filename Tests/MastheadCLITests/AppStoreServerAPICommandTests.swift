@@ -42,19 +42,8 @@ struct AppStoreServerAPICommandTests {
             try SignedRefreshCommandTests.transaction("1000002", now - 29 * Self.day, now + Self.day),
         ]
         let renewal = try SignedRefreshCommandTests.transaction("1000003", now + Self.day - 60_000, now + 31 * Self.day)
-        let renewalInfo = try SignedData.sign([
-            "originalTransactionId": "1000001", "productId": "com.example.monthly", "autoRenewProductId": "com.example.monthly", "autoRenewStatus": 1,
-            "signedDate": now, "environment": "Production",
-        ])
-        let fake = try FakeAppStoreServerAPI(bundleId: "com.example.magazine")
+        let fake = try SignedRefreshCommandTests.renewingFake(transactionIds: ["1000001", "1000002", "1000003"], renewal: renewal, now: now)
         defer { fake.stop() }
-        fake.state.withLock { state in
-            state.production.customers = [
-                FakeAppStoreServerAPI.Customer(
-                    transactionIds: ["1000001", "1000002", "1000003"],
-                    statuses: [(originalTransactionId: "1000001", status: 1, signedTransaction: renewal, signedRenewal: renewalInfo)])
-            ]
-        }
         let database = ServeCommandTests.temporaryDatabase()
         defer { ServeCommandTests.remove(database) }
         let folder = try Tool.temporaryFolder()

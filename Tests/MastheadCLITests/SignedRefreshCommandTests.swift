@@ -16,6 +16,24 @@ struct SignedRefreshCommandTests {
         ])
     }
 
+    /// A fake App Store Server API whose customer (subscription 1000001, `transactionIds`) Apple
+    /// has renewed with `renewal`, auto-renew on, as of `now`.
+    static func renewingFake(transactionIds: [String], renewal: String, now: Int64) throws -> FakeAppStoreServerAPI {
+        let renewalInfo = try SignedData.sign([
+            "originalTransactionId": "1000001", "productId": "com.example.monthly", "autoRenewProductId": "com.example.monthly", "autoRenewStatus": 1,
+            "signedDate": now, "environment": "Production",
+        ])
+        let fake = try FakeAppStoreServerAPI(bundleId: "com.example.magazine")
+        fake.state.withLock { state in
+            state.production.customers = [
+                FakeAppStoreServerAPI.Customer(
+                    transactionIds: transactionIds,
+                    statuses: [(originalTransactionId: "1000001", status: 1, signedTransaction: renewal, signedRenewal: renewalInfo)])
+            ]
+        }
+        return fake
+    }
+
     /// Table 6-1's reader moved to now: subscribe, renew, lapse two months, resubscribe; the last
     /// month ends a day from now, and Apple knows its renewal.
     @Test func refresh_renewsALapsingSignedReader_throughTheAPI() throws {
@@ -26,19 +44,8 @@ struct SignedRefreshCommandTests {
             try Self.transaction("1000003", now - 29 * Self.day, now + Self.day),
         ]
         let renewal = try Self.transaction("1000004", now + Self.day - 60_000, now + 31 * Self.day)
-        let renewalInfo = try SignedData.sign([
-            "originalTransactionId": "1000001", "productId": "com.example.monthly", "autoRenewProductId": "com.example.monthly", "autoRenewStatus": 1,
-            "signedDate": now, "environment": "Production",
-        ])
-        let fake = try FakeAppStoreServerAPI(bundleId: "com.example.magazine")
+        let fake = try Self.renewingFake(transactionIds: ["1000001", "1000002", "1000003", "1000004"], renewal: renewal, now: now)
         defer { fake.stop() }
-        fake.state.withLock { state in
-            state.production.customers = [
-                FakeAppStoreServerAPI.Customer(
-                    transactionIds: ["1000001", "1000002", "1000003", "1000004"],
-                    statuses: [(originalTransactionId: "1000001", status: 1, signedTransaction: renewal, signedRenewal: renewalInfo)])
-            ]
-        }
         let database = ServeCommandTests.temporaryDatabase()
         defer { ServeCommandTests.remove(database) }
         let folder = try Tool.temporaryFolder()

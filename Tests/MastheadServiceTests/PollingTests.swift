@@ -133,6 +133,13 @@ struct SignedPollingTests {
         return fake
     }
 
+    /// One polling run over the next three days with the harness's App Store Server API key.
+    static func pollThroughTheAPI(_ harness: ServiceHarness) throws -> Refresher.Report {
+        let client = try #require(try harness.service.appStoreServerAPIClient(sleep: { _ in }))
+        return try Refresher(service: harness.service, client: VerifyReceiptClient(configuration: harness.service.configuration), appStoreServerAPI: client)
+            .run(within: 3 * 86_400_000)
+    }
+
     @Test func signedSubscription_isRenewedThroughTheAPI_andTheCheckAnswersTheNewIssue() throws {
         let fake = try Self.renewingFake()
         defer { fake.stop() }
@@ -140,9 +147,7 @@ struct SignedPollingTests {
         defer { harness.close() }
         #expect(harness.call("POST", "/v1/users/ivy/transactions", body: try ServiceHarness.example("table-6-1-signed")).status == 200)
         #expect(ServiceRouterTests.readable(harness, "ivy", "2020-08", at: "2020-08-02T00:00:00Z") == false)
-        let client = try #require(try harness.service.appStoreServerAPIClient(sleep: { _ in }))
-        let report = try Refresher(service: harness.service, client: VerifyReceiptClient(configuration: harness.service.configuration), appStoreServerAPI: client)
-            .run(within: 3 * 86_400_000)
+        let report = try Self.pollThroughTheAPI(harness)
         #expect(report.due == 1)
         #expect(report.refreshedByAPI == 1)
         #expect(report.refreshedByReceipt == 0)
@@ -177,9 +182,7 @@ struct SignedPollingTests {
         let harness = try Self.harness(fake)
         defer { harness.close() }
         #expect(harness.call("POST", "/v1/users/ivy/transactions", body: try ServiceHarness.example("table-6-1-signed")).status == 200)
-        let client = try #require(try harness.service.appStoreServerAPIClient(sleep: { _ in }))
-        let report = try Refresher(service: harness.service, client: VerifyReceiptClient(configuration: harness.service.configuration), appStoreServerAPI: client)
-            .run(within: 3 * 86_400_000)
+        let report = try Self.pollThroughTheAPI(harness)
         #expect(report.refreshed == 0)
         #expect(report.failures.count == 1)
         #expect(fake.seen.map(\.target) == ["/production/inApps/v1/subscriptions/1000001"])
@@ -202,9 +205,7 @@ struct SignedPollingTests {
         let harness = try Self.harness(fake)
         defer { harness.close() }
         #expect(harness.call("POST", "/v1/users/ivy/transactions", body: try ServiceHarness.example("table-6-1-signed")).status == 200)
-        let client = try #require(try harness.service.appStoreServerAPIClient(sleep: { _ in }))
-        let report = try Refresher(service: harness.service, client: VerifyReceiptClient(configuration: harness.service.configuration), appStoreServerAPI: client)
-            .run(within: 3 * 86_400_000)
+        let report = try Self.pollThroughTheAPI(harness)
         #expect(report.refreshed == 0)
         #expect(report.failures.map(\.originalTransactionId) == ["1000001"])
         #expect(report.failures.first?.reason == "Apple's answer does not hold this subscription")
@@ -218,9 +219,7 @@ struct SignedPollingTests {
         let harness = try Self.harness(fake)
         defer { harness.close() }
         #expect(harness.call("POST", "/v1/users/ivy/transactions", body: try ServiceHarness.example("table-6-1-signed")).status == 200)
-        let client = try #require(try harness.service.appStoreServerAPIClient(sleep: { _ in }))
-        let report = try Refresher(service: harness.service, client: VerifyReceiptClient(configuration: harness.service.configuration), appStoreServerAPI: client)
-            .run(within: 3 * 86_400_000)
+        let report = try Self.pollThroughTheAPI(harness)
         #expect(report.failures.count == 1)
         #expect(report.failures.first?.reason.contains("key id \(FakeAppStoreServerAPI.keyId)") == true)
         #expect(ServiceRouterTests.readable(harness, "ivy", "2020-08", at: "2020-08-02T00:00:00Z") == false)
