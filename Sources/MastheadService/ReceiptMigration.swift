@@ -1,4 +1,4 @@
-public import Masthead
+import Masthead
 public import MastheadAppStore
 import MastheadFormats
 public import MastheadStorage
