@@ -120,7 +120,8 @@ public struct PurchaseHistory: Hashable, Sendable {
             return exact
         }
         return renewals.last {
-            $0.environment == environment && $0.originalTransactionId == nil && $0.productId?.sameBytes(as: latestProductId) == true && $0.isKnown(asOf: at)
+            $0.environment == environment && $0.originalTransactionId == nil && $0.productId?.sameBytes(as: latestProductId) == true
+                && $0.isKnown(asOf: at)
         }
     }
 }

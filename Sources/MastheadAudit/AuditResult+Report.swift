@@ -64,7 +64,8 @@ extension AuditResult {
         let share = max(AuditConfiguration.reportedLinesPerGroup, AuditConfiguration.reportedLines / max(1, keys.count))
         let listed = keys.map { key in
             AuditReportPage.ListedGroup(
-                at: instants[key.instant], kind: key.kind, product: key.product.text, total: summary.counts(key.kind, product: key.product.text)[key.instant],
+                at: instants[key.instant], kind: key.kind, product: key.product.text,
+                total: summary.counts(key.kind, product: key.product.text)[key.instant],
                 lines: (listing.groups[key] ?? []).prefix(share).map {
                     AuditReportPage.ListedLine(userId: $0.userId, publication: $0.publication, issues: $0.issues)
                 })

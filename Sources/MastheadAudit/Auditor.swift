@@ -146,7 +146,9 @@ struct Auditor {
         output.removeAll(keepingCapacity: true)
         findings.removeAll(keepingCapacity: true)
         for (position, first) in perInstant[0].publications.enumerated() {
-            let judged = grants == nil ? [] : judge(granted.filter { $0.publication.sameBytes(as: first.publication.id) }, publication: first.publication, history: history)
+            let judged =
+                grants == nil
+                ? [] : judge(granted.filter { $0.publication.sameBytes(as: first.publication.id) }, publication: first.publication, history: history)
             var results: [Decided] = []
             for (index, entitlements) in perInstant.enumerated() {
                 let entitlement = entitlements.publications[position]

@@ -166,7 +166,9 @@ struct Panel {
 
     /// One product's row: its id, then its intervals, grace and retry in lanes. Records the
     /// vertical centre of each interval's bar, by transaction, for the upgrade arrows.
-    private func draw(_ row: ProductRow, into canvas: inout TimelineCanvas, top: Double, scale: TimeScale, centres: inout [ExactKey: Double]) -> Double {
+    private func draw(
+        _ row: ProductRow, into canvas: inout TimelineCanvas, top: Double, scale: TimeScale, centres: inout [ExactKey: Double]
+    ) -> Double {
         rowLabel(row.product, y: top + 16, into: &canvas)
         let lanes = Self.lanes(row.items.map { ($0.start, $0.end) }, scale: scale)
         for (item, lane) in zip(row.items, lanes) {
@@ -219,7 +221,10 @@ struct Panel {
     private func drawUpgrades(into canvas: inout TimelineCanvas, scale: TimeScale, centres: [ExactKey: Double]) {
         let intervals = entitlement.periods.flatMap(\.intervals)
         for upgraded in intervals where upgraded.kind == .upgraded {
-            guard let next = intervals.first(where: { $0.start == upgraded.end && !$0.productId.sameBytes(as: upgraded.productId) && $0.kind != .grace }),
+            guard
+                let next = intervals.first(where: {
+                    $0.start == upgraded.end && !$0.productId.sameBytes(as: upgraded.productId) && $0.kind != .grace
+                }),
                 let from = centres[ExactKey(upgraded.transactionId)], let to = centres[ExactKey(next.transactionId)], from != to
             else { continue }
             let x = scale.x(upgraded.end)

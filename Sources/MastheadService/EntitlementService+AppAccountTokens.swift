@@ -35,8 +35,8 @@ extension EntitlementService {
     }
 
     /// The first subscription of `transactions` whose app account token another user than
-    /// `userId` owns (another id's bytes, even a canonically equivalent spelling), or nil: restore leaves such a subscription where it is. Read from the
-    /// database.
+    /// `userId` owns (another id's bytes, even a canonically equivalent spelling), or nil: restore
+    /// leaves such a subscription where it is. Read from the database.
     func subscriptionOwnedByAnotherUser(_ transactions: [SignedTransaction], userId: String) throws -> (environment: Environment, originalTransactionId: String)? {
         try reader.withLock { reader throws -> (environment: Environment, originalTransactionId: String)? in
             let store = reader.store

@@ -60,7 +60,8 @@ extension PostgreSQLStore {
             for original in Set(originalTransactionIds.map(ExactKey.init)) {
                 users.formUnion(
                     try connection.rows(
-                        "SELECT user_id FROM subscriptions WHERE environment = $1 AND original_transaction_id = $2", [.text(environment.rawValue), .text(original.text)]
+                        "SELECT user_id FROM subscriptions WHERE environment = $1 AND original_transaction_id = $2",
+                        [.text(environment.rawValue), .text(original.text)]
                     ) { row throws(PostgreSQLError) in ExactKey(try row.text(0)) })
             }
             return users.sorted().map(\.text)

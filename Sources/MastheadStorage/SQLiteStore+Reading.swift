@@ -48,7 +48,8 @@ extension SQLiteStore {
             let query = try statement("SELECT user_id FROM subscriptions WHERE environment = ? AND original_transaction_id = ?")
             var users: Set<ExactKey> = []
             for original in Set(originalTransactionIds.map(ExactKey.init)) {
-                users.formUnion(try query.rows([.text(environment.rawValue), .text(original.text)]) { row throws(SQLiteError) in ExactKey(try row.text(0)) })
+                users.formUnion(
+                    try query.rows([.text(environment.rawValue), .text(original.text)]) { row throws(SQLiteError) in ExactKey(try row.text(0)) })
             }
             return users.sorted().map(\.text)
         }
