@@ -202,12 +202,12 @@ public struct ServiceRouter: Sendable {
     private func postReceipt(_ request: HTTPRequest, userId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let document: JSONDocument
         do { document = try JSONDocument(parsing: request.body) } catch {
-            return reply(ServiceError.invalidJSON(error).response)
+            return reply(ServiceRouter.hinted(.invalidJSON(error), ServiceRouter.receiptBodyHint(body: request.body, root: nil)).response)
         }
         let receipt: Receipt
         do { receipt = try ReceiptDecoder(catalog: service.catalog).decode(document.root, path: "$") } catch {
             if case .receiptRejected = error { return reply(ServiceError.receiptRejected(error).response) }
-            return reply(ServiceError.invalidReceipt(error).response)
+            return reply(ServiceRouter.hinted(.invalidReceipt(error), ServiceRouter.receiptBodyHint(body: request.body, root: document.root)).response)
         }
         let latest = document.root.member("latest_receipt")?.string
         service.postReceipt(userId: userId, receipt: receipt, latestReceipt: latest, completion: purchasesAnswer(userId: userId, environment: receipt.environment, what: "receipt", reply: reply))
@@ -407,7 +407,7 @@ public struct ServiceRouter: Sendable {
     private func asOf(_ request: HTTPRequest) throws(ServiceError) -> (at: Instant, environment: Environment) {
         var at = service.clock()
         if let text = request.query["at"] {
-            guard let instant = DateText.rfc3339(text) else { throw .invalidAt }
+            guard let instant = DateText.rfc3339(text) else { throw ServiceRouter.hinted(.invalidAt, ServiceRouter.atHint(text)) }
             at = instant
         }
         var environment = Environment.production
@@ -416,6 +416,12 @@ public struct ServiceRouter: Sendable {
             environment = value
         }
         return (at, environment)
+    }
+
+    /// `error` with `hint` when there is one.
+    static func hinted(_ error: ServiceError, _ hint: String?) -> ServiceError {
+        guard let hint else { return error }
+        return .hinted(error, hint: hint)
     }
 
     /// The 401 error for a request without the API token (or, to a path whose route needs it, the
