@@ -35,7 +35,7 @@ struct MigrateCommand {
 
     init(_ arguments: [String], environment: [String: String] = ServeCommand.secretsFromEnvironment()) throws(CLIError) {
         let parsed = try Arguments(arguments, spec: Self.spec)
-        configuration = try ServeCommand.configuration(parsed, command: Self.spec.name, environment: environment, callerTokens: false)
+        configuration = try ServeCommand.configuration(parsed, command: Self.spec.name, environment: environment, use: .appStoreServerAPI).configuration
         dryRun = parsed.flag("dry-run")
     }
 

@@ -13,6 +13,11 @@ struct ServeSettingsTests {
     /// A value of the setting's kind other than its default, as a flag and as JSON.
     static func otherValue(_ setting: ServiceSetting) -> (flag: String?, json: String) {
         let current = setting.defaultText
+        // The catalog is read when the command is made: another catalog that exists (the file itself).
+        if setting.key == "catalog" {
+            let file = Tool.root.appendingPathComponent("Catalog/the-monthly/catalog.json").path
+            return (file, "\"\(file)\"")
+        }
         switch setting.kind {
         case .toggle: return (nil, "true")
         case .text: return (current + "-other", "\"\(current)-other\"")
