@@ -8,6 +8,7 @@ import MastheadFormats
 import MastheadHTTP
 import MastheadService
 import MastheadSockets
+import MastheadStorage
 
 /// `masthead serve`: the companion service on HTTP.
 struct ServeCommand {
@@ -158,6 +159,19 @@ struct ServeCommand {
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         // A client gone mid-answer must be an error on that socket, not the end of the service.
         signal(SIGPIPE, SIG_IGN)
+        // Once serving returns nothing holds the service any more: its reader connection is
+        // closed too, the last one, so SQLite removes the (checkpointed, empty) -wal and -shm files.
+        if let failure = try serve(stopSignals, output: output, errors: errors) {
+            try errors.write("masthead: stopped; the database is closed, but its write-ahead log could not be checkpointed (\(failure)): keep the -wal file with it\n")
+        } else {
+            try errors.write("masthead: stopped; the database is closed\n")
+        }
+        return 0
+    }
+
+    /// Serves until a stop signal, then stops the server, the polling and the access log and
+    /// closes the service; answers why the database's checkpoint failed, or nil.
+    private func serve(_ stopSignals: sigset_t, output: OutputFile, errors: OutputFile) throws(CLIError) -> StorageError? {
         // The port first: a start that cannot listen leaves no database behind.
         let listener = try ServeCommand.listen(configuration)
         let accessLog = try openAccessLog()
@@ -175,10 +189,12 @@ struct ServeCommand {
             throw CLIError.configuration("cannot serve on \(configuration.http.host):\(configuration.http.port): \(error)")
         }
         let signals = stopSignals
-        let waiter = Thread {
+        // Weak: the waiter outlives serving, and must not keep the server (and through its
+        // handler, the service and its connections) alive.
+        let waiter = Thread { [weak server] in
             var set = signals
             var received: Int32 = 0
-            while sigwait(&set, &received) == 0 { server.stop() }
+            while sigwait(&set, &received) == 0 { server?.stop() }
         }
         waiter.name = "stop-signals"
         waiter.start()
@@ -201,12 +217,7 @@ struct ServeCommand {
         // A poll already running finishes before the database closes.
         pollingQueue.sync {}
         accessLog?.close()
-        if let failure = service.close() {
-            try errors.write("masthead: stopped; the database is closed, but its write-ahead log could not be checkpointed (\(failure)): keep the -wal file with it\n")
-        } else {
-            try errors.write("masthead: stopped; the database is closed\n")
-        }
-        return 0
+        return service.close()
     }
 
     /// The access log the `accessLog` setting names, opened; nil when it is empty.
