@@ -107,6 +107,7 @@ struct ServeLifecycleTests {
         #expect(migrate.status == 78)
         #expect(!migrate.errors.contains("SHARED_SECRET"), "\(migrate.errors)")
         #expect(migrate.errors.contains("MASTHEAD_APP_STORE_KEY_ID"), "\(migrate.errors)")
+        #expect(!FileManager.default.fileExists(atPath: database), "migrate without its key created the database")
     }
 
     /// The database, its `-wal` and its `-shm` are readable by the service's user only.
