@@ -111,7 +111,9 @@ public final class EntitlementService: Sendable {
 
     /// Commits what is queued, makes the database file hold every commit (SQLite's write-ahead
     /// log checkpointed and truncated, so a copy of the `.sqlite` file alone is complete) and
-    /// closes the writer's connection. The reader's connection holds no snapshot between requests.
+    /// closes the writer's connection. The reader's connection, which holds no snapshot between
+    /// requests, closes when the service is released (the last connection: SQLite then removes the
+    /// empty `-wal` and `-shm` files).
     /// - Returns: why the checkpoint failed (every commit is still safe in the write-ahead log:
     ///   keep the `-wal` file with the database), or nil.
     @discardableResult
