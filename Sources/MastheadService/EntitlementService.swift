@@ -114,8 +114,15 @@ public final class EntitlementService: Sendable {
         return merged
     }
 
-    /// Commits what is queued and closes the database.
-    public func close() { writer.close() }
+    /// Commits what is queued, makes the database file hold every commit (SQLite's write-ahead
+    /// log checkpointed and truncated, so a copy of the `.sqlite` file alone is complete) and
+    /// closes the writer's connection. The reader's connection, which holds no snapshot between
+    /// requests, closes when the service is released (the last connection: SQLite then removes the
+    /// empty `-wal` and `-shm` files).
+    /// - Returns: why the checkpoint failed (every commit is still safe in the write-ahead log:
+    ///   keep the `-wal` file with the database), or nil.
+    @discardableResult
+    public func close() -> StorageError? { writer.close() }
 
     /// The catalog in force, with the issues published through the API by any process.
     public var catalog: Catalog {

@@ -662,7 +662,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "400": {
-                    "description": "- `bad_request`: the request cannot be parsed (closes the connection).\n- `invalid_user_id`: the user id breaks the path id rules.\n- `invalid_json`: the body is not JSON.\n- `invalid_receipt`: a field the rules use cannot be read; the message names its JSON path, line and value.",
+                    "description": "- `bad_request`: the request cannot be parsed (closes the connection).\n- `invalid_user_id`: the user id breaks the path id rules.\n- `invalid_json`: the body is not JSON.\n- `invalid_receipt`: a field the rules use cannot be read; the message names its JSON path, line and value.\n\nA body that is a base64 app receipt, or a verifyReceipt request (`{\"receipt-data\": …}`), gets the same codes with a hint in the message: what was detected, and to post Apple's verifyReceipt answer instead.",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -969,7 +969,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "400": {
-                    "description": "- `bad_request`: the request cannot be parsed (closes the connection).\n- `invalid_user_id`: the user id breaks the path id rules.\n- `invalid_at`: `at` is not an RFC 3339 instant.\n- `invalid_environment`: `environment` is neither `production` nor `sandbox`.",
+                    "description": "- `bad_request`: the request cannot be parsed (closes the connection).\n- `invalid_user_id`: the user id breaks the path id rules.\n- `invalid_at`: `at` is not an RFC 3339 instant (when a `+` arrived unencoded, as a space, the message says to send it as `%2B`).\n- `invalid_environment`: `environment` is neither `production` nor `sandbox`.",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -1153,7 +1153,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "400": {
-                    "description": "- `bad_request`: the request cannot be parsed (closes the connection).\n- `invalid_user_id`: the user id breaks the path id rules.\n- `invalid_publication_id`: the publication id breaks the path id rules.\n- `invalid_issue_id`: the issue id breaks the path id rules.\n- `invalid_at`: `at` is not an RFC 3339 instant.\n- `invalid_environment`: `environment` is neither `production` nor `sandbox`.",
+                    "description": "- `bad_request`: the request cannot be parsed (closes the connection).\n- `invalid_user_id`: the user id breaks the path id rules.\n- `invalid_publication_id`: the publication id breaks the path id rules.\n- `invalid_issue_id`: the issue id breaks the path id rules.\n- `invalid_at`: `at` is not an RFC 3339 instant (when a `+` arrived unencoded, as a space, the message says to send it as `%2B`).\n- `invalid_environment`: `environment` is neither `production` nor `sandbox`.",
                     "content": {
                       "application/json": {
                         "schema": {
