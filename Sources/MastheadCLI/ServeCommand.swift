@@ -23,7 +23,10 @@ struct ServeCommand {
         options: [configOption] + ServiceConfiguration.settings.map(option),
         epilogue: "Secrets come from the environment only:\n" + ServiceConfiguration.secrets.map { secret in
             "  " + secret.variable + String(repeating: " ", count: secretsWidth - secret.variable.count) + secret.help
-        }.joined(separator: "\n"))
+        }.joined(separator: "\n")
+            + "\nThe API token, the admin token and the shared secret must all be different.\n"
+            + "At start the soft open-file limit is raised (up to the hard one) to threads x maxConnectionsPerThread + 64;\n"
+            + "below that a warning is printed, and out of descriptors accepting pauses 100 ms at a time.")
 
     /// The secrets' column in the help: the longest variable name and two spaces.
     private static let secretsWidth = (ServiceConfiguration.secrets.map(\.variable.count).max() ?? 0) + 2
@@ -98,12 +101,14 @@ struct ServeCommand {
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         // A client gone mid-answer must be an error on that socket, not the end of the service.
         signal(SIGPIPE, SIG_IGN)
+        try ServeCommand.raiseDescriptorLimit(configuration.http, errors: errors)
         let service = try ServeCommand.openService(configuration)
         let server: HTTPServer
         do {
             let router = ServiceRouter(service: service)
             server = try HTTPServer(
-                configuration: configuration.http, headCheck: router.headCheck, errorResponse: router.errorResponse, handler: router.handler)
+                configuration: configuration.http, headCheck: router.headCheck, errorResponse: router.errorResponse, counters: router.httpCounters,
+                handler: router.handler)
             try server.start()
         } catch {
             service.close()
@@ -132,6 +137,19 @@ struct ServeCommand {
         service.close()
         try errors.write("masthead: stopped; the database is closed\n")
         return 0
+    }
+
+    /// Raises the open-file limit to what `threads × maxConnectionsPerThread` connections need (up
+    /// to the hard limit) and, when it stays lower, says so: past it new connections wait in the
+    /// listen queue (accepting pauses 100 ms at a time) until one closes.
+    static func raiseDescriptorLimit(_ http: HTTPServerConfiguration, errors: OutputFile) throws(CLIError) {
+        let limit = DescriptorLimit.raise(toServe: http)
+        guard !limit.isEnough else { return }
+        try errors.write(
+            "masthead: warning: the open-file limit is \(limit.limit) (hard limit \(limit.hardLimit)) but threads × maxConnectionsPerThread "
+                + "(\(http.threads) × \(http.maxConnectionsPerThread)) and \(DescriptorLimit.reserved) more need \(limit.needed): past it new "
+                + "connections wait until one closes; raise the limit (ulimit -n, LimitNOFILE=) or lower maxConnectionsPerThread\n")
+        try errors.flush()
     }
 
     /// Opens the service's database (applying migrations) with `catalog`, or the configured

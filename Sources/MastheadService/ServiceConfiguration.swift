@@ -83,6 +83,9 @@ public struct ServiceConfiguration: Sendable {
         .number("maxHeaderListBytes", \.http.maxHeaderListBytes, "Largest header section; larger: 431."),
         .number("maxHeaderCount", \.http.maxHeaderCount, "Most header fields; more: 431."),
         .number("maxBodyBytes", \.http.maxBodyBytes, "Largest request body; larger: 413."),
+        .number(
+            "maxBufferedBodyBytes", \.http.maxBufferedBodyBytes,
+            "Request bodies held at once, all connections together; a body past it: 503 with Retry-After, unread."),
         .number("idleTimeoutMilliseconds", \.http.idleTimeoutMilliseconds, "Idle keep-alive connections are closed after this."),
         .number("readTimeoutMilliseconds", \.http.readTimeoutMilliseconds, "A request not complete in time: 408."),
         .number("handlerTimeoutMilliseconds", \.http.handlerTimeoutMilliseconds, "An answer not ready in time: 503."),
@@ -176,7 +179,11 @@ public struct ServiceConfiguration: Sendable {
         if sharedSecret.isEmpty {
             throw ConfigurationError.invalid("MASTHEAD_APP_STORE_SHARED_SECRET is not set: notifications could not be authenticated")
         }
+        try checkSecretsDiffer(callerTokens: callerTokens)
         if http.threads < 1 || http.threads > 64 { throw ConfigurationError.invalid("threads must be from 1 to 64") }
+        if http.maxBufferedBodyBytes < http.maxBodyBytes {
+            throw ConfigurationError.invalid("maxBufferedBodyBytes (\(http.maxBufferedBodyBytes)) must be at least maxBodyBytes (\(http.maxBodyBytes))")
+        }
         if maxCommitBatch < 1 { throw ConfigurationError.invalid("maxCommitBatch must be at least 1") }
         if maxCachedUsers < 1 { throw ConfigurationError.invalid("maxCachedUsers must be at least 1") }
         if pollingEnabled && pollingIntervalSeconds < 1 { throw ConfigurationError.invalid("pollingIntervalSeconds must be at least 1") }
@@ -189,6 +196,20 @@ public struct ServiceConfiguration: Sendable {
         if appStoreEnvironments.isEmpty { throw ConfigurationError.invalid("appStoreEnvironments must name at least one environment") }
         _ = try rootCertificates()
         try validateAppStoreServerAPI()
+    }
+}
+
+extension ServiceConfiguration {
+    /// Refuses two of the secrets with the same bytes: the admin token would then be the API
+    /// token, or a caller's token the password of notifications. The message names them, never their values.
+    func checkSecretsDiffer(callerTokens: Bool) throws(ConfigurationError) {
+        var secrets = [("MASTHEAD_APP_STORE_SHARED_SECRET", sharedSecret)]
+        if callerTokens { secrets = [("MASTHEAD_API_TOKEN", apiToken), ("MASTHEAD_ADMIN_TOKEN", adminToken)] + secrets }
+        for (index, first) in secrets.enumerated() {
+            for second in secrets[(index + 1)...] where first.1.utf8.elementsEqual(second.1.utf8) {
+                throw ConfigurationError.invalid("\(first.0) and \(second.0) are the same: each secret must be different")
+            }
+        }
     }
 }
 

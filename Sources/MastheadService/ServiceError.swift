@@ -111,8 +111,8 @@ enum ServiceError: Error, Sendable {
         switch self {
         case .http(let error):
             switch error {
-            case .invalidRequestLine, .invalidTarget, .invalidHeaderField, .obsoleteLineFolding, .invalidContentLength,
-                .conflictingContentLength, .ambiguousFraming:
+            case .invalidRequestLine, .invalidTarget, .invalidHeaderField, .obsoleteLineFolding, .invalidHeaderValue, .missingHost,
+                .severalHosts, .invalidContentLength, .conflictingContentLength, .ambiguousFraming:
                 "bad_request"
             case .targetTooLong: "uri_too_long"
             case .unsupportedVersion: "http_version_not_supported"
@@ -122,6 +122,7 @@ enum ServiceError: Error, Sendable {
             case .requestTimeout: "request_timeout"
             case .handlerTimeout: "handler_timeout"
             case .tooManyConnections: "too_many_connections"
+            case .bodyBudgetExhausted: "server_busy"
             }
         case .noRoute: "not_found"
         case .methodNotAllowed: "method_not_allowed"
@@ -214,8 +215,9 @@ enum ServiceError: Error, Sendable {
         switch self {
         case .methodNotAllowed(let allowed):
             response.headers.append(("Allow", (allowed.contains("GET") ? allowed + ["HEAD"] : allowed).joined(separator: ", ")))
-        case .http:
+        case .http(let error):
             response.closeConnection = true
+            if let seconds = error.retryAfterSeconds { response.headers.append(("Retry-After", "\(seconds)")) }
         default:
             break
         }

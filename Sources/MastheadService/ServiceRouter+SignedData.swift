@@ -1,7 +1,9 @@
 import Masthead
+import MastheadCrypto
 import MastheadFormats
 import MastheadHTTP
 import MastheadJSON
+import MastheadStorage
 
 /// Signed data: version 2 notifications on `POST /v1/notifications/app-store`, and
 /// `POST /v1/users/{userId}/transactions`.
@@ -12,18 +14,32 @@ extension ServiceRouter {
     /// no `appStoreBundleId` is configured, every one is refused (503, so that Apple sends it again).
     func postSignedNotification(_ signedPayload: String, body: [UInt8], reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard let verifier = service.signedDataVerifier else {
-            return refuseNotification(.signedDataNotConfigured, body: body, reply: reply)
+            return refuseNotification(.signedDataNotConfigured, kind: .signed, body: body, reply: reply)
         }
         let notification: SignedNotification
         do { notification = try verifier.notification(signedPayload, path: "$.signedPayload") } catch {
-            return refuseNotification(.notificationRefused(error), body: body, reply: reply)
+            return refuseNotification(.notificationRefused(error), kind: ServiceRouter.rejectionKind(error), body: body, reply: reply)
         }
         service.postSignedNotification(notification, body: body, completion: notificationAnswer(decodeError: nil, reply: reply))
     }
 
-    /// Keeps a refused notification's body with the reason (the error's message), then answers the error.
-    func refuseNotification(_ error: ServiceError, body: [UInt8], reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        service.recordRejectedNotification(reason: error.message, body: body) { _ in
+    /// What a refusal of a version 2 notification's `signedPayload` keeps it as: malformed when
+    /// the token itself is not a well-formed ES256 JWS with a decodable chain, else signed data
+    /// (refused for its chain, signature, app or content: the evidence of a forgery).
+    static func rejectionKind(_ error: FormatError) -> RejectedNotification.Kind {
+        guard case .signatureRefused(let path, let reason) = error, path == "$.signedPayload" else { return .signed }
+        switch reason {
+        case .malformedToken, .unsupportedAlgorithm, .wrongChainLength, .undecodableCertificate, .invalidBase64, .invalidCertificate: return .malformed
+        default: return .signed
+        }
+    }
+
+    /// Keeps a refused notification's body with the reason (the error's message, cut to
+    /// ``RejectedNotification/maxReasonBytes``), then answers the error.
+    func refuseNotification(
+        _ error: ServiceError, kind: RejectedNotification.Kind, body: [UInt8], reply: @escaping @Sendable (HTTPResponse) -> Void
+    ) {
+        service.recordRejectedNotification(kind: kind, reason: error.message, body: body) { _ in
             // Answered the refusal whether or not it could be kept: it is not applied either way.
             reply(error.response)
         }

@@ -192,6 +192,8 @@ struct SignedNotificationTests {
         let rejected = harness.call("GET", "/v1/notifications/rejected?bodies=true", token: "admin-token").json?["rejectedNotifications"]
         #expect(rejected?.count == 1)
         #expect(rejected?.elements.first(where: { _ in true })?["reason"]?.string == message)
+        // Only a body that is no signed token at all is kept as malformed, apart from signed data refused.
+        #expect(rejected?.elements.first(where: { _ in true })?["kind"]?.string == (refusal == "not a token" ? "malformed" : "signed"))
         #expect(rejected?.elements.first(where: { _ in true })?["bodyBase64"]?.string == Data(body.utf8).base64EncodedString())
         let store = try SQLiteStore(path: harness.path, readOnly: true)
         #expect(try store.notificationCount() == 0)
@@ -199,8 +201,8 @@ struct SignedNotificationTests {
         #expect(ServiceRouterTests.readable(harness, "tia", "2020-03", at: "2020-03-05T00:00:00Z") == false)
     }
 
-    /// A second delivery of a `notificationUUID` is answered 200 `duplicate` and is neither stored
-    /// nor counted again; a later notification about the same transaction still applies.
+    /// A second delivery of a `notificationUUID` is answered 200 `duplicate`, `stored: false`, and
+    /// is neither stored nor counted again; a later notification about the same transaction still applies.
     @Test func duplicateUUID_isStoredAndAppliedOnce() throws {
         let harness = try Self.harness()
         defer { harness.close() }
@@ -211,7 +213,7 @@ struct SignedNotificationTests {
             transaction: try SignedFixtures.transaction("d1", original: "d1", from: from, to: "2020-03-20T12:00:00Z", signed: "2020-02-25T00:00:00Z", revoked: "2020-02-25T00:00:00Z", token: Self.token),
             signed: "2020-02-25T00:00:00Z")
         #expect(harness.call("POST", "/v1/notifications/app-store", token: nil, json: refund).body == #"{"stored":true,"applied":true}"#)
-        #expect(harness.call("POST", "/v1/notifications/app-store", token: nil, json: refund).body == #"{"stored":true,"applied":false,"duplicate":true}"#)
+        #expect(harness.call("POST", "/v1/notifications/app-store", token: nil, json: refund).body == #"{"stored":false,"applied":false,"duplicate":true}"#)
         let store = try SQLiteStore(path: harness.path, readOnly: true)
         #expect(try store.notificationCount() == 1)
         #expect(try store.database.scalar("SELECT notification_type || '/' || coalesce(subtype, '-') || '/' || notification_uuid FROM notifications") == .text("REFUND/-/11111111-2222-4333-8444-555555555555"))
