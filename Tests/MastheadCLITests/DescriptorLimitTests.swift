@@ -55,7 +55,8 @@ struct DescriptorLimitTests {
         let before = try Self.cpuSeconds(pid)
         usleep(1_000_000)
         let spent = try Self.cpuSeconds(pid) - before
-        #expect(spent < 0.3, "\(spent) s of CPU in 1 s at the limit")
+        // Backing off, it wakes about ten times a second: a few milliseconds; spinning, most of a core.
+        #expect(spent < 0.1, "\(spent) s of CPU in 1 s at the limit")
         clients.removeAll()
         let client = try TestClient(port: server.port)
         #expect(client.request("GET", "/health")?.status == 200)
