@@ -271,7 +271,7 @@ enum OpenAPIDocument {
                   "Operations"
                 ],
                 "summary": "Prometheus metrics",
-                "description": "The Prometheus text exposition format: `masthead_requests_total{route,status}`, `masthead_request_duration_seconds{route}` (histogram), `masthead_notifications_total{type}`, `masthead_store_errors_total`.",
+                "description": "The Prometheus text exposition format: `masthead_requests_total{route,status}`, `masthead_request_duration_seconds{route}` (histogram), `masthead_notifications_total{type}` (a type Apple does not document is counted as `other`; label values are escaped as the format says), `masthead_store_errors_total`, `masthead_http_accept_backoffs_total`, `masthead_http_body_budget_refusals_total`.",
                 "operationId": "getMetrics",
                 "responses": {
                   "200": {
