@@ -2748,7 +2748,7 @@ enum OpenAPIDocument {
                             "signed",
                             "malformed"
                           ],
-                          "description": "`signed`: signed data of Apple's shape refused for its chain, signature, app or content (or while `appStoreBundleId` is unset); `malformed`: a body that is not a notification document, or a token that is not a well-formed JWS. Each kind keeps its newest 10,000 within 32 MiB of bodies and reasons, apart from the other."
+                          "description": "`signed`: signed data of Apple's shape refused for its chain, signature, app or content (or a token of that shape while `appStoreBundleId` is unset); `malformed`: a body that is not a notification document, or a token that is not a well-formed JWS. Each kind keeps its newest 10,000 within 32 MiB of bodies and reasons, apart from the other."
                         },
                         "bodyBytes": {
                           "type": "integer",

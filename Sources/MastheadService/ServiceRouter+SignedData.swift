@@ -14,7 +14,8 @@ extension ServiceRouter {
     /// no `appStoreBundleId` is configured, every one is refused (503, so that Apple sends it again).
     func postSignedNotification(_ signedPayload: String, body: [UInt8], reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard let verifier = service.signedDataVerifier else {
-            return refuseNotification(.signedDataNotConfigured, kind: .signed, body: body, reply: reply)
+            let kind: RejectedNotification.Kind = ServiceRouter.hasCompactJWSShape(signedPayload) ? .signed : .malformed
+            return refuseNotification(.signedDataNotConfigured, kind: kind, body: body, reply: reply)
         }
         let notification: SignedNotification
         do { notification = try verifier.notification(signedPayload, path: "$.signedPayload") } catch {
@@ -32,6 +33,24 @@ extension ServiceRouter {
         case .malformedToken, .unsupportedAlgorithm, .wrongChainLength, .undecodableCertificate, .invalidBase64, .invalidCertificate: return .malformed
         default: return .signed
         }
+    }
+
+    /// Whether `token` has the shape of a compact JWS (three non-empty base64url parts), judged
+    /// without a verifier: how a refusal is kept while signed data is not configured.
+    static func hasCompactJWSShape(_ token: String) -> Bool {
+        let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return parts.count == 3
+            && parts.allSatisfy { part in
+                !part.isEmpty
+                    && part.allSatisfy { byte in
+                        switch byte {
+                        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                            UInt8(ascii: "-"), UInt8(ascii: "_"):
+                            true
+                        default: false
+                        }
+                    }
+            }
     }
 
     /// Keeps a refused notification's body with the reason (the error's message, cut to

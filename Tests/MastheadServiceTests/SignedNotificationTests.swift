@@ -151,6 +151,7 @@ struct SignedNotificationTests {
     /// kept in the rejected notifications, nothing stored or applied.
     @Test(arguments: [
         "flipped signature", "flipped inner signature", "wrong bundle id", "sandbox not accepted", "not a token", "other root",
+        "malformed token",
     ])
     func refusedNotification_is401_keptAsRejected_andNothingApplied(refusal: String) throws {
         let harness = try Self.harness { configuration in
@@ -180,6 +181,9 @@ struct SignedNotificationTests {
         case "not a token":
             body = #"{"signedPayload": 42}"#
             expected = "$.signedPayload"
+        case "malformed token":
+            body = #"{"signedPayload": "e30.e30"}"#
+            expected = "$.signedPayload"
         default:
             body = try SignedFixtures.notification("SUBSCRIBED", transaction: good, signed: signed)
             expected = "$.signedPayload"
@@ -193,7 +197,7 @@ struct SignedNotificationTests {
         #expect(rejected?.count == 1)
         #expect(rejected?.elements.first(where: { _ in true })?["reason"]?.string == message)
         // Only a body that is no signed token at all is kept as malformed, apart from signed data refused.
-        #expect(rejected?.elements.first(where: { _ in true })?["kind"]?.string == (refusal == "not a token" ? "malformed" : "signed"))
+        #expect(rejected?.elements.first(where: { _ in true })?["kind"]?.string == (["not a token", "malformed token"].contains(refusal) ? "malformed" : "signed"))
         #expect(rejected?.elements.first(where: { _ in true })?["bodyBase64"]?.string == Data(body.utf8).base64EncodedString())
         let store = try SQLiteStore(path: harness.path, readOnly: true)
         #expect(try store.notificationCount() == 0)
@@ -268,6 +272,11 @@ struct SignedNotificationTests {
         #expect(answer.json?["error"]?["code"]?.string == "signed_data_not_configured")
         let rejected = harness.call("GET", "/v1/notifications/rejected", token: "admin-token").json?["rejectedNotifications"]
         #expect(rejected?.elements.first(where: { _ in true })?["reason"]?.string?.contains("appStoreBundleId") == true)
+        // Apple's own is kept as signed data, junk as malformed, each within its own bound.
+        #expect(rejected?.elements.first(where: { _ in true })?["kind"]?.string == "signed")
+        #expect(harness.call("POST", "/v1/notifications/app-store", token: nil, json: #"{"signedPayload": "junk"}"#).status == 503)
+        let junk = harness.call("GET", "/v1/notifications/rejected?limit=1", token: "admin-token").json?["rejectedNotifications"]
+        #expect(junk?.elements.first(where: { _ in true })?["kind"]?.string == "malformed")
         let posted = harness.call("POST", "/v1/users/ula/transactions", json: SignedFixtures.transactions([purchase]))
         #expect(posted.status == 503)
         #expect(posted.json?["error"]?["code"]?.string == "signed_data_not_configured")
