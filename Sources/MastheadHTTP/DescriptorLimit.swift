@@ -21,8 +21,10 @@ public struct DescriptorLimit: Sendable, Hashable {
 
     /// The descriptors `configuration` needs.
     public static func needed(by configuration: HTTPServerConfiguration) -> Int {
-        let (connections, overflow) = max(1, configuration.threads).multipliedReportingOverflow(by: max(0, configuration.maxConnectionsPerThread))
-        return overflow ? Int.max : connections.addingReportingOverflow(reserved).overflow ? Int.max : connections + reserved
+        let connections = max(1, configuration.threads).multipliedReportingOverflow(by: max(0, configuration.maxConnectionsPerThread))
+        guard !connections.overflow else { return Int.max }
+        let total = connections.partialValue.addingReportingOverflow(reserved)
+        return total.overflow ? Int.max : total.partialValue
     }
 
     /// Raises the soft open-file limit towards what `configuration` needs, up to the hard limit,

@@ -267,7 +267,8 @@ final class EventLoop {
         }
     }
 
-    /// Answers with the server's response to an error; the connection closes after it.
+    /// Answers with the server's response to an error (with `Retry-After` when the error has one);
+    /// the connection closes after it.
     private func respond(_ connection: Connection, _ error: HTTPError) {
         var response = errorResponse(error)
         response.closeConnection = true

@@ -215,9 +215,8 @@ enum ServiceError: Error, Sendable {
         switch self {
         case .methodNotAllowed(let allowed):
             response.headers.append(("Allow", (allowed.contains("GET") ? allowed + ["HEAD"] : allowed).joined(separator: ", ")))
-        case .http(let error):
+        case .http:
             response.closeConnection = true
-            if let seconds = error.retryAfterSeconds { response.headers.append(("Retry-After", "\(seconds)")) }
         default:
             break
         }

@@ -179,4 +179,31 @@ struct ServiceHTTPTests {
         #expect(client.isClosedByServer())
         #expect(server.bufferedBodyBytes == 0)
     }
+
+    /// Past the bodies' budget a notification is answered 503 `server_busy` with `Retry-After`
+    /// before its body is read (Apple sends it again), in the service's error shape.
+    @Test func bodyPastTheBudget_is503ServerBusy_withRetryAfter() throws {
+        let harness = try ServiceHarness { configuration in
+            configuration.http.maxBodyBytes = 8_000
+            configuration.http.maxBufferedBodyBytes = 10_000
+        }
+        defer { harness.close() }
+        let server = try Self.serve(harness)
+        defer { Self.stop(server) }
+        let receipt = try TestClient(port: server.port)
+        receipt.send("POST /v1/users/alice/receipts HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer api-token\r\nContent-Length: 8000\r\n\r\n{")
+        var waited = 0
+        while server.bufferedBodyBytes != 8_000 && waited < 5_000 {
+            usleep(1_000)
+            waited += 1
+        }
+        #expect(server.bufferedBodyBytes == 8_000)
+        let notification = try TestClient(port: server.port)
+        notification.send("POST /v1/notifications/app-store HTTP/1.1\r\nHost: t\r\nContent-Length: 5000\r\n\r\n{")
+        let busy = try #require(notification.response())
+        #expect(busy.status == 503)
+        #expect(busy.headers["retry-after"] == "1")
+        #expect(busy.body.contains(#""code":"server_busy""#))
+        #expect(notification.isClosedByServer())
+    }
 }
