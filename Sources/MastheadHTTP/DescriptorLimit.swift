@@ -11,8 +11,6 @@ public struct DescriptorLimit: Sendable, Hashable {
     public var needed: Int
     /// The soft limit now.
     public var limit: Int
-    /// The soft limit before ``raise(toServe:)`` raised it, when it did.
-    public var raisedFrom: Int?
     /// The hard limit, past which the soft one cannot be raised.
     public var hardLimit: Int
 
@@ -33,16 +31,16 @@ public struct DescriptorLimit: Sendable, Hashable {
         let needed = needed(by: configuration)
         var current = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &current) == 0 else {
-            return DescriptorLimit(needed: needed, limit: 0, raisedFrom: nil, hardLimit: 0)
+            return DescriptorLimit(needed: needed, limit: 0, hardLimit: 0)
         }
         let soft = Int(clamping: current.rlim_cur)
         let hard = Int(clamping: current.rlim_max)
-        guard soft < needed && soft < hard else { return DescriptorLimit(needed: needed, limit: soft, raisedFrom: nil, hardLimit: hard) }
+        guard soft < needed && soft < hard else { return DescriptorLimit(needed: needed, limit: soft, hardLimit: hard) }
         var raised = current
         raised.rlim_cur = rlim_t(min(needed, hard))
         guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 else {
-            return DescriptorLimit(needed: needed, limit: soft, raisedFrom: nil, hardLimit: hard)
+            return DescriptorLimit(needed: needed, limit: soft, hardLimit: hard)
         }
-        return DescriptorLimit(needed: needed, limit: min(needed, hard), raisedFrom: soft, hardLimit: hard)
+        return DescriptorLimit(needed: needed, limit: min(needed, hard), hardLimit: hard)
     }
 }

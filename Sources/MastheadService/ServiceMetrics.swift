@@ -39,17 +39,19 @@ final class ServiceMetrics: Sendable {
     }
 
     /// The notification types of both versions that are counted under their own name.
-    static let knownNotificationTypes: Set<String> = AppStoreNotification.knownTypes.union(
+    static let knownNotificationTypes: [String] = AppStoreNotification.knownTypes.union(
         [
             NotificationTypeV2.subscribed, .didChangeRenewalPref, .didChangeRenewalStatus, .offerRedeemed, .didRenew, .expired,
             .didFailToRenew, .gracePeriodExpired, .priceIncrease, .refund, .refundDeclined, .consumptionRequest, .renewalExtended,
             .revoke, .test, .renewalExtension, .refundReversed, .externalPurchaseToken, .oneTimeCharge, .rescindConsent,
             .metadataUpdate, .migration, .priceChange,
-        ].map(\.rawValue))
+        ].map(\.rawValue)
+    ).sorted()
 
-    /// Counts a stored notification under its type, or `other` when the type is not a known one.
+    /// Counts a stored notification under its type, or `other` when the type is not a known one
+    /// (compared as bytes: another spelling of a known type is another type).
     func recordNotification(type: String) {
-        let label = ServiceMetrics.knownNotificationTypes.contains(type) ? type : "other"
+        let label = ServiceMetrics.knownNotificationTypes.first { $0.utf8.elementsEqual(type.utf8) } ?? "other"
         state.withLock { $0.notifications[label, default: 0] += 1 }
     }
 

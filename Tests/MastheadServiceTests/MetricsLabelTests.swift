@@ -22,9 +22,11 @@ struct MetricsLabelTests {
             #expect(harness.call("POST", "/v1/notifications/app-store", token: nil, json: ServiceRouterTests.notification("TYPE_\(index)", transactions: [])).status == 200)
         }
         #expect(harness.call("POST", "/v1/notifications/app-store", token: nil, json: ServiceRouterTests.notification("DID_RENEW", transactions: [])).status == 200)
+        // REVOKE with a KELVIN SIGN: canonically equal to REVOKE, but other bytes.
+        #expect(harness.call("POST", "/v1/notifications/app-store", token: nil, json: ServiceRouterTests.notification("REVO\u{212A}E", transactions: [])).status == 200)
         let metrics = harness.call("GET", "/metrics").body
         #expect(!metrics.contains("masthead_forged_total"))
         let counted = metrics.split(separator: "\n").filter { $0.hasPrefix("masthead_notifications_total{") }
-        #expect(counted == [#"masthead_notifications_total{type="DID_RENEW"} 1"#, #"masthead_notifications_total{type="other"} 101"#])
+        #expect(counted == [#"masthead_notifications_total{type="DID_RENEW"} 1"#, #"masthead_notifications_total{type="other"} 102"#])
     }
 }
