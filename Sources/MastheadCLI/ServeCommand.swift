@@ -29,7 +29,10 @@ struct ServeCommand {
         options: [configOption] + ServiceConfiguration.settings.map(option),
         epilogue: "Secrets come from the environment only:\n" + ServiceConfiguration.secrets.map { secret in
             "  " + secret.variable + String(repeating: " ", count: secretsWidth - secret.variable.count) + secret.help
-        }.joined(separator: "\n"))
+        }.joined(separator: "\n")
+            + "\nThe API token, the admin token and the shared secret must all be different.\n"
+            + "At start the soft open-file limit is raised (up to the hard one) to threads x maxConnectionsPerThread + 64;\n"
+            + "below that a warning is printed, and out of descriptors accepting pauses 100 ms at a time.")
 
     /// The secrets' column in the help: the longest variable name and two spaces.
     private static let secretsWidth = (ServiceConfiguration.secrets.map(\.variable.count).max() ?? 0) + 2
@@ -172,6 +175,7 @@ struct ServeCommand {
     /// Serves until a stop signal, then stops the server, the polling and the access log and
     /// closes the service; answers why the database's checkpoint failed, or nil.
     private func serve(_ stopSignals: sigset_t, output: OutputFile, errors: OutputFile) throws(CLIError) -> StorageError? {
+        try ServeCommand.raiseDescriptorLimit(configuration.http, errors: errors)
         // The port first: a start that cannot listen leaves no database behind.
         let listener = try ServeCommand.listen(configuration)
         let accessLog = try openAccessLog()
@@ -182,7 +186,8 @@ struct ServeCommand {
         }
         let router = ServiceRouter(service: service, accessLog: accessLog)
         let server = HTTPServer(
-            configuration: configuration.http, listener: listener, headCheck: router.headCheck, errorResponse: router.errorResponse, handler: router.handler)
+            configuration: configuration.http, listener: listener, headCheck: router.headCheck, errorResponse: router.errorResponse,
+            counters: router.httpCounters, handler: router.handler)
         do { try server.start() } catch {
             service.close()
             accessLog?.close()
@@ -238,6 +243,19 @@ struct ServeCommand {
             }
             throw CLIError.configuration("cannot listen on \(address): \(error)")
         }
+    }
+
+    /// Raises the open-file limit to what `threads × maxConnectionsPerThread` connections need (up
+    /// to the hard limit) and, when it stays lower, says so: past it new connections wait in the
+    /// listen queue (accepting pauses 100 ms at a time) until one closes.
+    static func raiseDescriptorLimit(_ http: HTTPServerConfiguration, errors: OutputFile) throws(CLIError) {
+        let limit = DescriptorLimit.raise(toServe: http)
+        guard !limit.isEnough else { return }
+        try errors.write(
+            "masthead: warning: the open-file limit is \(limit.limit) (hard limit \(limit.hardLimit)) but threads × maxConnectionsPerThread "
+                + "(\(http.threads) × \(http.maxConnectionsPerThread)) and \(DescriptorLimit.reserved) more need \(limit.needed): past it new "
+                + "connections wait until one closes; raise the limit (ulimit -n, LimitNOFILE=) or lower maxConnectionsPerThread\n")
+        try errors.flush()
     }
 
     /// Opens the service's database (applying migrations) with `catalog`, or the configured

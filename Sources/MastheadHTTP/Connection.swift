@@ -7,8 +7,11 @@ final class Connection {
     var inputStart = 0
     /// How far past `inputStart` the end of the current request's header section has been looked for.
     var headSearched = 0
-    /// Whether the current request's `Expect: 100-continue` has been answered.
-    var continueAnswered = false
+    /// Whether the current request's head has been checked before its body (and its
+    /// `Expect: 100-continue` answered).
+    var headReported = false
+    /// The bytes of its request's body reserved in the server's body budget, until it is answered.
+    var reservedBodyBytes = 0
     /// Bytes to send; those before `outputStart` are sent.
     var output: [UInt8] = []
     var outputStart = 0

@@ -12,6 +12,12 @@ import Synchronization
 /// answered and until the connection's unsent answers are within `maxPendingOutputBytes`; while
 /// they are not, the connection is not read past `maxPipelinedBytes`, so one client cannot make
 /// the server buffer without bound.
+///
+/// A request whose body has not all arrived is shown to the head check first, and its body's
+/// bytes are reserved in the budget all loops share (`maxBufferedBodyBytes`) until it is answered:
+/// a refused head or a full budget is answered at once and the body is never read. When `accept`
+/// fails (out of descriptors, say) the listener is not watched for ``acceptBackoffMilliseconds``,
+/// so that the loop does not spin on a connection it cannot take.
 final class EventLoop {
     let configuration: HTTPServerConfiguration
     let listener: Int32
@@ -26,6 +32,8 @@ final class EventLoop {
     private var nextConnectionId: UInt64 = 1
     private var nextRequestId: UInt64 = 1
     private var accepting = true
+    /// While accepting is backed off after a failed `accept`: when to watch the listener again.
+    private var acceptPausedUntil: Int64?
     private var readBuffer = [UInt8](repeating: 0, count: EventLoop.readChunkBytes)
     /// Connections answered from the mailbox that have buffered requests (or a paused reader, or
     /// an ended stream) to go on with once the current event is handled.
@@ -38,6 +46,8 @@ final class EventLoop {
     static let readChunkBytes = 64 * 1024
     /// A connection's buffers keep up to this much capacity between requests; larger ones are released.
     static let keptCapacityBytes = 64 * 1024
+    /// How long the listener is left unwatched after `accept` fails.
+    static let acceptBackoffMilliseconds: Int64 = 100
     /// The interim answer to `Expect: 100-continue` (RFC 9110 §15.2.1).
     static let continueResponse: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
@@ -84,6 +94,10 @@ final class EventLoop {
             processPending()
             let now = SystemClock.monotonicMilliseconds()
             checkTimeouts(now: now)
+            if accepting, !state.isStopping, let until = acceptPausedUntil, now >= until {
+                acceptPausedUntil = nil
+                do { try poller.add(listener, exclusive: true) } catch { acceptPausedUntil = now + EventLoop.acceptBackoffMilliseconds }
+            }
             if state.isStopping {
                 if accepting {
                     accepting = false
@@ -104,7 +118,14 @@ final class EventLoop {
     private func acceptAll() {
         while true {
             let accepted: Int32?
-            do { accepted = try ListeningSocket.accept(on: listener) } catch { return }
+            do { accepted = try ListeningSocket.accept(on: listener) } catch {
+                // Out of descriptors (EMFILE, ENFILE) or memory: the pending connection stays
+                // pending, and the level-triggered listener would be reported at once again.
+                poller.remove(listener)
+                acceptPausedUntil = SystemClock.monotonicMilliseconds() + EventLoop.acceptBackoffMilliseconds
+                state.counters.countAcceptBackoff()
+                return
+            }
             guard let fd = accepted else { return }
             let connection = Connection(descriptor: fd, id: nextConnectionId, now: SystemClock.monotonicMilliseconds())
             nextConnectionId += 1
@@ -166,7 +187,7 @@ final class EventLoop {
                 outcome = try connection.input.withUnsafeBufferPointer { bytes throws(HTTPError) in
                     try parser.parse(
                         UnsafeBufferPointer(rebasing: bytes[connection.inputStart...]), headSearchedUpTo: connection.headSearched,
-                        continueAnswered: connection.continueAnswered)
+                        headReported: connection.headReported)
                 }
             } catch {
                 connection.requestIsHead = false
@@ -179,23 +200,31 @@ final class EventLoop {
                 connection.headSearched = searched
                 if connection.requestStarted == nil { connection.requestStarted = SystemClock.monotonicMilliseconds() }
                 break parsing
-            case .expectsContinue(let head):
-                connection.continueAnswered = true
+            case .head(let head, let bodyBytes, let expectsContinue):
+                connection.headReported = true
+                connection.requestIsHead = head.method == "HEAD"
+                connection.requestIsHTTP10 = false
                 if var refusal = headCheck?(head) {
                     // Answered before its body, which is never read: the connection closes after it.
                     refusal.closeConnection = true
-                    connection.requestIsHead = head.method == "HEAD"
-                    connection.requestIsHTTP10 = false
                     respond(connection, refusal)
-                } else {
+                } else if !reserveBody(connection, bytes: bodyBytes) {
+                    respond(connection, .bodyBudgetExhausted(limit: configuration.maxBufferedBodyBytes))
+                } else if expectsContinue {
                     connection.output.append(contentsOf: EventLoop.continueResponse)
                     flush(connection)
                 }
                 break parsing
             case .request(let request, let consumed, let isHTTP10):
+                if !connection.headReported && !request.body.isEmpty && !reserveBody(connection, bytes: request.body.count) {
+                    connection.requestIsHead = false
+                    connection.requestIsHTTP10 = false
+                    respond(connection, .bodyBudgetExhausted(limit: configuration.maxBufferedBodyBytes))
+                    break parsing
+                }
                 connection.inputStart += consumed
                 connection.headSearched = 0
-                connection.continueAnswered = false
+                connection.headReported = false
                 connection.requestStarted = nil
                 if connection.inputStart == connection.input.count { resetInput(connection) }
                 connection.awaitingResponse = true
@@ -230,6 +259,7 @@ final class EventLoop {
             state.inFlight.subtract(1, ordering: .relaxed)
             connection.awaitingResponse = false
             connection.handlerStarted = nil
+            releaseBody(connection)
             respond(connection, letter.response)
             if connection.isOpen && (connection.inputStart < connection.input.count || connection.peerClosed || connection.readPaused) {
                 pending.append(connection)
@@ -237,11 +267,36 @@ final class EventLoop {
         }
     }
 
-    /// Answers with the server's response to an error; the connection closes after it.
+    /// Answers with the server's response to an error (with `Retry-After` when the error has one);
+    /// the connection closes after it.
     private func respond(_ connection: Connection, _ error: HTTPError) {
         var response = errorResponse(error)
         response.closeConnection = true
+        if let seconds = error.retryAfterSeconds, !response.headers.contains(where: { $0.name.lowercased() == "retry-after" }) {
+            response.headers.append(("Retry-After", "\(seconds)"))
+        }
+        if case .bodyBudgetExhausted = error { state.counters.countBodyBudgetRefusal() }
         respond(connection, response)
+    }
+
+    /// Reserves a request body's bytes in the budget all loops share; false, reserving nothing,
+    /// when they would exceed `maxBufferedBodyBytes`.
+    private func reserveBody(_ connection: Connection, bytes: Int) -> Bool {
+        guard bytes > 0 else { return true }
+        let total = state.bufferedBodyBytes.add(bytes, ordering: .relaxed).newValue
+        guard total <= configuration.maxBufferedBodyBytes else {
+            state.bufferedBodyBytes.subtract(bytes, ordering: .relaxed)
+            return false
+        }
+        connection.reservedBodyBytes = bytes
+        return true
+    }
+
+    /// Gives the connection's reserved body bytes back to the budget (its request is answered, or it closed).
+    private func releaseBody(_ connection: Connection) {
+        guard connection.reservedBodyBytes > 0 else { return }
+        state.bufferedBodyBytes.subtract(connection.reservedBodyBytes, ordering: .relaxed)
+        connection.reservedBodyBytes = 0
     }
 
     private func respond(_ connection: Connection, _ response: HTTPResponse) {
@@ -337,6 +392,7 @@ final class EventLoop {
         guard connection.isOpen else { return }
         connection.isOpen = false
         if connection.awaitingResponse { state.inFlight.subtract(1, ordering: .relaxed) }
+        releaseBody(connection)
         connections[connection.descriptor] = nil
         poller.remove(connection.descriptor)
         Glibc.close(connection.descriptor)
@@ -351,6 +407,7 @@ final class EventLoop {
             {
                 state.inFlight.subtract(1, ordering: .relaxed)
                 connection.awaitingResponse = false
+                releaseBody(connection)
                 respond(connection, .handlerTimeout)
             } else if !connection.awaitingResponse, connection.output.isEmpty, let started = connection.requestStarted,
                 now - started > Int64(configuration.readTimeoutMilliseconds)

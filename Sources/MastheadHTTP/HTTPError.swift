@@ -17,6 +17,13 @@ public enum HTTPError: Error, Hashable, Sendable {
     case invalidHeaderField
     /// A header line starting with a space or tab (RFC 9112 §5.2): 400.
     case obsoleteLineFolding
+    /// A field value holding a control byte (NUL, a bare CR, another below 0x20 but tab, or DEL;
+    /// RFC 9110 §5.5), with the field's name: 400.
+    case invalidHeaderValue(name: String)
+    /// An HTTP/1.1 request without a `Host` field (RFC 9112 §3.2): 400.
+    case missingHost
+    /// A request with more than one `Host` field (RFC 9112 §3.2): 400.
+    case severalHosts
     /// More than `limit` header fields: 431.
     case tooManyHeaderFields(limit: Int)
     /// A header field longer than `limit` bytes: 431.
@@ -39,19 +46,23 @@ public enum HTTPError: Error, Hashable, Sendable {
     case handlerTimeout
     /// The event loop has as many connections as it may: 503.
     case tooManyConnections
+    /// The request bodies being received or answered, all connections together, would exceed
+    /// `limit` bytes with this one (``HTTPServerConfiguration/maxBufferedBodyBytes``): 503, with
+    /// `Retry-After` (``retryAfterSeconds``).
+    case bodyBudgetExhausted(limit: Int)
 
     /// The status code it is answered with.
     public var status: Int {
         switch self {
-        case .invalidRequestLine, .invalidTarget, .invalidHeaderField, .obsoleteLineFolding, .invalidContentLength,
-            .conflictingContentLength, .ambiguousFraming:
+        case .invalidRequestLine, .invalidTarget, .invalidHeaderField, .obsoleteLineFolding, .invalidHeaderValue, .missingHost,
+            .severalHosts, .invalidContentLength, .conflictingContentLength, .ambiguousFraming:
             400
         case .requestTimeout: 408
         case .bodyTooLarge: 413
         case .targetTooLong: 414
         case .tooManyHeaderFields, .headerFieldTooLarge, .headersTooLarge: 431
         case .unsupportedTransferEncoding: 501
-        case .handlerTimeout, .tooManyConnections: 503
+        case .handlerTimeout, .tooManyConnections, .bodyBudgetExhausted: 503
         case .unsupportedVersion: 505
         }
     }
@@ -65,6 +76,9 @@ public enum HTTPError: Error, Hashable, Sendable {
         case .unsupportedVersion: "only HTTP/1.1 and HTTP/1.0 are served"
         case .invalidHeaderField: "malformed header field"
         case .obsoleteLineFolding: "obsolete line folding is not accepted"
+        case .invalidHeaderValue(let name): "the value of header field '\(name)' holds a control character"
+        case .missingHost: "an HTTP/1.1 request must have a Host header field"
+        case .severalHosts: "a request must have one Host header field, not several"
         case .tooManyHeaderFields(let limit): "more than \(limit) header fields"
         case .headerFieldTooLarge(let limit): "a header field is larger than \(limit) bytes"
         case .headersTooLarge(let limit): "the header section is larger than \(limit) bytes"
@@ -76,6 +90,13 @@ public enum HTTPError: Error, Hashable, Sendable {
         case .requestTimeout: "the request did not arrive in time"
         case .handlerTimeout: "the request took too long to answer"
         case .tooManyConnections: "the server has too many open connections"
+        case .bodyBudgetExhausted(let limit): "the server is receiving \(limit) bytes of request bodies already; try again shortly"
         }
+    }
+
+    /// The seconds a client should wait before sending the request again (`Retry-After`), when it may.
+    public var retryAfterSeconds: Int? {
+        if case .bodyBudgetExhausted = self { return 1 }
+        return nil
     }
 }

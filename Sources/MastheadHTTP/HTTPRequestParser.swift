@@ -6,8 +6,11 @@ import Glibc
 /// Bodies are framed by `Content-Length` only. Ambiguous framing is refused (RFC 9112 §6.3):
 /// `Transfer-Encoding` together with `Content-Length`, several differing `Content-Length`s, or one
 /// that is not a number, is 400; `Transfer-Encoding` alone is 501 (chunked bodies are not
-/// supported). Line folding is refused. Bare LF line ends are accepted. A request sent with
-/// `Expect: 100-continue` (HTTP/1.1) is reported once its head is complete, before its body
+/// supported). Line folding is refused. Bare LF line ends are accepted. A field value holding a
+/// control byte (NUL, a bare CR, any other below 0x20 but tab, or DEL) is 400 (RFC 9110 §5.5), and
+/// so is an HTTP/1.1 request without exactly one `Host` field (RFC 9112 §3.2). A request whose body
+/// has not all arrived is reported once, as soon as its head is complete, so that it can be refused
+/// before its body is read; one sent with `Expect: 100-continue` (HTTP/1.1) is told so
 /// (RFC 9110 §10.1.1).
 ///
 /// Package access so that the fuzz target can drive it without a server.
@@ -24,17 +27,18 @@ package struct HTTPRequestParser {
         case incomplete(headSearched: Int)
         /// A whole request, how many bytes it used, and whether it is HTTP/1.0.
         case request(HTTPRequest, consumed: Int, isHTTP10: Bool)
-        /// The head of a request that expects `100 Continue` before sending its body (the request's
-        /// body is empty); reported while `continueAnswered` is false, else it is `incomplete`.
-        case expectsContinue(HTTPRequest)
+        /// The head of a request whose body has not all arrived (the request's body is empty),
+        /// `bodyBytes` its `Content-Length`, and whether it expects `100 Continue` before sending
+        /// it; reported while `headReported` is false, else it is `incomplete`.
+        case head(HTTPRequest, bodyBytes: Int, expectsContinue: Bool)
     }
 
     /// Parses the first request in `bytes`; `hint` is the `headSearched` of the previous
-    /// `.incomplete` outcome for the same bytes (0 the first time); `continueAnswered` says the
-    /// request's `100 Continue` has been sent.
+    /// `.incomplete` outcome for the same bytes (0 the first time); `headReported` says the
+    /// request's head has been reported (`.head`) already.
     /// - Throws: the ``HTTPError`` the bytes cannot be a valid request for: answer it and close.
     package func parse(
-        _ bytes: UnsafeBufferPointer<UInt8>, headSearchedUpTo hint: Int = 0, continueAnswered: Bool = false
+        _ bytes: UnsafeBufferPointer<UInt8>, headSearchedUpTo hint: Int = 0, headReported: Bool = false
     ) throws(HTTPError) -> Outcome {
         guard let headEnd = findHeadEnd(bytes, from: hint) else {
             // The request line so far, without its line end (a CR may be all that came of it), is
@@ -96,6 +100,7 @@ package struct HTTPRequestParser {
         var transferEncoding = false
         var connection: String?
         var expectsContinue = false
+        var hosts = 0
         for line in headerLines {
             if line.count > configuration.maxHeaderFieldBytes {
                 throw .headerFieldTooLarge(limit: configuration.maxHeaderFieldBytes)
@@ -111,8 +116,12 @@ package struct HTTPRequestParser {
                 for (offset, byte) in nameBytes.enumerated() { lowered[offset] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
                 return nameBytes.count
             }
-            let value = String(decoding: trim(bytes[(colon + 1)..<field.endIndex]), as: UTF8.self)
+            let valueBytes = trim(bytes[(colon + 1)..<field.endIndex])
+            if valueBytes.contains(where: HTTPRequestParser.isControlByte) { throw .invalidHeaderValue(name: name) }
+            let value = String(decoding: valueBytes, as: UTF8.self)
             switch name {
+            case "host":
+                hosts += 1
             case "content-length":
                 guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), value.utf8.count <= 15, let length = Int(value) else {
                     throw .invalidContentLength(value)
@@ -130,6 +139,8 @@ package struct HTTPRequestParser {
             }
             headers.append((name, value))
         }
+        if hosts > 1 { throw .severalHosts }
+        if isHTTP11 && hosts == 0 { throw .missingHost }
         if transferEncoding {
             if contentLength != nil { throw .ambiguousFraming }
             throw .unsupportedTransferEncoding
@@ -142,11 +153,11 @@ package struct HTTPRequestParser {
         let keepAlive: Bool =
             isHTTP11 ? !(connection?.contains("close") ?? false) : (connection?.contains("keep-alive") ?? false)
         guard bytes.count >= total else {
-            // A server must not send 100 Continue to an HTTP/1.0 client (RFC 9110 §10.1.1).
-            if expectsContinue && isHTTP11 && !continueAnswered {
+            if !headReported {
                 var head = HTTPRequest(method: method, target: target, keepAlive: keepAlive)
                 head.headers = headers
-                return .expectsContinue(head)
+                // A server must not send 100 Continue to an HTTP/1.0 client (RFC 9110 §10.1.1).
+                return .head(head, bodyBytes: length, expectsContinue: expectsContinue && isHTTP11)
             }
             return .incomplete(headSearched: hint)
         }
@@ -184,6 +195,9 @@ package struct HTTPRequestParser {
         while upper > lower && (slice.base[upper - 1] == 0x20 || slice.base[upper - 1] == 0x09) { upper -= 1 }
         return slice.base[lower..<upper]
     }
+
+    /// A byte a field value may not hold (RFC 9110 §5.5): a control character other than tab, or DEL.
+    static func isControlByte(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
 
     /// RFC 9110 token characters.
     static func isTokenByte(_ byte: UInt8) -> Bool {

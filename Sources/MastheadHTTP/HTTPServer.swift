@@ -10,8 +10,9 @@ public final class HTTPServer: Sendable {
     /// Called on a loop thread for each request; must not block for long.
     public typealias Handler = @Sendable (HTTPRequest, HTTPResponder) -> Void
 
-    /// Called on a loop thread with the head of a request that expects `100 Continue` (its body
-    /// still empty); returns the final answer that refuses it, or nil to let the body come.
+    /// Called on a loop thread with the head of a request whose body has not all arrived, or
+    /// that expects `100 Continue` (its body still empty); returns the final answer that refuses
+    /// it (sent at once, the body never read, the connection closed), or nil to let the body come.
     public typealias HeadCheck = @Sendable (HTTPRequest) -> HTTPResponse?
 
     /// Called on a loop thread with a refused request's error (or a timeout, or a connection over
@@ -26,6 +27,11 @@ public final class HTTPServer: Sendable {
         /// The most bytes one connection has had waiting to be sent, and buffered unparsed.
         let peakPendingOutput = Atomic<Int>(0)
         let peakBufferedInput = Atomic<Int>(0)
+        /// The body bytes reserved by requests being received or answered, all loops together.
+        let bufferedBodyBytes = Atomic<Int>(0)
+        let counters: HTTPServerCounters
+
+        init(counters: HTTPServerCounters) { self.counters = counters }
 
         var isStopping: Bool { stopping.load(ordering: .acquiring) }
         var gracePeriodMilliseconds: Int { grace.load(ordering: .relaxed) }
@@ -36,24 +42,25 @@ public final class HTTPServer: Sendable {
     private let handler: Handler
     private let headCheck: HeadCheck?
     private let errorResponse: ErrorResponse
-    private let state = State()
+    private let state: State
     private let wakers = Mutex<[Waker]>([])
     private let finished = DispatchGroup()
 
     /// Binds the listening socket; ``start()`` begins serving.
     ///
     /// - Parameters:
-    ///   - headCheck: decides whether a request sent with `Expect: 100-continue` may send its
-    ///     body (nil: every such request gets `100 Continue`).
+    ///   - headCheck: decides whether a request whose body has not all arrived (or that is sent
+    ///     with `Expect: 100-continue`) may send its body (nil: every one may).
     ///   - errorResponse: answers the errors of the HTTP layer (by default ``plainErrorResponse(_:)``).
+    ///   - counters: where the server counts its accept back-offs and busy refusals.
     ///   - handler: answers each complete request.
     public convenience init(
         configuration: HTTPServerConfiguration, headCheck: HeadCheck? = nil, errorResponse: @escaping ErrorResponse = HTTPServer.plainErrorResponse,
-        handler: @escaping Handler
+        counters: HTTPServerCounters = HTTPServerCounters(), handler: @escaping Handler
     ) throws(SocketError) {
         self.init(
             configuration: configuration, listener: try ListeningSocket(host: configuration.host, port: configuration.port), headCheck: headCheck,
-            errorResponse: errorResponse, handler: handler)
+            errorResponse: errorResponse, counters: counters, handler: handler)
     }
 
     /// Serves on a socket bound already (so a program can bind before it opens what its handler
@@ -61,9 +68,11 @@ public final class HTTPServer: Sendable {
     /// closes the socket when stopped; `configuration`'s host and port are not used.
     public init(
         configuration: HTTPServerConfiguration, listener: ListeningSocket, headCheck: HeadCheck? = nil,
-        errorResponse: @escaping ErrorResponse = HTTPServer.plainErrorResponse, handler: @escaping Handler
+        errorResponse: @escaping ErrorResponse = HTTPServer.plainErrorResponse, counters: HTTPServerCounters = HTTPServerCounters(),
+        handler: @escaping Handler
     ) {
         self.configuration = configuration
+        state = State(counters: counters)
         self.headCheck = headCheck
         self.errorResponse = errorResponse
         self.handler = handler
@@ -132,6 +141,12 @@ public final class HTTPServer: Sendable {
 
     /// The most response bytes any one connection has had waiting for its reader since start.
     package var peakPendingOutputBytes: Int { state.peakPendingOutput.load(ordering: .relaxed) }
+
+    /// The request body bytes reserved now, all connections together (at most `maxBufferedBodyBytes`).
+    package var bufferedBodyBytes: Int { state.bufferedBodyBytes.load(ordering: .relaxed) }
+
+    /// What the server has counted since start.
+    public var counters: HTTPServerCounters { state.counters }
 
     /// The most unparsed request bytes any one connection has had buffered since start.
     package var peakBufferedInputBytes: Int { state.peakBufferedInput.load(ordering: .relaxed) }

@@ -2,12 +2,14 @@ import MastheadStorage
 import Synchronization
 
 extension EntitlementService {
-    /// Keeps the body of a notification refused for its signature, with the reason, through the
-    /// group commit; it is never applied, and the store keeps only the newest
+    /// Keeps the body of a refused notification, with the reason, through the group commit; it is
+    /// never applied, and the store keeps only the newest of each kind
     /// (`SQLiteStore.rejectedNotificationRetention`). `completion` runs after the commit with its id.
-    func recordRejectedNotification(reason: String, body: [UInt8], completion: @escaping @Sendable (Result<Int64, any Error>) -> Void) {
+    func recordRejectedNotification(
+        kind: RejectedNotification.Kind, reason: String, body: [UInt8], completion: @escaping @Sendable (Result<Int64, any Error>) -> Void
+    ) {
         let now = clock()
-        write({ store in (try store.recordRejectedNotification(reason: reason, body: body, now: now), []) }, completion: completion)
+        write({ store in (try store.recordRejectedNotification(kind: kind, reason: reason, body: body, now: now), []) }, completion: completion)
     }
 
     /// The newest `limit` rejected notifications, newest first, with their bodies when `withBodies`.

@@ -16,7 +16,7 @@ enum OpenAPIDocument {
             "title": "Masthead",
             "version": "\#(MastheadVersion.current)",
             "summary": "Which magazine issues an App Store subscriber may read.",
-            "description": "Masthead's companion service: it decides which magazine issues an App Store subscriber may read. A content-delivery API asks it before serving an issue (the download check); the app's backend posts verified receipts, or the signed transactions a StoreKit 2 app holds; Apple posts its status notifications (version 1, and version 2: signed).\n\n**Authentication.** Every route but `/health`, `/openapi.json` and the App Store notifications needs `Authorization: Bearer <MASTHEAD_API_TOKEN>` (the scheme name in any case; the token compared in constant time). Publishing an issue (PUT) and listing the rejected notifications need the admin token, `MASTHEAD_ADMIN_TOKEN` (the API token there is 403; the admin token elsewhere is 401). A version 1 notification carries the App Store shared secret, `MASTHEAD_APP_STORE_SHARED_SECRET`, in its body's `password` field (OpenAPI has no security scheme for a secret in the body: see that operation); a version 2 notification is signed by Apple and verified instead. The token is checked before the route is looked up: without it, an unknown path is 401 too.\n\n**Path ids.** User, publication and issue ids in the path are percent-decoded and must then be 1 to 256 bytes of valid UTF-8 with no control character (C0 U+0000–U+001F, DEL U+007F, C1 U+0080–U+009F); anything else is 400 `invalid_user_id`, `invalid_publication_id` or `invalid_issue_id` before any lookup, the message naming the rule broken. An id is its exact bytes, never normalised: `caf%C3%A9` and `cafe%CC%81` (é precomposed and decomposed) are two users, or two issues. An app account token in the path is a UUID written 8-4-4-4-12 hexadecimal digits, in either case; anything else is 400 `invalid_app_account_token`.\n\n**Query strings.** Parameters are percent-decoded and `+` is a space (so an offset such as `+09:30` in `at` is sent as `%2B09:30`); the last of repeated names wins; unknown names are ignored.\n\n**Bodies.** JSON (RFC 8259, read strictly), framed by `Content-Length` (at most 2 MiB by default); `Transfer-Encoding` is not supported. A request sent with `Expect: 100-continue` gets `100 Continue` once the token and the limits pass, or its refusal (401, 413) at once, without the body being sent.\n\n**HEAD.** Every GET route answers HEAD as it answers GET: the same status and header fields (`Content-Length` is the length of GET's body), without the body.\n\n**Errors.** Every error is `{\"error\": {\"code\": \"…\", \"message\": \"…\"}}` (schema `Error`); the code is stable, the message is for people. Besides the codes listed with each operation, any request may get:\n- 400 `bad_request`: the request cannot be parsed (malformed request line or header field, obsolete line folding, an invalid or conflicting `Content-Length`, `Content-Length` together with `Transfer-Encoding`); the connection is closed.\n- 404 `not_found`: no route for the method and path (with a valid token).\n- 405 `method_not_allowed`: the path exists but not with this method; the `Allow` header names the one that does.\n- 408 `request_timeout`: the request was not complete within the read timeout (10 s by default).\n- 413 `content_too_large`: the body is larger than `maxBodyBytes` (2 MiB by default).\n- 414 `uri_too_long`: the request line is longer than `maxRequestLineBytes` (8 KiB by default).\n- 431 `request_header_fields_too_large`: a header field, the header section (80 KiB each by default) or the number of fields (1000) is over its limit.\n- 501 `not_implemented`: `Transfer-Encoding` (chunked bodies are not supported; send `Content-Length`).\n- 503 `handler_timeout`: the answer was not ready within the handler timeout (30 s by default); `too_many_connections`: the server has too many open connections.\n- 505 `http_version_not_supported`: only HTTP/1.1 and HTTP/1.0 are served.\nThe HTTP layer's errors close the connection. Every limit is a setting of `masthead serve` (see `masthead serve --help`).",
+            "description": "Masthead's companion service: it decides which magazine issues an App Store subscriber may read. A content-delivery API asks it before serving an issue (the download check); the app's backend posts verified receipts, or the signed transactions a StoreKit 2 app holds; Apple posts its status notifications (version 1, and version 2: signed).\n\n**Authentication.** Every route but `/health`, `/openapi.json` and the App Store notifications needs `Authorization: Bearer <MASTHEAD_API_TOKEN>` (the scheme name in any case; the token compared in constant time). Publishing an issue (PUT) and listing the rejected notifications need the admin token, `MASTHEAD_ADMIN_TOKEN` (the API token there is 403; the admin token elsewhere is 401). A version 1 notification carries the App Store shared secret, `MASTHEAD_APP_STORE_SHARED_SECRET`, in its body's `password` field (OpenAPI has no security scheme for a secret in the body: see that operation); a version 2 notification is signed by Apple and verified instead. The token is checked before the route is looked up: without it, an unknown path is 401 too.\n\n**Path ids.** User, publication and issue ids in the path are percent-decoded and must then be 1 to 256 bytes of valid UTF-8 with no control character (C0 U+0000–U+001F, DEL U+007F, C1 U+0080–U+009F); anything else is 400 `invalid_user_id`, `invalid_publication_id` or `invalid_issue_id` before any lookup, the message naming the rule broken. An id is its exact bytes, never normalised: `caf%C3%A9` and `cafe%CC%81` (é precomposed and decomposed) are two users, or two issues. An app account token in the path is a UUID written 8-4-4-4-12 hexadecimal digits, in either case; anything else is 400 `invalid_app_account_token`.\n\n**Query strings.** Parameters are percent-decoded and `+` is a space (so an offset such as `+09:30` in `at` is sent as `%2B09:30`); the last of repeated names wins; unknown names are ignored.\n\n**Bodies.** JSON (RFC 8259, read strictly), framed by `Content-Length` (at most 2 MiB by default); `Transfer-Encoding` is not supported. A request whose body has not all arrived is judged by its head first: a wrong token, no route, a wrong method, the API token on an admin route, a malformed path id or a body over `maxBodyBytes` is answered at once (401, 404, 405, 403, 400, 413), the body never read, and the connection closed. A request sent with `Expect: 100-continue` gets `100 Continue` once these checks pass, or its refusal at once, without the body being sent. The bodies held at once, all connections together, stay within `maxBufferedBodyBytes` (64 MiB by default): past it, 503 `server_busy` with `Retry-After: 1`, the body unread.\n\n**HEAD.** Every GET route answers HEAD as it answers GET: the same status and header fields (`Content-Length` is the length of GET's body), without the body.\n\n**Errors.** Every error is `{\"error\": {\"code\": \"…\", \"message\": \"…\"}}` (schema `Error`); the code is stable, the message is for people. Besides the codes listed with each operation, any request may get:\n- 400 `bad_request`: the request cannot be parsed (malformed request line or header field, a field value holding a control character such as NUL or a bare CR, an HTTP/1.1 request without `Host` or any request with several, obsolete line folding, an invalid or conflicting `Content-Length`, `Content-Length` together with `Transfer-Encoding`); the connection is closed.\n- 404 `not_found`: no route for the method and path (with a valid token).\n- 405 `method_not_allowed`: the path exists but not with this method; the `Allow` header names the one that does.\n- 408 `request_timeout`: the request was not complete within the read timeout (10 s by default).\n- 413 `content_too_large`: the body is larger than `maxBodyBytes` (2 MiB by default).\n- 414 `uri_too_long`: the request line is longer than `maxRequestLineBytes` (8 KiB by default).\n- 431 `request_header_fields_too_large`: a header field, the header section (80 KiB each by default) or the number of fields (1000) is over its limit.\n- 501 `not_implemented`: `Transfer-Encoding` (chunked bodies are not supported; send `Content-Length`).\n- 503 `handler_timeout`: the answer was not ready within the handler timeout (30 s by default); `too_many_connections`: the server has too many open connections; `server_busy`: the request bodies held at once would exceed `maxBufferedBodyBytes` (`Retry-After: 1`; the body is not read).\n- 505 `http_version_not_supported`: only HTTP/1.1 and HTTP/1.0 are served.\nThe HTTP layer's errors close the connection. Every limit is a setting of `masthead serve` (see `masthead serve --help`).",
             "license": {
               "name": "Apache-2.0",
               "identifier": "Apache-2.0"
@@ -271,7 +271,7 @@ enum OpenAPIDocument {
                   "Operations"
                 ],
                 "summary": "Prometheus metrics",
-                "description": "The Prometheus text exposition format: `masthead_requests_total{route,status}`, `masthead_request_duration_seconds{route}` (histogram), `masthead_notifications_total{type}`, `masthead_store_errors_total`.",
+                "description": "The Prometheus text exposition format: `masthead_requests_total{route,status}`, `masthead_request_duration_seconds{route}` (histogram), `masthead_notifications_total{type}` (a type Apple does not document is counted as `other`; label values are escaped as the format says), `masthead_store_errors_total`, `masthead_http_accept_backoffs_total`, `masthead_http_body_budget_refusals_total`.",
                 "operationId": "getMetrics",
                 "responses": {
                   "200": {
@@ -494,6 +494,7 @@ enum OpenAPIDocument {
                                   "id": 7,
                                   "received": "2020-07-02T00:00:00Z",
                                   "reason": "the signature does not verify with the leaf certificate's key",
+                                  "kind": "signed",
                                   "bodyBytes": 5120
                                 }
                               ]
@@ -2694,8 +2695,8 @@ enum OpenAPIDocument {
                 ],
                 "properties": {
                   "stored": {
-                    "const": true,
-                    "description": "The raw body is kept (in `notifications`)."
+                    "type": "boolean",
+                    "description": "Whether the raw body was kept now (in `notifications`): false only for a duplicate, which stores nothing."
                   },
                   "applied": {
                     "type": "boolean",
@@ -2707,7 +2708,7 @@ enum OpenAPIDocument {
                   },
                   "duplicate": {
                     "const": true,
-                    "description": "Only for a version 2 notification whose `notificationUUID` was stored before: this delivery is neither stored nor applied again (`applied` is false)."
+                    "description": "Only for a version 2 notification whose `notificationUUID` was stored before: this delivery is neither stored nor applied again (`stored` and `applied` are false)."
                   }
                 }
               },
@@ -2726,6 +2727,7 @@ enum OpenAPIDocument {
                         "id",
                         "received",
                         "reason",
+                        "kind",
                         "bodyBytes"
                       ],
                       "properties": {
@@ -2739,7 +2741,14 @@ enum OpenAPIDocument {
                         },
                         "reason": {
                           "type": "string",
-                          "description": "Why the notification was refused."
+                          "description": "Why the notification was refused; at most 1024 bytes (a longer reason is cut and ends with \"…\")."
+                        },
+                        "kind": {
+                          "enum": [
+                            "signed",
+                            "malformed"
+                          ],
+                          "description": "`signed`: signed data of Apple's shape refused for its chain, signature, app or content (or a token of that shape while `appStoreBundleId` is unset); `malformed`: a body that is not a notification document, or a token that is not a well-formed JWS. Each kind keeps its newest 10,000 within 32 MiB of bodies and reasons, apart from the other."
                         },
                         "bodyBytes": {
                           "type": "integer",

@@ -86,6 +86,9 @@ public struct ServiceConfiguration: Sendable {
         .number("maxHeaderListBytes", \.http.maxHeaderListBytes, "Largest header section; larger: 431."),
         .number("maxHeaderCount", \.http.maxHeaderCount, "Most header fields; more: 431."),
         .number("maxBodyBytes", \.http.maxBodyBytes, "Largest request body; larger: 413."),
+        .number(
+            "maxBufferedBodyBytes", \.http.maxBufferedBodyBytes,
+            "Request bodies held at once, all connections together; a body past it: 503 with Retry-After, unread."),
         .number("idleTimeoutMilliseconds", \.http.idleTimeoutMilliseconds, "Idle keep-alive connections are closed after this."),
         .number("readTimeoutMilliseconds", \.http.readTimeoutMilliseconds, "A request not complete in time: 408."),
         .number("handlerTimeoutMilliseconds", \.http.handlerTimeoutMilliseconds, "An answer not ready in time: 503."),
@@ -202,13 +205,17 @@ public struct ServiceConfiguration: Sendable {
             case .appStoreServerAPI: break
             }
         }
-        if http.threads < 1 || http.threads > 64 { problems.append("threads must be from 1 to 64") }
-        if maxCommitBatch < 1 { problems.append("maxCommitBatch must be at least 1") }
-        if maxCachedUsers < 1 { problems.append("maxCachedUsers must be at least 1") }
-        if pollingEnabled && pollingIntervalSeconds < 1 { problems.append("pollingIntervalSeconds must be at least 1") }
         func collect(_ check: () throws(ConfigurationError) -> Void) {
             do throws(ConfigurationError) { try check() } catch { problems.append(error.message) }
         }
+        collect { () throws(ConfigurationError) in try checkSecretsDiffer(callerTokens: use == .serve) }
+        if http.threads < 1 || http.threads > 64 { problems.append("threads must be from 1 to 64") }
+        if http.maxBufferedBodyBytes < http.maxBodyBytes {
+            problems.append("maxBufferedBodyBytes (\(http.maxBufferedBodyBytes)) must be at least maxBodyBytes (\(http.maxBodyBytes))")
+        }
+        if maxCommitBatch < 1 { problems.append("maxCommitBatch must be at least 1") }
+        if maxCachedUsers < 1 { problems.append("maxCachedUsers must be at least 1") }
+        if pollingEnabled && pollingIntervalSeconds < 1 { problems.append("pollingIntervalSeconds must be at least 1") }
         collect { () throws(ConfigurationError) in try Self.check("verifyReceiptAttempts", verifyReceiptAttempts, in: Self.attemptsRange) }
         collect { () throws(ConfigurationError) in
             try Self.check("verifyReceiptBackoffMilliseconds", verifyReceiptBackoffMilliseconds, in: Self.backoffRange)
@@ -221,6 +228,21 @@ public struct ServiceConfiguration: Sendable {
         }
         if appStoreEnvironments.isEmpty { problems.append("appStoreEnvironments must name at least one environment") }
         if let problem = ConfigurationError(problems) { throw problem }
+    }
+}
+
+extension ServiceConfiguration {
+    /// Refuses two of the secrets with the same bytes: the admin token would then be the API
+    /// token, or a caller's token the password of notifications. The message names them, never their
+    /// values. Secrets not set are reported as missing, not as equal.
+    func checkSecretsDiffer(callerTokens: Bool) throws(ConfigurationError) {
+        var secrets = [("MASTHEAD_APP_STORE_SHARED_SECRET", sharedSecret)]
+        if callerTokens { secrets = [("MASTHEAD_API_TOKEN", apiToken), ("MASTHEAD_ADMIN_TOKEN", adminToken)] + secrets }
+        for (index, first) in secrets.enumerated() {
+            for second in secrets[(index + 1)...] where !first.1.isEmpty && first.1.utf8.elementsEqual(second.1.utf8) {
+                throw ConfigurationError.invalid("\(first.0) and \(second.0) are the same: each secret must be different")
+            }
+        }
     }
 }
 

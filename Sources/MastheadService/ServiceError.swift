@@ -116,8 +116,8 @@ enum ServiceError: Error, Sendable {
         case .hinted(let error, _): error.code
         case .http(let error):
             switch error {
-            case .invalidRequestLine, .invalidTarget, .invalidHeaderField, .obsoleteLineFolding, .invalidContentLength,
-                .conflictingContentLength, .ambiguousFraming:
+            case .invalidRequestLine, .invalidTarget, .invalidHeaderField, .obsoleteLineFolding, .invalidHeaderValue, .missingHost,
+                .severalHosts, .invalidContentLength, .conflictingContentLength, .ambiguousFraming:
                 "bad_request"
             case .targetTooLong: "uri_too_long"
             case .unsupportedVersion: "http_version_not_supported"
@@ -127,6 +127,7 @@ enum ServiceError: Error, Sendable {
             case .requestTimeout: "request_timeout"
             case .handlerTimeout: "handler_timeout"
             case .tooManyConnections: "too_many_connections"
+            case .bodyBudgetExhausted: "server_busy"
             }
         case .noRoute: "not_found"
         case .methodNotAllowed: "method_not_allowed"

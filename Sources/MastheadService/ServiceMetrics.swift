@@ -1,6 +1,13 @@
+import MastheadFormats
+import MastheadHTTP
 import Synchronization
 
 /// Counters for `GET /metrics`, in the Prometheus text format.
+///
+/// Label values are escaped as the text format says (backslash, double quote, line feed), and
+/// notifications are counted under their type only when it is one Apple documents
+/// (``knownNotificationTypes``): any other is counted as `other`, so that a sender cannot add
+/// series or forge lines.
 final class ServiceMetrics: Sendable {
     /// Latency bucket upper bounds, in seconds.
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
@@ -31,20 +38,51 @@ final class ServiceMetrics: Sendable {
         }
     }
 
-    func recordNotification(type: String) { state.withLock { $0.notifications[type, default: 0] += 1 } }
+    /// The notification types of both versions that are counted under their own name.
+    static let knownNotificationTypes: [String] = AppStoreNotification.knownTypes.union(
+        [
+            NotificationTypeV2.subscribed, .didChangeRenewalPref, .didChangeRenewalStatus, .offerRedeemed, .didRenew, .expired,
+            .didFailToRenew, .gracePeriodExpired, .priceIncrease, .refund, .refundDeclined, .consumptionRequest, .renewalExtended,
+            .revoke, .test, .renewalExtension, .refundReversed, .externalPurchaseToken, .oneTimeCharge, .rescindConsent,
+            .metadataUpdate, .migration, .priceChange,
+        ].map(\.rawValue)
+    ).sorted()
+
+    /// Counts a stored notification under its type, or `other` when the type is not a known one
+    /// (compared as bytes: another spelling of a known type is another type).
+    func recordNotification(type: String) {
+        let label = ServiceMetrics.knownNotificationTypes.first { $0.utf8.elementsEqual(type.utf8) } ?? "other"
+        state.withLock { $0.notifications[label, default: 0] += 1 }
+    }
 
     func recordStoreError() { state.withLock { $0.storeErrors += 1 } }
+
+    /// `value` as a label value of the text format: `\`, `"` and line feed escaped.
+    static func escapedLabel(_ value: String) -> String {
+        guard value.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 == 0x0A }) else { return value }
+        var escaped = ""
+        escaped.reserveCapacity(value.utf8.count + 8)
+        for character in value.unicodeScalars {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\n": escaped += "\\n"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
+    }
 
     /// The exposition text; `cachedUsers` is how many users the answer cache holds now,
     /// `changeNotificationsUp` whether the connection listening for other instances' commits is
     /// up (nil on SQLite: no such metric), `accessLogDropped` the access log's dropped lines (nil
-    /// without an access log: no such metric).
-    func rendered(cachedUsers: Int, changeNotificationsUp: Bool? = nil, accessLogDropped: Int? = nil) -> String {
+    /// without an access log: no such metric), `http` what the HTTP server counted (nil: not served).
+    func rendered(cachedUsers: Int, changeNotificationsUp: Bool? = nil, accessLogDropped: Int? = nil, http: HTTPServerCounters? = nil) -> String {
         state.withLock { state in
             var lines = ["# HELP masthead_requests_total HTTP requests by route and status.", "# TYPE masthead_requests_total counter"]
             for route in state.routes.keys.sorted() {
                 for (status, count) in state.routes[route]!.byStatus.sorted(by: { $0.key < $1.key }) {
-                    lines.append("masthead_requests_total{route=\"\(route)\",status=\"\(status)\"} \(count)")
+                    lines.append("masthead_requests_total{route=\"\(ServiceMetrics.escapedLabel(route))\",status=\"\(status)\"} \(count)")
                 }
             }
             lines += ["# HELP masthead_request_duration_seconds Request latency by route.", "# TYPE masthead_request_duration_seconds histogram"]
@@ -53,21 +91,27 @@ final class ServiceMetrics: Sendable {
                 var cumulative = 0
                 for (index, bound) in ServiceMetrics.buckets.enumerated() {
                     cumulative += counts[index]
-                    lines.append("masthead_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(bound)\"} \(cumulative)")
+                    lines.append("masthead_request_duration_seconds_bucket{route=\"\(ServiceMetrics.escapedLabel(route))\",le=\"\(bound)\"} \(cumulative)")
                 }
                 cumulative += counts[ServiceMetrics.buckets.count]
-                lines.append("masthead_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(cumulative)")
-                lines.append("masthead_request_duration_seconds_sum{route=\"\(route)\"} \(state.routes[route]!.secondsSum)")
-                lines.append("masthead_request_duration_seconds_count{route=\"\(route)\"} \(cumulative)")
+                lines.append("masthead_request_duration_seconds_bucket{route=\"\(ServiceMetrics.escapedLabel(route))\",le=\"+Inf\"} \(cumulative)")
+                lines.append("masthead_request_duration_seconds_sum{route=\"\(ServiceMetrics.escapedLabel(route))\"} \(state.routes[route]!.secondsSum)")
+                lines.append("masthead_request_duration_seconds_count{route=\"\(ServiceMetrics.escapedLabel(route))\"} \(cumulative)")
             }
             lines += ["# HELP masthead_notifications_total App Store notifications stored, by type.", "# TYPE masthead_notifications_total counter"]
             for type in state.notifications.keys.sorted() {
-                lines.append("masthead_notifications_total{type=\"\(type)\"} \(state.notifications[type]!)")
+                lines.append("masthead_notifications_total{type=\"\(ServiceMetrics.escapedLabel(type))\"} \(state.notifications[type]!)")
             }
             lines += ["# HELP masthead_store_errors_total Failed database writes.", "# TYPE masthead_store_errors_total counter",
                       "masthead_store_errors_total \(state.storeErrors)"]
             lines += ["# HELP masthead_cached_users Users whose histories and answers are cached (at most maxCachedUsers).",
                       "# TYPE masthead_cached_users gauge", "masthead_cached_users \(cachedUsers)"]
+            if let http {
+                lines += ["# HELP masthead_http_accept_backoffs_total Times accepting paused 100 ms because accept failed (out of file descriptors or memory).",
+                          "# TYPE masthead_http_accept_backoffs_total counter", "masthead_http_accept_backoffs_total \(http.acceptBackoffs)"]
+                lines += ["# HELP masthead_http_body_budget_refusals_total Requests answered 503 because the request bodies held would exceed maxBufferedBodyBytes.",
+                          "# TYPE masthead_http_body_budget_refusals_total counter", "masthead_http_body_budget_refusals_total \(http.bodyBudgetRefusals)"]
+            }
             if let changeNotificationsUp {
                 lines += ["# HELP masthead_change_notifications_up Whether the PostgreSQL connection listening for other instances' commits is up (1) or reconnecting (0: the change log is read before every answer).",
                           "# TYPE masthead_change_notifications_up gauge", "masthead_change_notifications_up \(changeNotificationsUp ? 1 : 0)"]

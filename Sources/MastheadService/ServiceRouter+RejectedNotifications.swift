@@ -38,6 +38,7 @@ extension ServiceRouter {
             writer.field("id", entry.id)
             writer.field("received", entry.received.description)
             writer.field("reason", entry.reason)
+            writer.field("kind", entry.kind.rawValue)
             writer.field("bodyBytes", Int64(entry.bodyBytes))
             if let body = entry.body { writer.field("bodyBase64", Data(body).base64EncodedString()) }
             writer.endObject()

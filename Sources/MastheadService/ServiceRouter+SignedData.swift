@@ -1,7 +1,9 @@
 import Masthead
+import MastheadCrypto
 import MastheadFormats
 import MastheadHTTP
 import MastheadJSON
+import MastheadStorage
 
 /// Signed data: version 2 notifications on `POST /v1/notifications/app-store`, and
 /// `POST /v1/users/{userId}/transactions`.
@@ -12,18 +14,51 @@ extension ServiceRouter {
     /// no `appStoreBundleId` is configured, every one is refused (503, so that Apple sends it again).
     func postSignedNotification(_ signedPayload: String, body: [UInt8], reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard let verifier = service.signedDataVerifier else {
-            return refuseNotification(.signedDataNotConfigured, body: body, reply: reply)
+            let kind: RejectedNotification.Kind = ServiceRouter.hasCompactJWSShape(signedPayload) ? .signed : .malformed
+            return refuseNotification(.signedDataNotConfigured, kind: kind, body: body, reply: reply)
         }
         let notification: SignedNotification
         do { notification = try verifier.notification(signedPayload, path: "$.signedPayload") } catch {
-            return refuseNotification(.notificationRefused(error), body: body, reply: reply)
+            return refuseNotification(.notificationRefused(error), kind: ServiceRouter.rejectionKind(error), body: body, reply: reply)
         }
         service.postSignedNotification(notification, body: body, completion: notificationAnswer(decodeError: nil, reply: reply))
     }
 
-    /// Keeps a refused notification's body with the reason (the error's message), then answers the error.
-    func refuseNotification(_ error: ServiceError, body: [UInt8], reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        service.recordRejectedNotification(reason: error.message, body: body) { _ in
+    /// What a refusal of a version 2 notification's `signedPayload` keeps it as: malformed when
+    /// the token itself is not a well-formed ES256 JWS with a decodable chain, else signed data
+    /// (refused for its chain, signature, app or content: the evidence of a forgery).
+    static func rejectionKind(_ error: FormatError) -> RejectedNotification.Kind {
+        guard case .signatureRefused(let path, let reason) = error, path == "$.signedPayload" else { return .signed }
+        switch reason {
+        case .malformedToken, .unsupportedAlgorithm, .wrongChainLength, .undecodableCertificate, .invalidBase64, .invalidCertificate: return .malformed
+        default: return .signed
+        }
+    }
+
+    /// Whether `token` has the shape of a compact JWS (three non-empty base64url parts), judged
+    /// without a verifier: how a refusal is kept while signed data is not configured.
+    static func hasCompactJWSShape(_ token: String) -> Bool {
+        let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return parts.count == 3
+            && parts.allSatisfy { part in
+                !part.isEmpty
+                    && part.allSatisfy { byte in
+                        switch byte {
+                        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                            UInt8(ascii: "-"), UInt8(ascii: "_"):
+                            true
+                        default: false
+                        }
+                    }
+            }
+    }
+
+    /// Keeps a refused notification's body with the reason (the error's message, cut to
+    /// ``RejectedNotification/maxReasonBytes``), then answers the error.
+    func refuseNotification(
+        _ error: ServiceError, kind: RejectedNotification.Kind, body: [UInt8], reply: @escaping @Sendable (HTTPResponse) -> Void
+    ) {
+        service.recordRejectedNotification(kind: kind, reason: error.message, body: body) { _ in
             // Answered the refusal whether or not it could be kept: it is not applied either way.
             reply(error.response)
         }

@@ -19,6 +19,8 @@ public struct ServiceRouter: Sendable {
     let restorer: Restorer
     /// Where each answered request is logged, when the `accessLog` setting is given.
     let accessLog: AccessLog?
+    /// What the HTTP server serving the router counts, shown in `/metrics`: give it to ``HTTPServer``.
+    public let httpCounters = HTTPServerCounters()
 
     /// Creates a router for a service, logging each answered request to `accessLog` when given.
     public init(service: EntitlementService, accessLog: AccessLog? = nil) {
@@ -95,14 +97,22 @@ public struct ServiceRouter: Sendable {
         }
     }
 
-    /// The check to give ``HTTPServer`` for requests sent with `Expect: 100-continue`: the token
-    /// check of ``handle(_:reply:)``, so that a refused body is never sent. Requests to a route that
-    /// needs no token (see ``Route/Access``) may send theirs.
+    /// The check to give ``HTTPServer`` for requests whose body has not all arrived (or that are
+    /// sent with `Expect: 100-continue`): every check of ``handle(_:reply:)`` that needs no body
+    /// (the token, the route, the method, the admin token, the path's ids), so that a refused body
+    /// is never read (401, 403, 404, 405, 400). Requests to a route that needs no token (see
+    /// ``Route/Access``) may send theirs. A refusal is counted in the metrics as its answer would be.
     public var headCheck: HTTPServer.HeadCheck {
         let router = self
         return { head in
-            if let route = ServiceRouter.route(for: head.pathSegments), !route.access.needsToken { return nil }
-            return router.unauthorized(head)?.response
+            let started = SystemClock.seconds()
+            let route = ServiceRouter.route(for: head.pathSegments)
+            do throws(ServiceError) { _ = try router.admit(head, method: head.method == "HEAD" ? "GET" : head.method, to: route) } catch {
+                let answer = error.response
+                router.service.metrics.record(route: route?.label ?? "other", status: answer.status, seconds: SystemClock.seconds() - started)
+                return answer
+            }
+            return nil
         }
     }
 
@@ -223,7 +233,13 @@ public struct ServiceRouter: Sendable {
 
     /// The Prometheus text of ``ServiceMetrics``.
     private func metrics() -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Array(service.metrics.rendered(cachedUsers: service.cachedUserCount, changeNotificationsUp: service.changeNotificationsUp, accessLogDropped: accessLog?.droppedLines).utf8))
+        HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
+            body: Array(
+                service.metrics.rendered(
+                    cachedUsers: service.cachedUserCount, changeNotificationsUp: service.changeNotificationsUp, accessLogDropped: accessLog?.droppedLines,
+                    http: httpCounters
+                ).utf8))
     }
 
     private func postReceipt(_ request: HTTPRequest, userId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
@@ -279,7 +295,7 @@ public struct ServiceRouter: Sendable {
         // Version 2 (`{"signedPayload": …}`) is told apart by its shape, and verified instead of a password.
         let signed: SignedDataDocument?
         do { signed = try SignedDataDocument.read(document.root) } catch {
-            return refuseNotification(.notificationRefused(error), body: request.body, reply: reply)
+            return refuseNotification(.notificationRefused(error), kind: .malformed, body: request.body, reply: reply)
         }
         if case .notification(let signedPayload)? = signed {
             return postSignedNotification(signedPayload, body: request.body, reply: reply)
@@ -301,7 +317,8 @@ public struct ServiceRouter: Sendable {
     }
 
     /// The answer to a notification once committed: `{"stored": true, "applied": …}`, with the
-    /// reason when it could not be read, or `"duplicate": true` for a second delivery.
+    /// reason when it could not be read, or `{"stored": false, "applied": false, "duplicate": true}`
+    /// for a second delivery, which stores nothing.
     func notificationAnswer(
         decodeError: FormatError?, reply: @escaping @Sendable (HTTPResponse) -> Void
     ) -> @Sendable (Result<EntitlementService.NotificationOutcome, any Error>) -> Void {
@@ -310,7 +327,7 @@ public struct ServiceRouter: Sendable {
             case .success(let outcome):
                 var writer = JSONWriter(capacity: 128)
                 writer.beginObject()
-                writer.field("stored", true)
+                writer.field("stored", outcome == .stored)
                 switch outcome {
                 case .stored:
                     writer.field("applied", decodeError == nil)

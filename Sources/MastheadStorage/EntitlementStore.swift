@@ -68,10 +68,10 @@ public protocol EntitlementStore: AnyObject {
         received: Instant
     ) throws(StorageError) -> Int64
 
-    /// Keeps the body of a notification refused for its signature, with the reason, for
-    /// forensics; it is never applied. Only the newest are kept (the store's
-    /// `rejectedNotificationRetention`). Returns its id.
-    func recordRejectedNotification(reason: String, body: [UInt8], now: Instant) throws(StorageError) -> Int64
+    /// Keeps the body of a refused notification, with the reason (cut to
+    /// ``RejectedNotification/maxReasonBytes``), for forensics; it is never applied. Only the
+    /// newest of each kind are kept (the store's `rejectedNotificationRetention`). Returns its id.
+    func recordRejectedNotification(kind: RejectedNotification.Kind, reason: String, body: [UInt8], now: Instant) throws(StorageError) -> Int64
 
     /// Links an app account token to a user (recording the user when new), and with it every
     /// subscription not linked to anyone whose signed transactions carried the token

@@ -56,7 +56,16 @@ enum PostgreSQLSchema {
             CREATE TABLE rejected_notifications (
                 id bigint PRIMARY KEY, received_ms bigint NOT NULL, reason text NOT NULL, bytes_before bigint NOT NULL, body bytea NOT NULL);
             CREATE INDEX rejected_notifications_by_bytes_before ON rejected_notifications (bytes_before);
+            """,
+            // Rejected notifications by kind, each kind within its own bound (see SQLiteSchema).
             """
+            ALTER TABLE rejected_notifications ADD COLUMN kind text COLLATE "C" NOT NULL DEFAULT 'signed';
+            ALTER TABLE rejected_notifications ADD COLUMN kind_seq bigint NOT NULL DEFAULT 0;
+            UPDATE rejected_notifications SET kind_seq = id;
+            DROP INDEX rejected_notifications_by_bytes_before;
+            CREATE INDEX rejected_notifications_by_kind_seq ON rejected_notifications (kind, kind_seq);
+            CREATE INDEX rejected_notifications_by_kind_bytes ON rejected_notifications (kind, bytes_before);
+            """,
         ],
         lockKey: migrationLock)
 }

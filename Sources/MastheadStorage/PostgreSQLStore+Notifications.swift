@@ -8,25 +8,32 @@ extension PostgreSQLStore {
         }
     }
 
-    /// Keeps the body, then deletes the oldest rows beyond ``rejectedNotificationRetention``'s
-    /// row bound and byte bound, as ``SQLiteStore`` does: ids are the newest id plus one, taken
-    /// with the table locked against other writers until the transaction ends, so they are
-    /// consecutive and both bounds are index ranges.
-    public func recordRejectedNotification(reason: String, body: [UInt8], now: Instant) throws(StorageError) -> Int64 {
+    /// Keeps the body, then deletes the oldest rows of its kind beyond
+    /// ``rejectedNotificationRetention``'s row bound and byte bound, as ``SQLiteStore`` does: ids
+    /// and a kind's `kind_seq`s are the newest plus one, taken with the table locked against other
+    /// writers until the transaction ends, so they are consecutive and both bounds are index ranges.
+    public func recordRejectedNotification(kind: RejectedNotification.Kind, reason: String, body: [UInt8], now: Instant) throws(StorageError) -> Int64 {
         let retention = rejectedNotificationRetention
+        let reason = RejectedNotification.keptReason(reason)
         return try inWrite { () throws(PostgreSQLError) in
             try connection.execute("LOCK TABLE rejected_notifications IN SHARE ROW EXCLUSIVE MODE")
+            let id = try connection.firstRow("SELECT coalesce(max(id), 0) + 1 FROM rejected_notifications", []) { row throws(PostgreSQLError) in
+                try row.integer(0)
+            } ?? 1
             let last = try connection.firstRow(
-                "SELECT id, bytes_before + octet_length(body) AS bytes FROM rejected_notifications ORDER BY id DESC LIMIT 1", []
+                "SELECT kind_seq, bytes_before + octet_length(body) + octet_length(reason) FROM rejected_notifications WHERE kind = $1 ORDER BY kind_seq DESC LIMIT 1",
+                [.text(kind.rawValue)]
             ) { row throws(PostgreSQLError) in (try row.integer(0), try row.integer(1)) }
-            let (id, before) = ((last?.0 ?? 0) + 1, last?.1 ?? 0)
+            let (sequence, before) = ((last?.0 ?? 0) + 1, last?.1 ?? 0)
             try connection.run(
-                "INSERT INTO rejected_notifications (id, received_ms, reason, bytes_before, body) VALUES ($1, $2, $3, $4, $5)",
-                [.integer(id), .integer(now.milliseconds), .text(reason), .integer(before), .bytes(body)])
-            try connection.run("DELETE FROM rejected_notifications WHERE id < $1 AND id <= $1 - $2", [.integer(id), .integer(Int64(retention.rows))])
+                "INSERT INTO rejected_notifications (id, received_ms, reason, bytes_before, body, kind, kind_seq) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                [.integer(id), .integer(now.milliseconds), .text(reason), .integer(before), .bytes(body), .text(kind.rawValue), .integer(sequence)])
             try connection.run(
-                "DELETE FROM rejected_notifications WHERE id < $1 AND bytes_before < $2",
-                [.integer(id), .integer(before + Int64(body.count) - Int64(retention.bytes))])
+                "DELETE FROM rejected_notifications WHERE kind = $1 AND kind_seq < $2 AND kind_seq <= $2 - $3",
+                [.text(kind.rawValue), .integer(sequence), .integer(Int64(retention.rows))])
+            try connection.run(
+                "DELETE FROM rejected_notifications WHERE kind = $1 AND kind_seq < $2 AND bytes_before < $3",
+                [.text(kind.rawValue), .integer(sequence), .integer(before + Int64(body.count + reason.utf8.count) - Int64(retention.bytes))])
             return id
         }
     }
@@ -34,12 +41,12 @@ extension PostgreSQLStore {
     public func rejectedNotifications(limit: Int, withBodies: Bool) throws(StorageError) -> [RejectedNotification] {
         try postgreSQL { () throws(PostgreSQLError) in
             let sql = withBodies
-                ? "SELECT id, received_ms, reason, octet_length(body), body FROM rejected_notifications ORDER BY id DESC LIMIT $1"
-                : "SELECT id, received_ms, reason, octet_length(body) FROM rejected_notifications ORDER BY id DESC LIMIT $1"
+                ? "SELECT id, received_ms, reason, octet_length(body), kind, body FROM rejected_notifications ORDER BY id DESC LIMIT $1"
+                : "SELECT id, received_ms, reason, octet_length(body), kind FROM rejected_notifications ORDER BY id DESC LIMIT $1"
             return try connection.rows(sql, [.integer(Int64(limit))]) { row throws(PostgreSQLError) in
                 RejectedNotification(
                     id: try row.integer(0), received: try row.instant(1), reason: try row.text(2), bodyBytes: Int(try row.integer(3)),
-                    body: withBodies ? try row.bytes(4) : nil)
+                    body: withBodies ? try row.bytes(5) : nil, kind: RejectedNotification.Kind(rawValue: try row.text(4)) ?? .signed)
             }
         }
     }

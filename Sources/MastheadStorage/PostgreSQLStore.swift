@@ -16,7 +16,7 @@ import MastheadSQLite
 public final class PostgreSQLStore: EntitlementStore {
     /// The connection.
     public let connection: PostgreSQLConnection
-    /// How many rejected notifications ``recordRejectedNotification(reason:body:now:)`` keeps.
+    /// How many rejected notifications ``recordRejectedNotification(kind:reason:body:now:)`` keeps.
     public var rejectedNotificationRetention = RejectedNotificationRetention.standard
     /// How many change-log entries are kept (as many as the SQLite store keeps).
     public static let changeLogLength = SQLiteStore.changeLogLength

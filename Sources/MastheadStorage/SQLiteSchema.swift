@@ -78,5 +78,16 @@ enum SQLiteSchema {
             token TEXT NOT NULL, environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL,
             PRIMARY KEY (token, environment, original_transaction_id));
         """,
+        // Rejected notifications by kind, each kind within its own bound: `kind_seq` numbers a
+        // kind's rows and `bytes_before` counts its bytes (bodies and, from now, reasons). The
+        // rows kept so far are all counted as signed data.
+        """
+        ALTER TABLE rejected_notifications ADD COLUMN kind TEXT NOT NULL DEFAULT 'signed';
+        ALTER TABLE rejected_notifications ADD COLUMN kind_seq INTEGER NOT NULL DEFAULT 0;
+        UPDATE rejected_notifications SET kind_seq = id;
+        DROP INDEX rejected_notifications_by_bytes_before;
+        CREATE INDEX rejected_notifications_by_kind_seq ON rejected_notifications (kind, kind_seq);
+        CREATE INDEX rejected_notifications_by_kind_bytes ON rejected_notifications (kind, bytes_before);
+        """,
     ])
 }

@@ -14,7 +14,7 @@ public import MastheadSQLite
 public final class SQLiteStore: EntitlementStore {
     /// The connection.
     public let database: Database
-    /// How many rejected notifications ``recordRejectedNotification(reason:body:now:)`` keeps.
+    /// How many rejected notifications ``recordRejectedNotification(kind:reason:body:now:)`` keeps.
     public var rejectedNotificationRetention = RejectedNotificationRetention.standard
     private var statements: [String: Statement] = [:]
 

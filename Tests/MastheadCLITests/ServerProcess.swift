@@ -14,11 +14,19 @@ final class ServerProcess {
     ]
 
     /// Starts the server and waits for its `listening on HOST:PORT` line; `environment` is added
-    /// to (and wins over) ``environment``.
-    init(database: String, extra: [String] = [], environment: [String: String] = [:]) throws {
+    /// to (and wins over) ``environment``; `openFileLimit` (the options of `ulimit`, such as
+    /// `-n 64`) runs it through `sh` with that limit.
+    init(database: String, extra: [String] = [], environment: [String: String] = [:], openFileLimit: String? = nil) throws {
         ignoreBrokenPipes()
-        process.executableURL = Tool.binary
-        process.arguments = ["serve", "--catalog", "Catalog/the-monthly", "--database", database, "--port", "0"] + extra
+        let arguments = ["serve", "--catalog", "Catalog/the-monthly", "--database", database, "--port", "0"] + extra
+        if let openFileLimit {
+            // exec: the shell becomes the server, so the process is the server's.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit \(openFileLimit) && exec \"$0\" \"$@\"", Tool.binary.path] + arguments
+        } else {
+            process.executableURL = Tool.binary
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = Tool.root
         process.environment = ServerProcess.environment.merging(environment) { _, added in added }.merging(Tool.sanitizerOptions) { given, _ in given }
         process.standardOutput = output

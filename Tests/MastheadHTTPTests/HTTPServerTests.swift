@@ -15,7 +15,8 @@ struct HTTPServerTests {
     }
 
     /// Echoes the method, path and body; `/slow` answers from another thread after 200 ms; `/big/N`
-    /// answers N KiB. Requests expecting `100 Continue` are refused (401) without `X-Allow`. Errors
+    /// answers N KiB. A request whose body has not all arrived is refused (401) by its head when
+    /// it has `X-Deny`. Errors
     /// are answered with ``describing(_:)``, or as `errorResponse` says.
     static func start(
         _ configure: (inout HTTPServerConfiguration) -> Void = { _ in }, errorResponse: @escaping HTTPServer.ErrorResponse = describing
@@ -24,7 +25,7 @@ struct HTTPServerTests {
         configuration.port = 0
         configure(&configuration)
         let headCheck: HTTPServer.HeadCheck = { head in
-            head.header("x-allow") == nil ? HTTPResponse(status: 401, body: Array("X-Allow is required".utf8)) : nil
+            head.header("x-deny") != nil ? HTTPResponse(status: 401, body: Array("X-Deny refuses".utf8)) : nil
         }
         let server = try HTTPServer(configuration: configuration, headCheck: headCheck, errorResponse: errorResponse) { request, responder in
             let text = "\(request.method) \(request.pathSegments.joined(separator: "|")) \(request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")) \(String(decoding: request.body, as: UTF8.self))"
@@ -55,7 +56,7 @@ struct HTTPServerTests {
         let first = try #require(client.response())
         #expect(first.status == 200)
         #expect(first.body == "GET v1|users|a b at=2020-01-01T00:00:00Z&x=1 2 ")
-        client.send("POST /echo HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello")
+        client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nhello")
         #expect(client.response()?.body == "POST echo  hello")
     }
 
@@ -79,7 +80,7 @@ struct HTTPServerTests {
         let server = try Self.start()
         defer { Self.stop(server) }
         let client = try TestClient(port: server.port)
-        client.send("GET /slow HTTP/1.1\r\n\r\nGET /a HTTP/1.1\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi")
+        client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\nGET /a HTTP/1.1\r\nHost: t\r\n\r\nPOST /b HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nhi")
         #expect(client.response()?.body == "slow done")
         #expect(client.response()?.body == "GET a  ")
         #expect(client.response()?.body == "POST b  hi")
@@ -89,26 +90,26 @@ struct HTTPServerTests {
         ("GARBAGE\r\n\r\n", .invalidRequestLine),
         ("\r\n\r\n", .invalidRequestLine),
         ("GET /x HTTP/2.0\r\n\r\n", .unsupportedVersion),
-        ("GET x HTTP/1.1\r\n\r\n", .invalidTarget),
-        ("GET  /x HTTP/1.1\r\n\r\n", .invalidRequestLine),
-        (" /x HTTP/1.1\r\n\r\n", .invalidRequestLine),
+        ("GET x HTTP/1.1\r\nHost: t\r\n\r\n", .invalidTarget),
+        ("GET  /x HTTP/1.1\r\nHost: t\r\n\r\n", .invalidRequestLine),
+        (" /x HTTP/1.1\r\nHost: t\r\n\r\n", .invalidRequestLine),
         ("GET /x HTTP/1.1 \r\n\r\n", .invalidRequestLine),
         ("GET /x\r\n\r\n", .invalidRequestLine),
-        ("G@T /x HTTP/1.1\r\n\r\n", .invalidRequestLine),
+        ("G@T /x HTTP/1.1\r\nHost: t\r\n\r\n", .invalidRequestLine),
         ("GET /x http/1.1\r\n\r\n", .invalidRequestLine),
-        ("POST /x HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc", .ambiguousFraming),
-        ("POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", .unsupportedTransferEncoding),
-        ("POST /x HTTP/1.1\r\nContent-Length: -1\r\n\r\n", .invalidContentLength("-1")),
-        ("POST /x HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", .conflictingContentLength),
-        ("GET /x HTTP/1.1\r\nBad Header: 1\r\n\r\n", .invalidHeaderField),
-        ("GET /x HTTP/1.1\r\nA: 1\r\n folded\r\n\r\n", .obsoleteLineFolding),
-        ("POST /x HTTP/1.1\r\nContent-Length: 2000\r\n\r\n", .bodyTooLarge(limit: 1000)),
-        ("GET /\(String(repeating: "a", count: 300)) HTTP/1.1\r\n\r\n", .targetTooLong(limit: 200)),
+        ("POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc", .ambiguousFraming),
+        ("POST /x HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", .unsupportedTransferEncoding),
+        ("POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: -1\r\n\r\n", .invalidContentLength("-1")),
+        ("POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", .conflictingContentLength),
+        ("GET /x HTTP/1.1\r\nHost: t\r\nBad Header: 1\r\n\r\n", .invalidHeaderField),
+        ("GET /x HTTP/1.1\r\nHost: t\r\nA: 1\r\n folded\r\n\r\n", .obsoleteLineFolding),
+        ("POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 2000\r\n\r\n", .bodyTooLarge(limit: 1000)),
+        ("GET /\(String(repeating: "a", count: 300)) HTTP/1.1\r\nHost: t\r\n\r\n", .targetTooLong(limit: 200)),
         ("GET /\(String(repeating: "a", count: 300))", .targetTooLong(limit: 200)),
-        ("GET /x HTTP/1.1\r\nBig: \(String(repeating: "b", count: 600))\r\n\r\n", .headerFieldTooLarge(limit: 500)),
-        ("GET /x HTTP/1.1\r\n" + String(repeating: "H: v\r\n", count: 11) + "\r\n", .tooManyHeaderFields(limit: 10)),
-        ("GET /x HTTP/1.1\r\n" + String(repeating: "Header: \(String(repeating: "v", count: 200))\r\n", count: 6) + "\r\n", .headersTooLarge(limit: 1000)),
-        ("GET /x HTTP/1.1\r\n" + String(repeating: "Header: \(String(repeating: "v", count: 200))\r\n", count: 6), .headersTooLarge(limit: 1000)),
+        ("GET /x HTTP/1.1\r\nHost: t\r\nBig: \(String(repeating: "b", count: 600))\r\n\r\n", .headerFieldTooLarge(limit: 500)),
+        ("GET /x HTTP/1.1\r\nHost: t\r\n" + String(repeating: "H: v\r\n", count: 11) + "\r\n", .tooManyHeaderFields(limit: 10)),
+        ("GET /x HTTP/1.1\r\nHost: t\r\n" + String(repeating: "Header: \(String(repeating: "v", count: 200))\r\n", count: 6) + "\r\n", .headersTooLarge(limit: 1000)),
+        ("GET /x HTTP/1.1\r\nHost: t\r\n" + String(repeating: "Header: \(String(repeating: "v", count: 200))\r\n", count: 6), .headersTooLarge(limit: 1000)),
     ]
 
     /// Each refusal reaches the error closure as its typed error, is answered with what it returns,
@@ -132,7 +133,7 @@ struct HTTPServerTests {
         #expect(response.body == "\(refusal.error)")
         #expect(client.isClosedByServer())
         let other = try TestClient(port: server.port)
-        other.send("GET /still HTTP/1.1\r\n\r\n")
+        other.send("GET /still HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(other.response()?.status == 200)
     }
 
@@ -144,7 +145,7 @@ struct HTTPServerTests {
         try server.start()
         defer { Self.stop(server) }
         let client = try TestClient(port: server.port)
-        client.send("POST /x HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")
+        client.send("POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")
         let response = try #require(client.response())
         #expect(response.status == 400)
         #expect(response.headers["content-type"] == "text/plain; charset=utf-8")
@@ -160,7 +161,7 @@ struct HTTPServerTests {
         }
         defer { Self.stop(server) }
         let first = try TestClient(port: server.port)
-        first.send("GET /a HTTP/1.1\r\n\r\n")
+        first.send("GET /a HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(first.response()?.status == 200)
         let second = try TestClient(port: server.port)
         let refused = try #require(second.response())
@@ -173,10 +174,10 @@ struct HTTPServerTests {
         let server = try Self.start { $0.readTimeoutMilliseconds = 300 }
         defer { Self.stop(server) }
         let stalled = try TestClient(port: server.port)
-        stalled.send("POST /x HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc")
+        stalled.send("POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\nabc")
         for _ in 0..<20 {
             let other = try TestClient(port: server.port)
-            other.send("GET /fast HTTP/1.1\r\n\r\n")
+            other.send("GET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(other.response()?.status == 200)
         }
         let answer = try #require(stalled.response())
@@ -189,7 +190,7 @@ struct HTTPServerTests {
         let server = try Self.start { $0.idleTimeoutMilliseconds = 200 }
         defer { Self.stop(server) }
         let client = try TestClient(port: server.port)
-        client.send("GET /a HTTP/1.1\r\n\r\n")
+        client.send("GET /a HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(client.response()?.status == 200)
         #expect(client.isClosedByServer())
     }
@@ -202,7 +203,7 @@ struct HTTPServerTests {
         #expect(old.response()?.headers["connection"] == "close")
         #expect(old.isClosedByServer())
         let closing = try TestClient(port: server.port)
-        closing.send("GET /a HTTP/1.1\r\nConnection: close\r\n\r\n")
+        closing.send("GET /a HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
         #expect(closing.response()?.status == 200)
         #expect(closing.isClosedByServer())
     }
@@ -211,7 +212,7 @@ struct HTTPServerTests {
         let server = try Self.start { $0.handlerTimeoutMilliseconds = 50 }
         defer { Self.stop(server) }
         let client = try TestClient(port: server.port)
-        client.send("GET /slow HTTP/1.1\r\n\r\n")
+        client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
         let response = try #require(client.response())
         #expect(response.status == 503)
         #expect(response.body == "\(HTTPError.handlerTimeout)")
@@ -220,7 +221,7 @@ struct HTTPServerTests {
     @Test func stop_finishesRequestsInFlight() throws {
         let server = try Self.start()
         let client = try TestClient(port: server.port)
-        client.send("GET /slow HTTP/1.1\r\n\r\n")
+        client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
         while server.requestsInFlight == 0 { usleepMilliseconds(5) }
         server.stop(gracePeriodMilliseconds: 2000)
         #expect(client.response()?.body == "slow done")
@@ -236,11 +237,11 @@ struct HTTPServerTests {
         defer { Self.stop(server) }
         let client = try TestClient(port: server.port)
         let count = 10_000
-        client.send(String(repeating: "GET /burst HTTP/1.1\r\n\r\n", count: count))
+        client.send(String(repeating: "GET /burst HTTP/1.1\r\nHost: t\r\n\r\n", count: count))
         var answered = 0
         while answered < count, let response = client.response(), response.body == "GET burst  " { answered += 1 }
         #expect(answered == count)
-        client.send("GET /after HTTP/1.1\r\n\r\n")
+        client.send("GET /after HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(client.response()?.body == "GET after  ")
     }
 
@@ -249,7 +250,7 @@ struct HTTPServerTests {
         let server = try Self.start()
         defer { Self.stop(server) }
         let client = try TestClient(port: server.port)
-        client.send("GET /slow HTTP/1.1\r\n\r\nGET /one HTTP/1.1\r\n\r\nGET /two HTTP/1.1\r\n\r\n")
+        client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\nGET /one HTTP/1.1\r\nHost: t\r\n\r\nGET /two HTTP/1.1\r\nHost: t\r\n\r\n")
         client.finishSending()
         #expect(client.response()?.body == "slow done")
         #expect(client.response()?.body == "GET one  ")
@@ -268,13 +269,13 @@ struct HTTPServerTests {
         }
         defer { Self.stop(server) }
         let greedy = try TestClient(port: server.port)
-        greedy.send("GET /big/100 HTTP/1.1\r\n\r\n")
+        greedy.send("GET /big/100 HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(greedy.response()?.body.utf8.count == 100 * 1024)
         // 200 answers of 100 KiB: 20 MB if nothing held the connection back.
-        greedy.send(String(repeating: "GET /big/100 HTTP/1.1\r\n\r\n", count: 200))
+        greedy.send(String(repeating: "GET /big/100 HTTP/1.1\r\nHost: t\r\n\r\n", count: 200))
         // Served by the same (only) loop after the greedy client's requests were read.
         let other = try TestClient(port: server.port)
-        other.send("GET /other HTTP/1.1\r\n\r\n")
+        other.send("GET /other HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(other.response()?.body == "GET other  ")
         let oneAnswer = 100 * 1024 + 100
         #expect(server.peakPendingOutputBytes <= limit + oneAnswer)
@@ -292,9 +293,9 @@ struct HTTPServerTests {
         }
         defer { Self.stop(server) }
         let greedy = try TestClient(port: server.port)
-        greedy.send("GET /big/64 HTTP/1.1\r\n\r\n")
+        greedy.send("GET /big/64 HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(greedy.response()?.status == 200)
-        let request = Array("GET /big/64 HTTP/1.1\r\nX-Pad: \(String(repeating: "p", count: 4000))\r\n\r\n".utf8)
+        let request = Array("GET /big/64 HTTP/1.1\r\nHost: t\r\nX-Pad: \(String(repeating: "p", count: 4000))\r\n\r\n".utf8)
         var sent = 0
         // Until the socket takes no more (the server stopped reading), at most 1,000 requests.
         for _ in 0..<1000 {
@@ -304,7 +305,7 @@ struct HTTPServerTests {
         }
         #expect(sent > 0)
         let other = try TestClient(port: server.port)
-        other.send("GET /other HTTP/1.1\r\n\r\n")
+        other.send("GET /other HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(other.response()?.body == "GET other  ")
         #expect(server.peakBufferedInputBytes <= pipelined + 64 * 1024)
         #expect(server.peakPendingOutputBytes <= 128 * 1024 + 64 * 1024 + 100)
@@ -319,7 +320,7 @@ struct HTTPServerTests {
         let client = try TestClient(port: server.port)
         let padding = String(repeating: "p", count: 1000)
         let count = 300
-        client.send("GET /slow HTTP/1.1\r\n\r\n" + (0..<count).map { "GET /r/\($0) HTTP/1.1\r\nX-Pad: \(padding)\r\n\r\n" }.joined())
+        client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n" + (0..<count).map { "GET /r/\($0) HTTP/1.1\r\nHost: t\r\nX-Pad: \(padding)\r\n\r\n" }.joined())
         #expect(client.response()?.body == "slow done")
         var answered = 0
         while answered < count, let response = client.response(), response.body == "GET r|\(answered)  " { answered += 1 }
@@ -331,7 +332,7 @@ struct HTTPServerTests {
         let server = try Self.start()
         defer { Self.stop(server) }
         let client = try TestClient(port: server.port)
-        client.send("POST /upload HTTP/1.1\r\nX-Allow: 1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        client.send("POST /upload HTTP/1.1\r\nHost: t\r\nX-Allow: 1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
         let interim = try #require(client.response())
         #expect(interim.status == 100)
         client.send("hello")
@@ -339,7 +340,7 @@ struct HTTPServerTests {
         #expect(final.status == 200)
         #expect(final.body == "POST upload  hello")
         // The next request on the connection expects again.
-        client.send("POST /again HTTP/1.1\r\nX-Allow: 1\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\n")
+        client.send("POST /again HTTP/1.1\r\nHost: t\r\nX-Allow: 1\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\n")
         #expect(client.response()?.status == 100)
         client.send("ok")
         #expect(client.response()?.body == "POST again  ok")
@@ -349,7 +350,7 @@ struct HTTPServerTests {
         let server = try Self.start()
         defer { Self.stop(server) }
         let client = try TestClient(port: server.port)
-        client.send("POST /upload HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n")
+        client.send("POST /upload HTTP/1.1\r\nHost: t\r\nX-Deny: 1\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n")
         let answer = try #require(client.response())
         #expect(answer.status == 401)
         #expect(answer.headers["connection"] == "close")
@@ -360,7 +361,7 @@ struct HTTPServerTests {
         let server = try Self.start { $0.maxBodyBytes = 1000 }
         defer { Self.stop(server) }
         let client = try TestClient(port: server.port)
-        client.send("POST /upload HTTP/1.1\r\nX-Allow: 1\r\nExpect: 100-continue\r\nContent-Length: 1001\r\n\r\n")
+        client.send("POST /upload HTTP/1.1\r\nHost: t\r\nX-Allow: 1\r\nExpect: 100-continue\r\nContent-Length: 1001\r\n\r\n")
         let answer = try #require(client.response())
         #expect(answer.status == 413)
         #expect(client.isClosedByServer())
@@ -370,7 +371,7 @@ struct HTTPServerTests {
         let server = try Self.start()
         defer { Self.stop(server) }
         let client = try TestClient(port: server.port)
-        client.send("HEAD /big/3 HTTP/1.1\r\n\r\nGET /next HTTP/1.1\r\n\r\n")
+        client.send("HEAD /big/3 HTTP/1.1\r\nHost: t\r\n\r\nGET /next HTTP/1.1\r\nHost: t\r\n\r\n")
         let head = try #require(client.response(bodyless: true))
         #expect(head.status == 200)
         #expect(head.headers["content-length"] == "\(3 * 1024)")
@@ -389,7 +390,7 @@ struct HTTPServerTests {
         #expect(client.response()?.body == "GET b  ")
         // HTTP/1.1 keeps connections open without saying so.
         let modern = try TestClient(port: server.port)
-        modern.send("GET /c HTTP/1.1\r\n\r\n")
+        modern.send("GET /c HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(modern.response()?.headers["connection"] == nil)
     }
 
@@ -398,9 +399,74 @@ struct HTTPServerTests {
         defer { Self.stop(server) }
         let clients = try (0..<50).map { _ in try TestClient(port: server.port) }
         for round in 0..<5 {
-            for (index, client) in clients.enumerated() { client.send("GET /c\(index)/\(round) HTTP/1.1\r\n\r\n") }
+            for (index, client) in clients.enumerated() { client.send("GET /c\(index)/\(round) HTTP/1.1\r\nHost: t\r\n\r\n") }
             for (index, client) in clients.enumerated() { #expect(client.response()?.body == "GET c\(index)|\(round)  ") }
         }
+    }
+
+    /// Polls `condition` until it holds, for up to 5 s; whether it came to hold.
+    static func eventually(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<5_000 {
+            if condition() { return true }
+            usleep(1_000)
+        }
+        return condition()
+    }
+
+    /// Not only with `Expect: 100-continue`: the head of any request whose body has not all
+    /// arrived goes to the head check first, and a refusal is answered at once, its body unread.
+    @Test func requestRefusedByItsHead_isAnsweredBeforeItsBodyArrives_andClosed() throws {
+        let server = try Self.start()
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        client.send("POST /upload HTTP/1.1\r\nHost: t\r\nX-Deny: 1\r\nContent-Length: 1000000\r\n\r\n" + String(repeating: "x", count: 100))
+        let answer = try #require(client.response())
+        #expect(answer.status == 401)
+        #expect(answer.headers["connection"] == "close")
+        #expect(client.isClosedByServer())
+        #expect(server.bufferedBodyBytes == 0)
+    }
+
+    /// The bodies held at once, all connections together, stay within `maxBufferedBodyBytes`: a
+    /// request whose body would pass it is answered 503 with `Retry-After` before its body is
+    /// read, and the budget is given back once a request is answered.
+    @Test func bodiesHeldAtOnce_stayWithinTheBudget_acrossConnections() throws {
+        let server = try Self.start {
+            $0.maxBodyBytes = 8_000
+            $0.maxBufferedBodyBytes = 10_000
+        }
+        defer { Self.stop(server) }
+        let first = try TestClient(port: server.port)
+        first.send("POST /first HTTP/1.1\r\nHost: t\r\nContent-Length: 8000\r\n\r\n" + String(repeating: "a", count: 100))
+        #expect(Self.eventually { server.bufferedBodyBytes == 8_000 })
+        let second = try TestClient(port: server.port)
+        second.send("POST /second HTTP/1.1\r\nHost: t\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "b", count: 100))
+        let busy = try #require(second.response())
+        #expect(busy.status == 503)
+        #expect(busy.headers["retry-after"] == "1")
+        #expect(second.isClosedByServer())
+        #expect(server.counters.bodyBudgetRefusals == 1)
+        first.send(String(repeating: "a", count: 7_900))
+        #expect(first.response()?.body == "POST first  " + String(repeating: "a", count: 8_000))
+        #expect(Self.eventually { server.bufferedBodyBytes == 0 })
+        let third = try TestClient(port: server.port)
+        third.send("POST /third HTTP/1.1\r\nHost: t\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "c", count: 5_000))
+        #expect(third.response()?.status == 200)
+        #expect(server.counters.bodyBudgetRefusals == 1)
+    }
+
+    /// RFC 9112 §3.2 and RFC 9110 §5.5 over the wire: answered 400 and closed.
+    @Test(arguments: [
+        "GET /x HTTP/1.1\r\n\r\n", "GET /x HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", "GET /x HTTP/1.1\r\nHost: a\r\nX: a\rb\r\n\r\n",
+        "GET /x HTTP/1.1\r\nHost: a\r\nX: a\u{0}b\r\n\r\n",
+    ])
+    func laxHeaders_areRefused400(request: String) throws {
+        let server = try Self.start()
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        client.send(request)
+        #expect(client.response()?.status == 400)
+        #expect(client.isClosedByServer())
     }
 }
 

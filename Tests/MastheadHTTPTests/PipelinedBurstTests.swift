@@ -14,7 +14,7 @@ struct PipelinedBurstTests {
         defer { HTTPServerTests.stop(server) }
         let client = try TestClient(port: server.port, timeoutMilliseconds: 20_000)
         let count = 30_000
-        let burst = Array(String(repeating: "GET /p HTTP/1.1\r\n\r\n", count: count - 1).utf8) + Array("GET /last HTTP/1.1\r\nConnection: close\r\n\r\n".utf8)
+        let burst = Array(String(repeating: "GET /p HTTP/1.1\r\nHost: t\r\n\r\n", count: count - 1).utf8) + Array("GET /last HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8)
         // Written from another thread while this one reads, so neither side's buffers fill up.
         let writer = DispatchGroup()
         let descriptor = client.descriptor

@@ -16,7 +16,7 @@ struct RejectedNotificationRouteTests {
     static func reject(_ harness: ServiceHarness, reason: String, body: [UInt8]) throws -> Int64 {
         let outcome = Mutex<Result<Int64, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        harness.service.recordRejectedNotification(reason: reason, body: body) { result in
+        harness.service.recordRejectedNotification(kind: .signed, reason: reason, body: body) { result in
             outcome.withLock { $0 = result }
             done.signal()
         }
@@ -39,7 +39,7 @@ struct RejectedNotificationRouteTests {
             let second = try Self.reject(harness, reason: "the signature does not verify", body: [1, 2, 3])
             let list = try #require(client.request("GET", "/v1/notifications/rejected", headers: Self.admin))
             #expect(list.status == 200)
-            #expect(list.body == #"{"rejectedNotifications":[{"id":\#(second),"received":"2020-07-02T00:00:01Z","reason":"the signature does not verify","bodyBytes":3},{"id":\#(first),"received":"2020-07-02T00:00:00Z","reason":"alg must be ES256, not none","bodyBytes":\#(body.count)}]}"#)
+            #expect(list.body == #"{"rejectedNotifications":[{"id":\#(second),"received":"2020-07-02T00:00:01Z","reason":"the signature does not verify","kind":"signed","bodyBytes":3},{"id":\#(first),"received":"2020-07-02T00:00:00Z","reason":"alg must be ES256, not none","kind":"signed","bodyBytes":\#(body.count)}]}"#)
             let withBodies = try #require(Self.entries(client.request("GET", "/v1/notifications/rejected?limit=2&bodies=true", headers: Self.admin)))
             #expect(withBodies.compactMap { $0["bodyBase64"]?.string }.map { Data(base64Encoded: $0).map(Array.init) } == [[1, 2, 3], body])
             let one = try #require(Self.entries(client.request("GET", "/v1/notifications/rejected?limit=1&bodies=false", headers: Self.admin)))

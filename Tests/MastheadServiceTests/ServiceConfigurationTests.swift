@@ -190,4 +190,34 @@ struct ConfigurationProblemsTests {
         }
         #expect(throws: Never.self) { try configuration.validate(for: .appStoreServerAPI) }
     }
+
+    /// The API token, the admin token and the shared secret must be three different secrets
+    /// (compared as bytes); the refusal names them, never their values.
+    @Test func secretsThatAreTheSame_areRefused_byName() throws {
+        var configuration = ServiceConfiguration()
+        configuration.apiToken = "same-secret"
+        configuration.adminToken = "same-secret"
+        configuration.sharedSecret = "shared"
+        #expect(throws: ConfigurationError.invalid("MASTHEAD_API_TOKEN and MASTHEAD_ADMIN_TOKEN are the same: each secret must be different")) {
+            try configuration.validate()
+        }
+        configuration.adminToken = "admin"
+        configuration.sharedSecret = "same-secret"
+        #expect(throws: ConfigurationError.invalid("MASTHEAD_API_TOKEN and MASTHEAD_APP_STORE_SHARED_SECRET are the same: each secret must be different")) {
+            try configuration.validate()
+        }
+        // Two spellings of one text are two secrets.
+        configuration.apiToken = "caf\u{E9}"
+        configuration.sharedSecret = "cafe\u{301}"
+        try configuration.validate()
+    }
+
+    @Test func bodyBudget_smallerThanOneBody_isRefused() throws {
+        var configuration = ServiceConfiguration()
+        configuration.sharedSecret = "secret"
+        configuration.http.maxBufferedBodyBytes = configuration.http.maxBodyBytes - 1
+        #expect(throws: ConfigurationError.invalid("maxBufferedBodyBytes (2097151) must be at least maxBodyBytes (2097152)")) {
+            try configuration.validate(for: .refresh)
+        }
+    }
 }

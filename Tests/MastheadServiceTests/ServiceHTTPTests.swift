@@ -57,7 +57,7 @@ struct ServiceHTTPTests {
         defer { Self.stop(server) }
         let receipt = try ServiceHarness.example("table-6-1")
         let client = try TestClient(port: server.port)
-        client.send("POST /v1/users/alice/receipts HTTP/1.1\r\nAuthorization: Bearer api-token\r\nExpect: 100-continue\r\nContent-Length: \(receipt.count)\r\n\r\n")
+        client.send("POST /v1/users/alice/receipts HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer api-token\r\nExpect: 100-continue\r\nContent-Length: \(receipt.count)\r\n\r\n")
         // Nothing of the body has been sent yet.
         #expect(client.response()?.status == 100)
         client.send(receipt)
@@ -74,7 +74,7 @@ struct ServiceHTTPTests {
         let transaction = ServiceRouterTests.transaction("n2", original: "n1", from: "2020-03-20T12:00:00Z", to: "2020-04-20T12:00:00Z")
         let body = Array(ServiceRouterTests.notification("DID_RENEW", transactions: [transaction]).utf8)
         let client = try TestClient(port: server.port)
-        client.send("POST /v1/notifications/app-store HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: \(body.count)\r\n\r\n")
+        client.send("POST /v1/notifications/app-store HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: \(body.count)\r\n\r\n")
         #expect(client.response()?.status == 100)
         client.send(body)
         #expect(client.response()?.status == 200)
@@ -86,7 +86,7 @@ struct ServiceHTTPTests {
         let server = try Self.serve(harness)
         defer { Self.stop(server) }
         let client = try TestClient(port: server.port)
-        client.send("POST /v1/users/alice/receipts HTTP/1.1\r\nAuthorization: Bearer wrong\r\nExpect: 100-continue\r\nContent-Length: 4000\r\n\r\n")
+        client.send("POST /v1/users/alice/receipts HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer wrong\r\nExpect: 100-continue\r\nContent-Length: 4000\r\n\r\n")
         let answer = try #require(client.response())
         #expect(answer.status == 401)
         #expect(answer.body.contains("unauthorized"))
@@ -100,7 +100,7 @@ struct ServiceHTTPTests {
         let server = try Self.serve(harness)
         defer { Self.stop(server) }
         let client = try TestClient(port: server.port)
-        client.send("POST /v1/users/alice/receipts HTTP/1.1\r\nAuthorization: Bearer api-token\r\nExpect: 100-continue\r\nContent-Length: 10001\r\n\r\n")
+        client.send("POST /v1/users/alice/receipts HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer api-token\r\nExpect: 100-continue\r\nContent-Length: 10001\r\n\r\n")
         let answer = try #require(client.response())
         #expect(answer.status == 413)
         #expect(client.isClosedByServer())
@@ -110,9 +110,9 @@ struct ServiceHTTPTests {
     @Test(arguments: [
         ("GARBAGE\r\n\r\n", 400, #"{"error":{"code":"bad_request","message":"malformed request line"}}"#),
         ("GET /health HTTP/2.0\r\n\r\n", 505, #"{"error":{"code":"http_version_not_supported","message":"only HTTP/1.1 and HTTP/1.0 are served"}}"#),
-        ("POST /v1/users/u1/receipts HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", 501,
+        ("POST /v1/users/u1/receipts HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n", 501,
          #"{"error":{"code":"not_implemented","message":"Transfer-Encoding is not supported; send Content-Length"}}"#),
-        ("GET /health HTTP/1.1\r\n" + String(repeating: "H: v\r\n", count: 1001) + "\r\n", 431,
+        ("GET /health HTTP/1.1\r\nHost: t\r\n" + String(repeating: "H: v\r\n", count: 1001) + "\r\n", 431,
          #"{"error":{"code":"request_header_fields_too_large","message":"more than 1000 header fields"}}"#),
     ])
     func httpErrors_areAnsweredInTheServiceErrorShape(request: String, status: Int, body: String) throws {
@@ -144,7 +144,7 @@ struct ServiceHTTPTests {
         ]
         for target in targets {
             let get = try #require(client.request("GET", target, headers: authorization))
-            client.send("HEAD \(target) HTTP/1.1\r\nAuthorization: Bearer api-token\r\n\r\n")
+            client.send("HEAD \(target) HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer api-token\r\n\r\n")
             let head = try #require(client.response(bodyless: true))
             #expect(head.status == get.status, "\(target)")
             #expect(head.headers["content-type"] == get.headers["content-type"], "\(target)")
@@ -154,7 +154,56 @@ struct ServiceHTTPTests {
         // No body followed the last HEAD answer.
         #expect(client.request("GET", "/health")?.body == #"{"status":"ok"}"#)
         let unauthorized = try TestClient(port: server.port)
-        unauthorized.send("HEAD /v1/publications/the-monthly/issues HTTP/1.1\r\n\r\n")
+        unauthorized.send("HEAD /v1/publications/the-monthly/issues HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(unauthorized.response(bodyless: true)?.status == 401)
+    }
+
+    /// Without `Expect: 100-continue` too, a request the route refuses from its head (the token,
+    /// no route, the method, the admin token) is answered at once, before its body is read, and
+    /// the connection is closed.
+    @Test(arguments: [
+        ("POST /v1/users/alice/receipts", "Bearer wrong", 401),
+        ("POST /v1/no/such/route", "Bearer api-token", 404),
+        ("PUT /v1/users/alice/receipts", "Bearer api-token", 405),
+        ("PUT /v1/publications/the-monthly/issues/x", "Bearer api-token", 403),
+    ])
+    func bodyTheRouteRefuses_isAnsweredBeforeItIsRead(line: String, authorization: String, status: Int) throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        let server = try Self.serve(harness)
+        defer { Self.stop(server) }
+        let client = try TestClient(port: server.port)
+        client.send("\(line) HTTP/1.1\r\nHost: t\r\nAuthorization: \(authorization)\r\nContent-Length: 9000\r\n\r\n{")
+        let answer = try #require(client.response())
+        #expect(answer.status == status)
+        #expect(client.isClosedByServer())
+        #expect(server.bufferedBodyBytes == 0)
+    }
+
+    /// Past the bodies' budget a notification is answered 503 `server_busy` with `Retry-After`
+    /// before its body is read (Apple sends it again), in the service's error shape.
+    @Test func bodyPastTheBudget_is503ServerBusy_withRetryAfter() throws {
+        let harness = try ServiceHarness { configuration in
+            configuration.http.maxBodyBytes = 8_000
+            configuration.http.maxBufferedBodyBytes = 10_000
+        }
+        defer { harness.close() }
+        let server = try Self.serve(harness)
+        defer { Self.stop(server) }
+        let receipt = try TestClient(port: server.port)
+        receipt.send("POST /v1/users/alice/receipts HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer api-token\r\nContent-Length: 8000\r\n\r\n{")
+        var waited = 0
+        while server.bufferedBodyBytes != 8_000 && waited < 5_000 {
+            usleep(1_000)
+            waited += 1
+        }
+        #expect(server.bufferedBodyBytes == 8_000)
+        let notification = try TestClient(port: server.port)
+        notification.send("POST /v1/notifications/app-store HTTP/1.1\r\nHost: t\r\nContent-Length: 5000\r\n\r\n{")
+        let busy = try #require(notification.response())
+        #expect(busy.status == 503)
+        #expect(busy.headers["retry-after"] == "1")
+        #expect(busy.body.contains(#""code":"server_busy""#))
+        #expect(notification.isClosedByServer())
     }
 }

@@ -151,6 +151,7 @@ struct SignedNotificationTests {
     /// kept in the rejected notifications, nothing stored or applied.
     @Test(arguments: [
         "flipped signature", "flipped inner signature", "wrong bundle id", "sandbox not accepted", "not a token", "other root",
+        "malformed token",
     ])
     func refusedNotification_is401_keptAsRejected_andNothingApplied(refusal: String) throws {
         let harness = try Self.harness { configuration in
@@ -180,6 +181,9 @@ struct SignedNotificationTests {
         case "not a token":
             body = #"{"signedPayload": 42}"#
             expected = "$.signedPayload"
+        case "malformed token":
+            body = #"{"signedPayload": "e30.e30"}"#
+            expected = "$.signedPayload"
         default:
             body = try SignedFixtures.notification("SUBSCRIBED", transaction: good, signed: signed)
             expected = "$.signedPayload"
@@ -192,6 +196,8 @@ struct SignedNotificationTests {
         let rejected = harness.call("GET", "/v1/notifications/rejected?bodies=true", token: "admin-token").json?["rejectedNotifications"]
         #expect(rejected?.count == 1)
         #expect(rejected?.elements.first(where: { _ in true })?["reason"]?.string == message)
+        // Only a body that is no signed token at all is kept as malformed, apart from signed data refused.
+        #expect(rejected?.elements.first(where: { _ in true })?["kind"]?.string == (["not a token", "malformed token"].contains(refusal) ? "malformed" : "signed"))
         #expect(rejected?.elements.first(where: { _ in true })?["bodyBase64"]?.string == Data(body.utf8).base64EncodedString())
         let store = try SQLiteStore(path: harness.path, readOnly: true)
         #expect(try store.notificationCount() == 0)
@@ -199,8 +205,8 @@ struct SignedNotificationTests {
         #expect(ServiceRouterTests.readable(harness, "tia", "2020-03", at: "2020-03-05T00:00:00Z") == false)
     }
 
-    /// A second delivery of a `notificationUUID` is answered 200 `duplicate` and is neither stored
-    /// nor counted again; a later notification about the same transaction still applies.
+    /// A second delivery of a `notificationUUID` is answered 200 `duplicate`, `stored: false`, and
+    /// is neither stored nor counted again; a later notification about the same transaction still applies.
     @Test func duplicateUUID_isStoredAndAppliedOnce() throws {
         let harness = try Self.harness()
         defer { harness.close() }
@@ -211,7 +217,7 @@ struct SignedNotificationTests {
             transaction: try SignedFixtures.transaction("d1", original: "d1", from: from, to: "2020-03-20T12:00:00Z", signed: "2020-02-25T00:00:00Z", revoked: "2020-02-25T00:00:00Z", token: Self.token),
             signed: "2020-02-25T00:00:00Z")
         #expect(harness.call("POST", "/v1/notifications/app-store", token: nil, json: refund).body == #"{"stored":true,"applied":true}"#)
-        #expect(harness.call("POST", "/v1/notifications/app-store", token: nil, json: refund).body == #"{"stored":true,"applied":false,"duplicate":true}"#)
+        #expect(harness.call("POST", "/v1/notifications/app-store", token: nil, json: refund).body == #"{"stored":false,"applied":false,"duplicate":true}"#)
         let store = try SQLiteStore(path: harness.path, readOnly: true)
         #expect(try store.notificationCount() == 1)
         #expect(try store.database.scalar("SELECT notification_type || '/' || coalesce(subtype, '-') || '/' || notification_uuid FROM notifications") == .text("REFUND/-/11111111-2222-4333-8444-555555555555"))
@@ -266,6 +272,11 @@ struct SignedNotificationTests {
         #expect(answer.json?["error"]?["code"]?.string == "signed_data_not_configured")
         let rejected = harness.call("GET", "/v1/notifications/rejected", token: "admin-token").json?["rejectedNotifications"]
         #expect(rejected?.elements.first(where: { _ in true })?["reason"]?.string?.contains("appStoreBundleId") == true)
+        // Apple's own is kept as signed data, junk as malformed, each within its own bound.
+        #expect(rejected?.elements.first(where: { _ in true })?["kind"]?.string == "signed")
+        #expect(harness.call("POST", "/v1/notifications/app-store", token: nil, json: #"{"signedPayload": "junk"}"#).status == 503)
+        let junk = harness.call("GET", "/v1/notifications/rejected?limit=1", token: "admin-token").json?["rejectedNotifications"]
+        #expect(junk?.elements.first(where: { _ in true })?["kind"]?.string == "malformed")
         let posted = harness.call("POST", "/v1/users/ula/transactions", json: SignedFixtures.transactions([purchase]))
         #expect(posted.status == 503)
         #expect(posted.json?["error"]?["code"]?.string == "signed_data_not_configured")

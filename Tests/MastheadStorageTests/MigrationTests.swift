@@ -66,4 +66,23 @@ struct MigrationTests {
         #expect(merged == [unsigned.merged(with: signed)])
         #expect(merged.first?.countedCancellation == nil)
     }
+
+    /// Migration 6 (rejected notifications by kind): the rows kept before count as signed data,
+    /// numbered in their order, and a new one of that kind follows them.
+    @Test func migration6_keepsRejectedNotifications_asSignedData() throws {
+        let path = StoreTests.temporaryPath()
+        defer { StoreTests.remove(path) }
+        do {
+            let database = try Self.database(at: path, migrations: 5)
+            try database.execute("""
+                INSERT INTO rejected_notifications (received_ms, reason, bytes_before, body) VALUES (1, 'old', 0, x'0102');
+                INSERT INTO rejected_notifications (received_ms, reason, bytes_before, body) VALUES (2, 'older', 2, x'03');
+                """)
+        }
+        let store = try SQLiteStore(path: path)
+        #expect(try store.rejectedNotifications(limit: 10, withBodies: false).map(\.kind) == [.signed, .signed])
+        let next = try store.recordRejectedNotification(kind: .signed, reason: "new", body: [4], now: Instant(milliseconds: 3))
+        #expect(try store.database.scalar("SELECT kind_seq FROM rejected_notifications WHERE id = \(next)") == .integer(3))
+        #expect(try store.database.scalar("SELECT bytes_before FROM rejected_notifications WHERE id = \(next)") == .integer(2 + 1 + 5))
+    }
 }

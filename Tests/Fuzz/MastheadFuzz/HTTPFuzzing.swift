@@ -38,12 +38,12 @@ enum HTTPFuzzing {
     static func parseInPieces(_ parser: HTTPRequestParser, _ bytes: UnsafeBufferPointer<UInt8>, pieceSize: Int) -> Summary {
         var received = 0
         var hint = 0
-        var continueAnswered = false
+        var headReported = false
         while true {
             received = min(bytes.count, received + pieceSize)
             let outcome: HTTPRequestParser.Outcome
             do {
-                outcome = try parser.parse(UnsafeBufferPointer(rebasing: bytes[..<received]), headSearchedUpTo: hint, continueAnswered: continueAnswered)
+                outcome = try parser.parse(UnsafeBufferPointer(rebasing: bytes[..<received]), headSearchedUpTo: hint, headReported: headReported)
             } catch {
                 return .failure
             }
@@ -51,10 +51,10 @@ enum HTTPFuzzing {
             case .incomplete(let searched):
                 precondition(searched >= 0 && searched <= received, "headSearched \(searched) outside 0...\(received)")
                 hint = searched
-            case .expectsContinue:
-                // The event loop answers 100 Continue once, then waits for the body.
-                precondition(!continueAnswered, "100 Continue asked for twice")
-                continueAnswered = true
+            case .head:
+                // The event loop checks the head once (and answers 100 Continue), then waits for the body.
+                precondition(!headReported, "a head reported twice")
+                headReported = true
             case .request:
                 return Summary { outcome }
             }
@@ -78,8 +78,8 @@ enum HTTPFuzzing {
                 return
             }
             switch outcome {
-            // The body of a request expecting 100 Continue has not all arrived.
-            case .incomplete, .expectsContinue: self = .incomplete
+            // The body of a request has not all arrived.
+            case .incomplete, .head: self = .incomplete
             case .request(let request, let consumed, _):
                 _ = request.pathSegments
                 self = .request(consumed: consumed)
