@@ -41,7 +41,9 @@ struct AuditCommand {
                 "output", "FILE",
                 """
                 Write the results here instead of standard output (atomically:
-                a temporary file renamed into place when the audit is complete).
+                a temporary file renamed into place when the audit is complete);
+                an existing FILE must be a regular file (a link, FIFO or device
+                is refused); - is standard output.
                 """),
             .value(
                 "grants", "FILE",

@@ -19,7 +19,7 @@ struct TimelineCommand {
         options: [
             CommonOptions.catalogOption,
             CommonOptions.receiptOption,
-            .value("output", "FILE.svg", "The SVG file to write (atomically).", required: true), CommonOptions.atOption,
+            .value("output", "FILE.svg", "The SVG file to write (atomically; a regular file, or - for standard output).", required: true), CommonOptions.atOption,
             .value("publication", "ID", "Only this publication (drawn even without a transaction)."), CommonOptions.environmentOption,
             .value(
                 "user", "NAME",
