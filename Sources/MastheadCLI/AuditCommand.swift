@@ -61,7 +61,8 @@ struct AuditCommand {
             .flag(
                 "fail-on-discrepancy",
                 """
-                Exit 2 when reconciliation finds any over- or under-granted issue
+                Exit 2 when reconciliation finds any over- or under-granted issue,
+                or a grant of a publication or issue the catalog does not have
                 (needs --grants).
                 """),
             .value(

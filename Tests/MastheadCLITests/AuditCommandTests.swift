@@ -92,6 +92,30 @@ struct AuditCommandTests {
         #expect(Tool.summaryRow(outcome.errors, "users") == ["\(expected.count)"])
     }
 
+    /// A grant of an issue the catalog does not have is a discrepancy like any other: with
+    /// --fail-on-discrepancy the audit exits 2 though every other grant matches.
+    @Test func grantOfUnknownIssue_isADiscrepancy() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("receipts.jsonl")
+        try Data(try Self.receiptLine("alice", "table-6-1").utf8).write(to: input)
+        let grants = folder.appendingPathComponent("grants.csv")
+        let served = ["2020-02", "2020-03", "2020-04", "2020-06", "2020-07"].map { "alice,the-monthly,\($0)\n" }.joined()
+        try Data(served.utf8).write(to: grants)
+        let arguments = [
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--at", "2020-07-02T00:00:00Z", "--grants", grants.path,
+            "--fail-on-discrepancy",
+        ]
+        let matching = try Tool.run(arguments)
+        #expect(matching.status == 0, "\(matching.errors)")
+        try Data((served + "alice,the-monthly,1999-01\n").utf8).write(to: grants)
+        let unknown = try Tool.run(arguments)
+        #expect(unknown.status == 2)
+        #expect(unknown.errors.contains("grants.csv:6: publication the-monthly has no issue 1999-01\n"))
+        #expect(Tool.summaryRow(unknown.errors, "unknown grants") == ["users 0, publications 0, issues 1"])
+        #expect(unknown.output == matching.output)
+    }
+
     /// A line longer than --max-line-bytes is reported with its number and skipped, like any
     /// unusable line (exit 1); the lines around it are audited.
     @Test func lineOverTheLimit_isReportedAndSkipped() throws {
