@@ -18,7 +18,8 @@ struct Grants: Sendable {
     }
 
     let path: String
-    let byUser: [String: [Grant]]
+    /// The grants of each user, by the exact bytes of the user id.
+    let byUser: [ExactKey: [Grant]]
     /// Grants of users outside the audit's shard, left out.
     let otherShardGrants: Int
 
@@ -35,7 +36,7 @@ struct Grants: Sendable {
     /// A line longer than `maxLineBytes` is such a line.
     static func load(_ path: String, shard: Shard? = nil, maxLineBytes: Int = AuditConfiguration.defaultMaxLineBytes) throws(AuditError) -> Grants {
         let reader = try LineReader(path: path, maxLineBytes: maxLineBytes)
-        var byUser: [String: [Grant]] = [:]
+        var byUser: [ExactKey: [Grant]] = [:]
         var otherShardGrants = 0
         var failure: AuditError?
         do {
@@ -62,7 +63,7 @@ struct Grants: Sendable {
                     otherShardGrants += 1
                     continue
                 }
-                byUser[user, default: []].append(Grant(publication: publication, issue: issue, grantedAt: grantedAt, line: number))
+                byUser[ExactKey(user), default: []].append(Grant(publication: publication, issue: issue, grantedAt: grantedAt, line: number))
             }
         } catch let error as AuditError {
             throw error
