@@ -28,7 +28,8 @@ public struct Audit {
     public init(_ configuration: AuditConfiguration) throws(AuditError) {
         var configuration = configuration
         let shard = configuration.shard
-        grants = try configuration.grantsPath.map { (path) throws(AuditError) in try Grants.load(path, shard: shard) }
+        let maxLineBytes = configuration.maxLineBytes
+        grants = try configuration.grantsPath.map { (path) throws(AuditError) in try Grants.load(path, shard: shard, maxLineBytes: maxLineBytes) }
         switch configuration.source {
         case .receipts(let path):
             input = .receipts(path: path)
@@ -79,7 +80,7 @@ public struct Audit {
         var otherShardUsers = 0
         switch input {
         case .receipts(let path):
-            let reader = try LineReader(path: path, chunkSize: AuditPipeline.readSize)
+            let reader = try LineReader(path: path, chunkSize: AuditPipeline.readSize, maxLineBytes: configuration.maxLineBytes)
             position.total = reader.size
             func read() throws(AuditError) -> [AuditRecord] {
                 let batch = try AuditRecord.batch(from: reader, maxLines: AuditPipeline.batchSize, maxBytes: AuditPipeline.batchBytes)

@@ -35,6 +35,12 @@ public struct AuditConfiguration: Sendable {
     public var collectsFindings: Bool
     /// Auditors deciding at the same time (one per core by default).
     public var workers: Int
+    /// The longest receipts or grants line read, in bytes before its newline; a longer receipts
+    /// line is rejected unread (its bytes skipped), a longer grants line stops the audit.
+    public var maxLineBytes: Int
+
+    /// The default line limit, 64 MiB: far above any real receipts line.
+    public static let defaultMaxLineBytes = 64 << 20
 
     /// Lines with findings listed in the HTML report, shared among the groups (instant, kind,
     /// product); the output holds them all.
@@ -48,7 +54,8 @@ public struct AuditConfiguration: Sendable {
     /// A configuration; everything but the catalog, source and instants has its default.
     public init(
         catalog: Catalog, source: Source, instants: [Instant], environment: Environment = .production, signedData: SignedDataVerifier? = nil,
-        format: AuditFormat = .jsonl, grantsPath: String? = nil, shard: Shard? = nil, collectsFindings: Bool = false, workers: Int = AuditConfiguration.defaultWorkers
+        format: AuditFormat = .jsonl, grantsPath: String? = nil, shard: Shard? = nil, collectsFindings: Bool = false, workers: Int = AuditConfiguration.defaultWorkers,
+        maxLineBytes: Int = AuditConfiguration.defaultMaxLineBytes
     ) {
         self.catalog = catalog
         self.source = source
@@ -60,5 +67,6 @@ public struct AuditConfiguration: Sendable {
         self.shard = shard
         self.collectsFindings = collectsFindings
         self.workers = workers
+        self.maxLineBytes = maxLineBytes
     }
 }

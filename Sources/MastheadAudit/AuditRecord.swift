@@ -4,6 +4,8 @@ import Masthead
 enum AuditRecord {
     /// Line `number` of a file: `range` of the bytes of `block`.
     case line(block: LineBlock, number: Int, range: Range<Int>)
+    /// Line `number` of the file `path`, longer than `limit` bytes: its bytes were skipped.
+    case tooLong(path: String, number: Int, limit: Int)
     case user(id: String, history: PurchaseHistory)
 
     /// The next receipts lines: at most `maxLines`, and no further block once the batch holds
@@ -14,7 +16,13 @@ enum AuditRecord {
         var bytes = 0
         while batch.count < maxLines, bytes < maxBytes, let (block, lines) = try reader.nextLines(max: maxLines - batch.count) {
             bytes += block.memory.count
-            for line in lines { batch.append(.line(block: block, number: line.number, range: line.range)) }
+            for line in lines {
+                if let range = line.range {
+                    batch.append(.line(block: block, number: line.number, range: range))
+                } else {
+                    batch.append(.tooLong(path: block.path, number: line.number, limit: reader.maxLineBytes))
+                }
+            }
         }
         return batch
     }
@@ -23,6 +31,7 @@ enum AuditRecord {
     var location: String {
         switch self {
         case .line(let block, let number, _): "\(block.path):\(number)"
+        case .tooLong(let path, let number, _): "\(path):\(number)"
         case .user(let id, _): "user \(id)"
         }
     }

@@ -43,7 +43,8 @@ extension AuditResult {
         }
         return AuditReportPage.Content(
             inputs: inputs, generated: generated, version: version, totals: totals, instants: instants, states: summary.byInstant,
-            products: products, productRule: AuditSummary.productRule, reconciliation: configuration.grantsPath == nil ? nil : reconciliation)
+            products: products, productRule: AuditSummary.productRule, reconciliation: configuration.grantsPath == nil ? nil : reconciliation,
+            unplacedGrants: grantMessages)
     }
 
     /// The findings per kind and product, and per instant, kind, then product (worst first) the

@@ -98,9 +98,11 @@ public struct AuditSummary: Sendable {
             .map(\.product.text)
     }
 
-    /// Whether any over- or under-granted issue was found, at any instant.
+    /// Whether any over- or under-granted issue was found, at any instant, or a grant names a
+    /// publication or issue the catalog does not have (something was served that the audit
+    /// cannot account for).
     public var hasDiscrepancy: Bool {
-        findings.contains { $0.contains { $0.key.kind.isDiscrepancy && $0.value > 0 } }
+        unknownGrantPublications + unknownGrantIssues > 0 || findings.contains { $0.contains { $0.key.kind.isDiscrepancy && $0.value > 0 } }
     }
 
     /// The product a (user, publication) line is counted under: the latest auto-renewable one,

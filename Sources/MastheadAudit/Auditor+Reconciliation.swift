@@ -96,5 +96,5 @@ extension Auditor {
     }
 
     /// "served DATE: " for a dated grant, "" for one without a date.
-    private static func served(_ instant: Instant?) -> String { instant.map { "served \(CivilTime.readable($0)): " } ?? "" }
+    private static func served(_ instant: Instant?) -> String { instant.map { "served \(CivilTime.readable($0)) UTC: " } ?? "" }
 }

@@ -60,6 +60,7 @@ struct Auditor {
     mutating func audit(_ record: AuditRecord) -> Outcome {
         switch record {
         case .line(let block, _, let range): return withExtendedLifetime(block) { audit(block.bytes(range)) }
+        case .tooLong(_, _, let limit): return reject(Self.tooLongReason(limit: limit), userId: nil)
         case .user(let id, let history):
             summary.lines += 1
             return decide(userId: id, history: history)
@@ -93,6 +94,11 @@ struct Auditor {
         case .failure(let failure):
             return reject("\(failure.error)", userId: failure.userId)
         }
+    }
+
+    /// Why a line longer than `limit` bytes is rejected.
+    static func tooLongReason(limit: Int) -> String {
+        "the line is longer than \(limit) bytes (the line limit), skipped unread"
     }
 
     /// Counts a rejected line for this shard, or as another shard's.

@@ -33,13 +33,16 @@ struct Grants: Sendable {
 
     /// Reads the whole file, keeping the grants of the users in `shard` (all without one); any
     /// unreadable line makes it an error naming the line (nothing is audited then).
-    static func load(_ path: String, shard: Shard? = nil) throws(AuditError) -> Grants {
-        let reader = try LineReader(path: path)
+    /// A line longer than `maxLineBytes` is such a line.
+    static func load(_ path: String, shard: Shard? = nil, maxLineBytes: Int = AuditConfiguration.defaultMaxLineBytes) throws(AuditError) -> Grants {
+        let reader = try LineReader(path: path, maxLineBytes: maxLineBytes)
         var byUser: [ExactKey: [Grant]] = [:]
         var otherShardGrants = 0
         var failure: AuditError?
         do {
-            while let line = try reader.next({ Self.fields($0, number: reader.lineNumber) }) {
+            while let line = try reader.next({ bytes in
+                bytes.map { Self.fields($0, number: reader.lineNumber) } ?? .invalid("expected a line of at most \(reader.maxLineBytes) bytes, not a longer one")
+            }) {
                 let number = reader.lineNumber
                 guard case .grant(let user, let publication, let issue, let grantedText) = line else {
                     if case .invalid(let expected) = line {

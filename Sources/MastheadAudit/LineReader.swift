@@ -1,6 +1,10 @@
 import Glibc
 
 /// Reads a file (or standard input) line by line in large chunks, without holding it whole.
+///
+/// A line longer than ``maxLineBytes`` is not kept: its bytes are read and dropped up to its
+/// newline, and it is handed out without them (its number only), so memory stays bounded by the
+/// limit whatever the input (a stream without any newline included).
 final class LineReader {
     private let descriptor: Int32
     private let path: String
@@ -9,6 +13,9 @@ final class LineReader {
     private var start = 0
     private var end = 0
     private var finished = false
+    /// The longest line kept, in bytes before its `\n` (a `\r` there counts); a longer line
+    /// comes out without its bytes.
+    let maxLineBytes: Int
     /// The number of the line last returned, from 1.
     private(set) var lineNumber = 0
     /// Bytes of the file before the block's first byte.
@@ -21,9 +28,18 @@ final class LineReader {
     /// pipes and devices.
     let size: Int?
 
+    /// What the reader found next.
+    private enum Found {
+        /// A line's bytes in the block.
+        case line(Range<Int>)
+        /// A line longer than ``maxLineBytes``, its bytes skipped.
+        case tooLong
+    }
+
     /// Opens `path` for reading; `-` reads standard input.
-    init(path: String, chunkSize: Int = 4 << 20) throws(AuditError) {
+    init(path: String, chunkSize: Int = 4 << 20, maxLineBytes: Int = AuditConfiguration.defaultMaxLineBytes) throws(AuditError) {
         self.path = path
+        self.maxLineBytes = max(1, maxLineBytes)
         var info = stat()
         size = path != "-" && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
         if path == "-" {
@@ -37,20 +53,28 @@ final class LineReader {
 
     deinit { if descriptor > 0 { close(descriptor) } }
 
-    /// Calls `body` with the next line (without its `\n` or `\r\n`); nil at the end.
-    func next<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
-        guard let range = try nextRange() else { return nil }
-        return try body(UnsafeBufferPointer(rebasing: UnsafeBufferPointer(block.memory)[range]))
+    /// Calls `body` with the next line (without its `\n` or `\r\n`), or with nil for a line
+    /// longer than ``maxLineBytes``; nil at the end.
+    func next<R>(_ body: (UnsafeBufferPointer<UInt8>?) throws -> R) throws -> R? {
+        switch try nextLine() {
+        case nil: return nil
+        case .tooLong: return try body(nil)
+        case .line(let range)?: return try body(UnsafeBufferPointer(rebasing: UnsafeBufferPointer(block.memory)[range]))
+        }
     }
 
     /// The next whole lines, at most `maxLines`, in a block of their own: the file's bytes were
     /// read into the block's memory and are not copied again (only a partial last line moves on
     /// to the next block). Each line comes with its number and byte range in the block, without
-    /// its `\n` or `\r\n`; nil at the end of the input.
-    func nextLines(max maxLines: Int) throws(AuditError) -> (block: LineBlock, lines: [(number: Int, range: Range<Int>)])? {
-        var lines: [(number: Int, range: Range<Int>)] = []
-        while lines.count < maxLines, let range = try nextRange(refill: lines.isEmpty) {
-            lines.append((lineNumber, range))
+    /// its `\n` or `\r\n`, or with a nil range when it is longer than ``maxLineBytes``; nil at
+    /// the end of the input.
+    func nextLines(max maxLines: Int) throws(AuditError) -> (block: LineBlock, lines: [(number: Int, range: Range<Int>?)])? {
+        var lines: [(number: Int, range: Range<Int>?)] = []
+        while lines.count < maxLines, let found = try nextLine(refill: lines.isEmpty) {
+            switch found {
+            case .line(let range): lines.append((lineNumber, range))
+            case .tooLong: lines.append((lineNumber, nil))
+            }
         }
         guard !lines.isEmpty else { return nil }
         // The block goes with its lines; what follows the last line starts a new block.
@@ -64,25 +88,49 @@ final class LineReader {
         return (full, lines)
     }
 
-    /// The range of the next line in the block; nil at the end, or, when `refill` is false, when
-    /// the block holds no further whole line.
-    private func nextRange(refill: Bool = true) throws(AuditError) -> Range<Int>? {
+    /// The range of the next line in the block, or that it is too long; nil at the end, or, when
+    /// `refill` is false, when the block holds no further whole line. The block is refilled (and
+    /// a long line's bytes dropped) only when `refill` is true: no line of the block was handed
+    /// out then.
+    private func nextLine(refill: Bool = true) throws(AuditError) -> Found? {
         while true {
             let base = block.memory.baseAddress!
             if start < end, let hit = memchr(base + start, 0x0A, end - start) {
                 let newline = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 defer { start = newline + 1 }
                 lineNumber += 1
-                return lineRange(start, newline)
+                return newline - start > maxLineBytes ? .tooLong : .line(lineRange(start, newline))
             }
             if finished {
                 guard start < end else { return nil }
                 defer { start = end }
                 lineNumber += 1
-                return lineRange(start, end)
+                return end - start > maxLineBytes ? .tooLong : .line(lineRange(start, end))
             }
             guard refill else { return nil }
+            if end - start > maxLineBytes {
+                try skipToNextLine()
+                lineNumber += 1
+                return .tooLong
+            }
             try fill()
+        }
+    }
+
+    /// Drops the current line's bytes, reading on to its newline (or the end of the input)
+    /// without keeping what is read.
+    private func skipToNextLine() throws(AuditError) {
+        while true {
+            let base = block.memory.baseAddress!
+            if start < end, let hit = memchr(base + start, 0x0A, end - start) {
+                start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+                return
+            }
+            blockOffset += end
+            start = 0
+            end = 0
+            if finished { return }
+            try readMore()
         }
     }
 
@@ -91,12 +139,12 @@ final class LineReader {
         lineEnd > lineStart && block.memory[lineEnd - 1] == 0x0D ? lineStart..<lineEnd - 1 : lineStart..<lineEnd
     }
 
-    /// Moves the partial line to the front (into a larger block for a line longer than the
-    /// block) and reads more.
+    /// Moves the partial line to the front (into a larger block, at most one byte longer than
+    /// the longest line kept, for a line longer than the block) and reads more.
     private func fill() throws(AuditError) {
         let remaining = end - start
         if remaining == block.memory.count {
-            let larger = LineBlock(path: path, capacity: block.memory.count * 2)
+            let larger = LineBlock(path: path, capacity: min(block.memory.count * 2, maxLineBytes + 1))
             _ = memcpy(larger.memory.baseAddress!, block.memory.baseAddress! + start, remaining)
             block = larger
         } else if start > 0 {
@@ -105,6 +153,11 @@ final class LineReader {
         blockOffset += start
         start = 0
         end = remaining
+        try readMore()
+    }
+
+    /// Reads what fits after `end` into the block; at the end of the input, sets `finished`.
+    private func readMore() throws(AuditError) {
         while true {
             let count = Glibc.read(descriptor, block.memory.baseAddress! + end, block.memory.count - end)
             if count < 0 {

@@ -22,10 +22,13 @@ public final class ReceiptsFile {
 
     /// Opens `path`; `-` reads standard input. Receipts are checked against `catalog` as the
     /// audit and the service check them; signed lines (`signedTransactions`, `signedRenewalInfos`)
-    /// are verified and read by `signedData`, as the audit reads them.
-    public init(path: String, catalog: Catalog, signedData: SignedDataVerifier? = nil) throws(AuditError) {
+    /// are verified and read by `signedData`, as the audit reads them. A line longer than
+    /// `maxLineBytes` is rejected, its bytes skipped unread.
+    public init(
+        path: String, catalog: Catalog, signedData: SignedDataVerifier? = nil, maxLineBytes: Int = AuditConfiguration.defaultMaxLineBytes
+    ) throws(AuditError) {
         self.path = path
-        reader = try LineReader(path: path)
+        reader = try LineReader(path: path, maxLineBytes: maxLineBytes)
         decoder = ReceiptDecoder(catalog: catalog)
         self.signedData = signedData
     }
@@ -38,7 +41,11 @@ public final class ReceiptsFile {
         var lines: [Line] = []
         while lines.isEmpty, let (block, numbered) = try reader.nextLines(max: maxLines) {
             for line in numbered {
-                switch withExtendedLifetime(block, { read(block.bytes(line.range), number: line.number) }) {
+                guard let range = line.range else {
+                    lines.append(.rejected(line: line.number, reason: Auditor.tooLongReason(limit: reader.maxLineBytes)))
+                    continue
+                }
+                switch withExtendedLifetime(block, { read(block.bytes(range), number: line.number) }) {
                 case .line(let read): lines.append(read)
                 case .blank: break
                 case .signedWithoutApp: throw AuditError.signedDataWithoutApp(location: "\(path):\(line.number)")

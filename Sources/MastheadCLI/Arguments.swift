@@ -1,3 +1,5 @@
+import MastheadFormats
+
 /// Command-line arguments parsed against a command's ``CommandSpec``: `--name value`,
 /// `--name=value` and flags; anything the spec does not declare is a usage error.
 package struct Arguments {

@@ -41,7 +41,9 @@ struct AuditCommand {
                 "output", "FILE",
                 """
                 Write the results here instead of standard output (atomically:
-                a temporary file renamed into place when the audit is complete).
+                a temporary file renamed into place when the audit is complete);
+                an existing FILE must be a regular file (a link, FIFO or device
+                is refused); - is standard output.
                 """),
             .value(
                 "grants", "FILE",
@@ -59,7 +61,8 @@ struct AuditCommand {
             .flag(
                 "fail-on-discrepancy",
                 """
-                Exit 2 when reconciliation finds any over- or under-granted issue
+                Exit 2 when reconciliation finds any over- or under-granted issue,
+                or a grant of a publication or issue the catalog does not have
                 (needs --grants).
                 """),
             .value(
@@ -76,6 +79,14 @@ struct AuditCommand {
                 instant (a chart of statuses), per product, and the findings by
                 kind and product, worst first, with about 1000 lines listed
                 (at least 10 of each group; written atomically).
+                """),
+            .value(
+                "max-line-bytes", "N",
+                """
+                The longest input line read, in bytes before its newline (default
+                67108864, 64 MiB; at most 1073741824). A longer receipts line is
+                reported with its line number and skipped unread, like any
+                unusable line (exit 1); a longer grants line stops the audit.
                 """),
         ] + CommonOptions.trustOptions + [CommonOptions.trustVerifiedOption],
         alternatives: [["receipts", "database"]],
@@ -105,6 +116,8 @@ struct AuditCommand {
     let now: Instant
     /// How signed lines are trusted.
     let trust: TrustOptions
+    /// The longest input line read.
+    let maxLineBytes: Int
 
     init(_ arguments: [String], now: Instant) throws(CLIError) {
         let parsed = try Arguments(arguments, spec: Self.spec)
@@ -136,6 +149,7 @@ struct AuditCommand {
         outputPath = parsed.value("output")
         reportPath = parsed.value("report")
         trust = try TrustOptions(parsed, command: Self.spec.name)
+        maxLineBytes = try parsed.integer("max-line-bytes", in: 1...(1 << 30)) ?? AuditConfiguration.defaultMaxLineBytes
     }
 
     /// Runs the audit; the exit status is 1 when a line was rejected, 2 when `--fail-on-discrepancy`
@@ -145,7 +159,7 @@ struct AuditCommand {
         let configuration = AuditConfiguration(
             catalog: document.catalog, source: source, instants: instants, environment: environment,
             signedData: try trust.verifier(catalog: document), format: format, grantsPath: grantsPath, shard: shard,
-            collectsFindings: reportPath != nil)
+            collectsFindings: reportPath != nil, maxLineBytes: maxLineBytes)
         let audit = try Self.auditing { () throws(AuditError) in try Audit(configuration) }
         let sink = AuditOutput(
             results: try outputPath.map { (path) throws(CLIError) in try OutputFile(path: path) } ?? output, errors: errors)

@@ -33,7 +33,7 @@ struct GenerateCommand {
             CommonOptions.catalogOption,
             .value("users", "N", "How many users.", required: true),
             .value("seed", "S", "The random seed (default 1)."),
-            .value("output", "FILE", "Write here instead of standard output."),
+            .value("output", "FILE", "Write here (atomically; a regular file) instead of standard output."),
             .value("grants", "FILE", "Also write grants for the users here."),
             .value(
                 "grants-at", "INSTANT",

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// The temporary files being written (an ``OutputFile``'s `*.partial-PID`), removed when a stop
+/// The temporary files being written (an ``OutputFile``'s `*.partial-` and a random suffix), removed when a stop
 /// signal ends the command.
 ///
 /// While ``removedOnStopSignals(_:)`` runs its body, SIGINT and SIGTERM are blocked (threads

@@ -9,17 +9,19 @@ struct TimelineCommand {
         description: """
             Draws one reader's entitlements as an SVG picture, one panel per publication: every issue
             as a marker per reason it is readable (P published in a period, U unlocked at a period's
-            start, S streaming, $ bought on its own, F free; hollow: not readable), each product's
+            start, S streaming, $ bought on its own, F free; hollow with a cross: not readable; dashed:
+            not yet published by the as-of instant), each product's
             intervals in a row of their own (trial, introductory offer, upgraded, non-renewing, free,
             billing grace and billing retry styled apart, an arrow at an upgrade), refunded purchases
-            struck through, archive and streaming periods each in a row with their lapses, the date of
+            struck through, archive and streaming periods each in a row with their lapses (a lapse still
+            running drawn up to the as-of instant), the date of
             every period boundary, a time axis and the as-of instant. Hovering an element in a browser
             shows the engine's reason in words.
             """,
         options: [
             CommonOptions.catalogOption,
             CommonOptions.receiptOption,
-            .value("output", "FILE.svg", "The SVG file to write (atomically).", required: true), CommonOptions.atOption,
+            .value("output", "FILE.svg", "The SVG file to write (atomically; a regular file, or - for standard output).", required: true), CommonOptions.atOption,
             .value("publication", "ID", "Only this publication (drawn even without a transaction)."), CommonOptions.environmentOption,
             .value(
                 "user", "NAME",

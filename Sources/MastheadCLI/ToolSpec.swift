@@ -1,4 +1,5 @@
 import Masthead
+import MastheadFormats
 
 /// A program's declaration: its commands and the text around their list. It answers the
 /// program-level requests (`--help`, `help COMMAND`, `--version`) and finds the command to run.

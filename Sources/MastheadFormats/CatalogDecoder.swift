@@ -3,7 +3,9 @@ import MastheadJSON
 
 /// Reads `catalog.json` (R3), reporting every problem with its JSON path.
 ///
-/// Unknown fields are ignored: publishers add their own. An optional `"app"` object,
+/// A key the format does not define is a problem too, with the nearest known key when one is
+/// close (`"windw"`: did you mean `"window"`?): a misspelt optional key would otherwise change
+/// what readers get without a word. An optional `"app"` object,
 /// `{"bundleId": "…", "appAppleId": 1234567890}`, names the app whose signed data the catalog
 /// serves (``CatalogDocument/app``).
 public struct CatalogDecoder: Sendable {
@@ -38,6 +40,7 @@ public struct CatalogDecoder: Sendable {
                 problem("$", "expected an object with \"publications\" and \"products\"")
                 return nil
             }
+            unknownKeys(root, "$", known: ["publications", "products", "app"])
             var publications: [Publication] = []
             // Ids are their exact bytes: two spellings of one name are two ids.
             var seenPublications: Set<ExactKey> = []
@@ -72,6 +75,7 @@ public struct CatalogDecoder: Sendable {
                 problem(path, "expected a publication object")
                 return nil
             }
+            unknownKeys(value, path, known: ["id", "title", "issues"])
             let id = string(value, "id", path)
             let title = optionalString(value, "title", path)
             var issues: [Issue] = []
@@ -83,6 +87,7 @@ public struct CatalogDecoder: Sendable {
                         problem(issuePath, "expected an issue object")
                         continue
                     }
+                    unknownKeys(issueValue, issuePath, known: ["id", "title", "published", "free"])
                     let issueId = string(issueValue, "id", issuePath)
                     let issueTitle = optionalString(issueValue, "title", issuePath)
                     let published = date(issueValue, "published", issuePath)
@@ -104,6 +109,7 @@ public struct CatalogDecoder: Sendable {
                 problem(path, "expected a product object")
                 return nil
             }
+            unknownKeys(value, path, known: ["productId", "type", "publications", "access", "window", "duration", "publication", "issue"])
             let productId = string(value, "productId", path)
             guard let typeText = string(value, "type", path) else { return nil }
             guard let type = ProductType(rawValue: typeText) else {
@@ -169,6 +175,7 @@ public struct CatalogDecoder: Sendable {
                 problem("$.app", "expected an object with \"bundleId\" (and \"appAppleId\"), found \(value.rendered)")
                 return nil
             }
+            unknownKeys(value, "$.app", known: ["bundleId", "appAppleId"])
             let bundleId = string(value, "bundleId", "$.app")
             var appAppleId: Int64?
             if let number = value["appAppleId"], !number.isNull {
@@ -182,6 +189,16 @@ public struct CatalogDecoder: Sendable {
         }
 
         // MARK: Field helpers
+
+        /// Reports every member of `object` whose key (its exact bytes) is none of `known`, with
+        /// the nearest known key when one is close.
+        mutating func unknownKeys(_ object: JSONValue, _ path: String, known: [StaticString]) {
+            for (key, _) in object.members where !known.contains(where: { key == $0 }) {
+                let name = key.string
+                let nearest = Spelling.closest(to: name, among: known.map { "\($0)" })
+                problem(JSONPath.member(path, name), "unknown key \"\(name)\"" + (nearest.map { "; did you mean \"\($0)\"?" } ?? ""))
+            }
+        }
 
         mutating func string(_ object: JSONValue, _ key: String, _ path: String) -> String? {
             guard let value = object[key], !value.isNull else {

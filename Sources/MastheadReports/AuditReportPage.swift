@@ -74,12 +74,15 @@ public struct AuditReportPage {
         public var productRule: String
         /// The findings; nil when no grants were reconciled.
         public var reconciliation: Reconciliation?
+        /// The grants the audit could not place (unknown publications and issues, users without a
+        /// receipt line), one message each, `FILE:LINE: …`.
+        public var unplacedGrants: [String]
 
         /// Creates the content of a page.
         public init(
             inputs: [(label: String, value: String)], generated: Instant, version: String, totals: [(label: String, value: Int)],
             instants: [Instant], states: [[SubscriptionState: Int]], products: [(product: String, counts: [(entitled: Int, lines: Int)])],
-            productRule: String, reconciliation: Reconciliation?
+            productRule: String, reconciliation: Reconciliation?, unplacedGrants: [String] = []
         ) {
             self.inputs = inputs
             self.generated = generated
@@ -90,6 +93,7 @@ public struct AuditReportPage {
             self.products = products
             self.productRule = productRule
             self.reconciliation = reconciliation
+            self.unplacedGrants = unplacedGrants
         }
     }
 
@@ -103,7 +107,7 @@ public struct AuditReportPage {
         let columns = content.instants.map { "as of \($0)" }
         page.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Entitlement audit</title><style>\(Self.css)</style></head><body>\n")
         page.element("h1", [], content: "Entitlement audit")
-        page.element("p", [("class", "meta")], content: "Generated \(content.generated) by masthead \(content.version).")
+        page.element("p", [("class", "meta")], content: "Generated \(content.generated) by masthead \(content.version). All times are UTC.")
         page.element("h2", [], content: "Inputs")
         Self.table(
             rows: content.inputs.map { [$0.label, $0.value] } + [["generated", content.generated.description], ["masthead", content.version]],
@@ -117,8 +121,10 @@ public struct AuditReportPage {
         var stateRows = SubscriptionState.allCases.map { state in [state.rawValue] + content.states.map { number($0[state] ?? 0) } }
         stateRows.append(["total"] + content.states.map { number($0.values.reduce(0, +)) })
         Self.table(rows: stateRows, header: ["status"] + columns, into: &page, tableClass: "counts")
+        Self.meanings(Self.stateMeanings, into: &page)
         page.element("h2", [], content: "Per product (entitled / lines), per as-of instant")
         page.element("p", [("class", "note")], content: "Which product a line counts under: \(content.productRule). Entitled means active or in a billing grace period.")
+        Self.meanings(Self.productMeanings, into: &page)
         Self.table(
             rows: content.products.map { [$0.product] + $0.counts.map { "\(number($0.entitled)) / \(number($0.lines))" } },
             header: ["product"] + columns, into: &page, tableClass: "counts")
@@ -161,11 +167,56 @@ public struct AuditReportPage {
                     },
                     header: ["user", "publication", "issues"], into: &page, tableClass: "lines \(group.kind.rawValue)")
             }
+            if !content.unplacedGrants.isEmpty {
+                page.element("h3", [], content: "Grants the audit could not place")
+                page.element("p", [("class", "note")], content: """
+                    A grant of a publication or issue the catalog does not have is a discrepancy (--fail-on-discrepancy exits 2); \
+                    grants of users without a receipt line are not reconciled.
+                    """)
+                let shown = content.unplacedGrants.prefix(AuditReportPage.unplacedGrantsShown)
+                page.open("ul", [("class", "unplaced")])
+                for message in shown { page.element("li", [], content: message) }
+                page.close("ul")
+                if shown.count < content.unplacedGrants.count {
+                    page.element("p", [("class", "note")], content: "\(number(content.unplacedGrants.count - shown.count)) more on the audit's standard error.")
+                }
+            }
         } else {
             page.element("p", [("class", "note")], content: "No grants were given (--grants FILE), so nothing was reconciled.")
         }
         page.raw("</body></html>\n")
         html = page.text
+    }
+
+    /// Grants the audit could not place listed at most.
+    static let unplacedGrantsShown = 1000
+
+    /// What each status means.
+    static let stateMeanings: [(term: String, meaning: String)] = [
+        ("active", "a subscription, pass or free product covers the instant"),
+        ("gracePeriod", "the latest renewal failed and the App Store's billing grace period covers the instant: still entitled"),
+        ("billingRetry", "nothing covers the instant; the latest subscription expired less than 60 days before and the App Store is still retrying the payment"),
+        ("expired", "the reader had a subscription, pass or free product, and none covers the instant"),
+        ("none", "no subscription, pass or free product counts by the instant: never subscribed by then, only refunded purchases, "
+            + "or only issues bought on their own"),
+    ]
+
+    /// What the product names that are not App Store products mean.
+    static let productMeanings: [(term: String, meaning: String)] = [
+        ("(single issues)", "the line's only purchases are issues bought on their own"),
+        ("(none)", "nothing the reader bought grants the publication by the instant (every purchase refunded or not started yet, "
+            + "or the publication was only served, per the grants)"),
+    ]
+
+    /// A definition list of `terms`.
+    private static func meanings(_ terms: [(term: String, meaning: String)], into page: inout Markup) {
+        page.open("dl", [("class", "meanings")])
+        for (term, meaning) in terms {
+            page.element("dt", [], content: term)
+            page.element("dd", [], content: meaning)
+        }
+        page.close("dl")
+        page.raw("\n")
     }
 
     private static func table(
@@ -199,6 +250,8 @@ public struct AuditReportPage {
         th{background:#f3f5f8}table.counts td:not(:first-child){text-align:right;font-variant-numeric:tabular-nums}\
         table.pairs td:first-child{color:#555}tr.kind td{font-weight:bold;background:#fafafa}tr.product td:first-child{padding-left:28px}\
         table.lines td:first-child{white-space:nowrap}table.lines td:last-child{white-space:pre-line}ul.kinds{font-size:14px}.note{color:#666;font-size:13px}\
-        svg.status-chart{display:block;margin:8px 0}
+        svg.status-chart{display:block;margin:8px 0}\
+        dl.meanings{font-size:13px;color:#444;display:grid;grid-template-columns:max-content auto;gap:2px 12px;margin:6px 0 12px}\
+        dl.meanings dt{font-weight:bold}dl.meanings dd{margin:0}ul.unplaced{font-size:13px}
         """
 }

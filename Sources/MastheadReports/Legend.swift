@@ -14,6 +14,8 @@ enum Legend {
         /// A readable issue's marker, by letter.
         case marker(String)
         case denied
+        /// An issue published after the as-of instant.
+        case unpublished
     }
 
     /// The marker letters in the legend's order, with their meaning.
@@ -85,6 +87,14 @@ enum Legend {
             canvas.element("circle", [("cx", x + 7), ("cy", y + 6), ("r", 6.5), ("fill", "#ffffff"), ("stroke", "#999999"), ("stroke-width", 1.5)])
             canvas.element("path", [("d", "M\(Markup.number(x + 4)) \(Markup.number(y + 3))l6 6m0 -6l-6 6"), ("stroke", "#999999"), ("stroke-width", 1.5)])
             canvas.text("not readable", x: x + 20, y: y + 10, size: size, fill: "#444444", classes: "legend-label")
+            x += 20 + TextMetrics.width("not readable", size: size) + 16
+        }
+        if used.contains(.unpublished) {
+            place(22 + TextMetrics.width("not yet published", size: size))
+            canvas.element("circle", [
+                ("cx", x + 7), ("cy", y + 6), ("r", 6.5), ("fill", "#ffffff"), ("stroke", "#bbbbbb"), ("stroke-width", 1.5), ("stroke-dasharray", "2 2"),
+            ])
+            canvas.text("not yet published", x: x + 20, y: y + 10, size: size, fill: "#444444", classes: "legend-label")
         }
         canvas.close("g")
         return rowHasEntries ? y + 20 : y

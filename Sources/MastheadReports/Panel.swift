@@ -63,11 +63,11 @@ struct Panel {
         let hidden = publication.issues.count { !scale.contains($0.published) }
         canvas.open("g", [("class", "publication"), ("data-publication", publication.id)])
         let title = (publication.title.map { "\($0) (\(publication.id))" } ?? publication.id)
-            + " — \(entitlement.status.state.rawValue), \(entitlement.readable.count) of \(publication.issues.count) issues readable"
+            + " — \(stateText), \(entitlement.readable.count) of \(publication.issues.count) issues readable"
             + (hidden > 0 ? " (\(hidden) outside the span drawn)" : "")
         canvas.text(title, x: 16, y: top + 13, size: 13, bold: true, classes: "title")
         let asOfX = scale.x(entitlement.at)
-        let asOfLabel = "as of \(CivilTime.readable(entitlement.at))"
+        let asOfLabel = "as of \(CivilTime.readable(entitlement.at)) UTC"
         let labelWidth = TextMetrics.width(asOfLabel, size: 10)
         let asOfOnRight = asOfX + 4 + labelWidth <= TimelineChart.width - 8
         canvas.text(asOfLabel, x: asOfOnRight ? asOfX + 4 : asOfX - 4, y: top + 31, size: 10, anchor: asOfOnRight ? "start" : "end", fill: Style.asOfColour, classes: "as-of-label")
@@ -95,6 +95,20 @@ struct Panel {
         }
         canvas.close("g")
         return y
+    }
+
+    /// The reader's state in words for the title: a reader without a subscription who bought
+    /// issues on their own is said to be one.
+    var stateText: String {
+        switch entitlement.status.state {
+        case .active: return "active"
+        case .gracePeriod: return "in a billing grace period"
+        case .billingRetry: return "in billing retry"
+        case .expired: return "expired"
+        case .none:
+            let bought = entitlement.readable.count { $0.reasons.contains { if case .singlePurchase = $0 { true } else { false } } }
+            return bought == 0 ? "no subscription" : "no subscription, \(bought) issue\(bought == 1 ? "" : "s") bought on \(bought == 1 ? "its" : "their") own"
+        }
     }
 
     private func rowLabel(_ text: String, y: Double, into canvas: inout TimelineCanvas) {
@@ -126,7 +140,8 @@ struct Panel {
                 title = "\(issue.id), published \(CivilTime.readable(issue.published)): readable — "
                     + reasons.map { $0.explanation(in: entitlement) }.joined(separator: "; ")
             case .notReadable(let denial):
-                attributes.insert(("class", "issue denied"), at: 0)
+                // An issue not yet published is no one's to read: not drawn as a reader locked out.
+                attributes.insert(("class", denial == .notYetPublished ? "issue unpublished" : "issue denied"), at: 0)
                 attributes.append(("data-reason", denial.name))
                 title = "\(issue.id), published \(CivilTime.readable(issue.published)): not readable — \(denial.explanation)"
             }
@@ -152,6 +167,12 @@ struct Panel {
                     }
                     canvas.used.insert(.marker(style.letter))
                 }
+            case .notReadable(.notYetPublished):
+                canvas.element("circle", [
+                    ("cx", x), ("cy", markerY), ("r", 6.5), ("fill", "#ffffff"), ("stroke", "#bbbbbb"), ("stroke-width", 1.5), ("stroke-dasharray", "2 2"),
+                ])
+                canvas.avoid(TextMetrics.Box(minX: x - 7.5, minY: markerY - 7.5, maxX: x + 7.5, maxY: markerY + 7.5))
+                canvas.used.insert(.unpublished)
             case .notReadable:
                 canvas.element("circle", [("cx", x), ("cy", markerY), ("r", 6.5), ("fill", "#ffffff"), ("stroke", "#999999"), ("stroke-width", 1.5)])
                 canvas.avoid(TextMetrics.Box(minX: x - 7.5, minY: markerY - 7.5, maxX: x + 7.5, maxY: markerY + 7.5))
@@ -171,9 +192,18 @@ struct Panel {
     ) -> Double {
         rowLabel(row.product, y: top + 16, into: &canvas)
         let lanes = Self.lanes(row.items.map { ($0.start, $0.end) }, scale: scale)
-        for (item, lane) in zip(row.items, lanes) {
+        // A lane below the first holding the billing retry is named for it.
+        for lane in Set(lanes) where lane > 0 && zip(row.items, lanes).contains(where: { item, itemLane in
+            if itemLane == lane, case .billing(let span) = item, span.kind == .retry { true } else { false }
+        }) {
+            rowLabel(Panel.retryRowLabel, y: top + 16 + Double(lane) * TimelineChart.laneHeight, into: &canvas)
+        }
+        for (index, (item, lane)) in zip(row.items, lanes).enumerated() {
             let barTop = top + 4 + Double(lane) * TimelineChart.laneHeight
             let (x, width) = scale.bar(item.start, item.end)
+            // Room for a label after a short bar: up to the next bar of the lane.
+            let nextStart = zip(row.items, lanes).dropFirst(index + 1).first { $0.1 == lane }.map { scale.x($0.0.start) }
+            let room = (nextStart ?? TimelineChart.width - 8) - 4
             switch item {
             case .interval(let interval):
                 centres[ExactKey(interval.transactionId)] = barTop + TimelineChart.barHeight / 2
@@ -185,7 +215,8 @@ struct Panel {
                 ])
                 canvas.element("rect", [("x", x), ("y", barTop), ("width", width), ("height", TimelineChart.barHeight), ("fill", Style.fill(interval.kind)),
                                         ("stroke", "#ffffff"), ("stroke-width", 1)], title: title)
-                barLabel(interval.kind.rawValue, x: x, width: width, barTop: barTop, fill: Style.labelColour(interval.kind), into: &canvas)
+                barLabel(
+                    [interval.kind.rawValue], x: x, width: width, barTop: barTop, fill: Style.labelColour(interval.kind), outsideUpTo: room, into: &canvas)
                 canvas.close("g")
                 canvas.used.insert(.interval(interval.kind))
             case .billing(let span):
@@ -209,7 +240,7 @@ struct Panel {
                                             ("stroke", Style.retryStroke), ("stroke-width", 1), ("stroke-dasharray", "4 2")], title: title)
                     canvas.used.insert(.billingRetry)
                 }
-                barLabel(name, x: x, width: width, barTop: barTop, fill: "#1a1a1a", into: &canvas)
+                barLabel(grace ? [name, "grace"] : [name, "retry"], x: x, width: width, barTop: barTop, fill: "#1a1a1a", outsideUpTo: room, into: &canvas)
                 canvas.close("g")
             }
         }
@@ -283,7 +314,8 @@ struct Panel {
             canvas.used.insert(.period(style))
         }
         for lapse in entitlement.lapses where lapse.access == style {
-            let (x, width) = scale.bar(lapse.start, lapse.end ?? scale.upper)
+            // A lapse still running is known only up to the as-of instant.
+            let (x, width) = scale.bar(lapse.start, lapse.end ?? max(lapse.start, entitlement.at))
             canvas.open("g", [("class", "lapse"), ("data-access", lapse.access.rawValue), ("data-start", lapse.start.description), ("data-end", lapse.end?.description ?? "open")])
             canvas.element("rect", [("x", x), ("y", barTop), ("width", width), ("height", TimelineChart.barHeight), ("fill", Style.lapseFill),
                                     ("stroke", "#d9534f"), ("stroke-width", 1)],
@@ -295,17 +327,29 @@ struct Panel {
         return top + TimelineChart.laneHeight + 4
     }
 
-    /// Writes the first of `candidates` that fits whole inside the bar; none when none fits.
+    /// Writes the first of `candidates` that fits whole inside the bar. When none does and
+    /// `outsideUpTo` is given, the first is written just after the bar if it ends before that x
+    /// and overlaps no label; otherwise the bar stays unlabelled (its title still names it).
     private func barLabel(
-        _ candidates: [String], x: Double, width: Double, barTop: Double, fill: String, centred: Bool = false, into canvas: inout TimelineCanvas
+        _ candidates: [String], x: Double, width: Double, barTop: Double, fill: String, centred: Bool = false, outsideUpTo limit: Double? = nil,
+        into canvas: inout TimelineCanvas
     ) {
-        guard let text = candidates.first(where: { TextMetrics.width($0, size: 10) + 8 <= width }) else { return }
-        canvas.text(text, x: centred ? x + width / 2 : x + 4, y: barTop + 12, size: 10, anchor: centred ? "middle" : "start", fill: fill, classes: "bar-label")
+        if let text = candidates.first(where: { TextMetrics.width($0, size: 10) + 8 <= width }) {
+            canvas.text(text, x: centred ? x + width / 2 : x + 4, y: barTop + 12, size: 10, anchor: centred ? "middle" : "start", fill: fill, classes: "bar-label")
+            return
+        }
+        guard let limit, let text = candidates.first else { return }
+        let box = TextMetrics.box(text, x: x + width + 3, y: barTop + 12, size: 10)
+        guard box.maxX <= limit, canvas.isFree(box) else { return }
+        canvas.text(text, x: x + width + 3, y: barTop + 12, size: 10, fill: "#1a1a1a", classes: "bar-note")
     }
 
     private func barLabel(_ text: String, x: Double, width: Double, barTop: Double, fill: String, centred: Bool = false, into canvas: inout TimelineCanvas) {
         barLabel([text], x: x, width: width, barTop: barTop, fill: fill, centred: centred, into: &canvas)
     }
+
+    /// The label of a product's lane that holds its billing retry.
+    static let retryRowLabel = "billing retry"
 
     /// The dates of every period boundary and billing span end inside the span, above the axis,
     /// each at its instant (raised a row when it would overlap another).

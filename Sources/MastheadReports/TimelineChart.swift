@@ -31,7 +31,7 @@ public struct TimelineChart {
     ///   - from, to: limit the time drawn (by default every issue, period, refund and billing span).
     public init(reader: String?, entitlements: [PublicationEntitlement], history: PurchaseHistory, from: Instant? = nil, to: Instant? = nil) {
         let panels = entitlements.map { Panel($0, history: history) }
-        let labels = ["Issues", "Refunded", "Archive periods", "Streaming periods"] + panels.flatMap(\.productRows).map(\.product)
+        let labels = ["Issues", "Refunded", "Archive periods", "Streaming periods", Panel.retryRowLabel] + panels.flatMap(\.productRows).map(\.product)
         let widest = labels.map { TextMetrics.width($0, size: Self.rowLabelSize) }.max() ?? 0
         let plotLeft = max(110, (16 + widest + 14).rounded(.up))
         var canvas = TimelineCanvas()

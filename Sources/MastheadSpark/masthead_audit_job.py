@@ -88,10 +88,16 @@ def is_blank(line):
 LEADING_USER_ID = re.compile(r'\{"user_id":"([^"\\\x00-\x1f]+)"')
 
 
+#: The byte-order mark masthead's JSON reader skips at the start of each line's document.
+BYTE_ORDER_MARK = "\ufeff"
+
+
 def receipts_user_id(line):
     """The `user_id` of a receipts line as masthead reads it (a non-empty string, or a number's
     text), or None when it has none (masthead rejects the line; partition 0 reports it, as the
-    first shard does). Where a line goes matters only for the lines masthead accepts."""
+    first shard does). Where a line goes matters only for the lines masthead accepts. One
+    byte-order mark at the start of the line is skipped, as masthead skips it on every line."""
+    line = line.removeprefix(BYTE_ORDER_MARK)
     leading = LEADING_USER_ID.match(line)
     if leading:
         return leading.group(1)

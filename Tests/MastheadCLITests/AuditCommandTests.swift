@@ -92,6 +92,88 @@ struct AuditCommandTests {
         #expect(Tool.summaryRow(outcome.errors, "users") == ["\(expected.count)"])
     }
 
+    /// A grant of an issue the catalog does not have is a discrepancy like any other: with
+    /// --fail-on-discrepancy the audit exits 2 though every other grant matches.
+    @Test func grantOfUnknownIssue_isADiscrepancy() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("receipts.jsonl")
+        try Data(try Self.receiptLine("alice", "table-6-1").utf8).write(to: input)
+        let grants = folder.appendingPathComponent("grants.csv")
+        let served = ["2020-02", "2020-03", "2020-04", "2020-06", "2020-07"].map { "alice,the-monthly,\($0)\n" }.joined()
+        try Data(served.utf8).write(to: grants)
+        let arguments = [
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--at", "2020-07-02T00:00:00Z", "--grants", grants.path,
+            "--fail-on-discrepancy",
+        ]
+        let matching = try Tool.run(arguments)
+        #expect(matching.status == 0, "\(matching.errors)")
+        try Data((served + "alice,the-monthly,1999-01\n").utf8).write(to: grants)
+        let unknown = try Tool.run(arguments)
+        #expect(unknown.status == 2)
+        #expect(unknown.errors.contains("grants.csv:6: publication the-monthly has no issue 1999-01\n"))
+        #expect(Tool.summaryRow(unknown.errors, "unknown grants") == ["users 0, publications 0, issues 1"])
+        #expect(unknown.output == matching.output)
+    }
+
+    /// A line longer than --max-line-bytes is reported with its number and skipped, like any
+    /// unusable line (exit 1); the lines around it are audited.
+    @Test func lineOverTheLimit_isReportedAndSkipped() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("receipts.jsonl")
+        let alice = try Self.receiptLine("alice", "table-6-1")
+        let frank = try Self.receiptLine("frank", "single-issue")
+        let longest = max(alice.utf8.count, frank.utf8.count)
+        let long = #"{"user_id": "mallory", "padding": ""# + String(repeating: "x", count: longest * 3) + #""}"#
+        try Data([alice, long, frank].joined(separator: "\n").utf8).write(to: input)
+        let limit = String(longest + 10)
+        let run = try Tool.run([
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--at", "2020-07-02T00:00:00Z", "--max-line-bytes", limit,
+        ])
+        #expect(run.status == 1)
+        #expect(run.output.split(separator: "\n").map { String($0.prefix(19)) } == [#"{"user_id":"alice","#, #"{"user_id":"frank","#])
+        #expect(run.errors.hasPrefix("\(input.path):2: the line is longer than \(limit) bytes (the line limit), skipped unread\n"))
+        #expect(Tool.summaryRow(run.errors, "lines read") == ["3"])
+        #expect(Tool.summaryRow(run.errors, "rejected lines") == ["1"])
+        let outOfRange = try Tool.run(["audit", "--catalog", "Catalog/the-monthly", "--receipts", input.path, "--max-line-bytes", "0"])
+        #expect(outOfRange.status == 64)
+        #expect(outOfRange.errors.contains("--max-line-bytes must be a whole number from 1 to 1073741824, not '0'"))
+    }
+
+    /// A stream without any newline (like /dev/zero, here a few megabytes through a pipe) is one
+    /// line over the limit: the audit ends cleanly (exit 1), the output is renamed into place and
+    /// no temporary file is left.
+    @Test func streamWithoutNewline_endsCleanly_leavingNoTemporaryFile() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.jsonl")
+        let run = try Tool.run(
+            ["audit", "--catalog", "Catalog/the-monthly", "--receipts", "-", "--max-line-bytes", "65536", "--output", output.path],
+            input: Data(count: 5 << 20))
+        #expect(run.status == 1)
+        #expect(run.errors.hasPrefix("-:1: the line is longer than 65536 bytes (the line limit), skipped unread\n"))
+        #expect(Tool.summaryRow(run.errors, "rejected lines") == ["1"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.jsonl"])
+        #expect(try Data(contentsOf: output).isEmpty)
+    }
+
+    /// A grants line over the limit stops the audit before it starts, naming the line (exit 1).
+    @Test func grantsLineOverTheLimit_stopsTheAudit() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let receipts = folder.appendingPathComponent("receipts.jsonl")
+        try Data(try Self.receiptLine("alice", "table-6-1").utf8).write(to: receipts)
+        let grants = folder.appendingPathComponent("grants.csv")
+        try Data(("alice,the-monthly,2020-03\nalice,the-monthly," + String(repeating: "9", count: 200) + "\n").utf8).write(to: grants)
+        let run = try Tool.run([
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", receipts.path, "--grants", grants.path, "--max-line-bytes", "100",
+        ])
+        #expect(run.status == 1)
+        #expect(run.errors.contains("\(grants.path):2: expected a line of at most 100 bytes, not a longer one"))
+        #expect(run.output.isEmpty)
+    }
+
     /// The report appears whole or not at all: a failed run leaves the previous file untouched
     /// and no temporary file behind.
     @Test func output_isWrittenAtomically() throws {

@@ -110,6 +110,29 @@ struct AuditOutputTests {
         #expect(html.contains("<td>com.example.monthly</td><td>1 / 1</td><td>1 / 1</td>"))
     }
 
+    /// The report's times name their zone (a grant's serving time among them), the statuses and
+    /// the product names that are not products are explained, and the grants the audit could not
+    /// place are listed.
+    @Test func report_timesInUTC_wordsExplained_unplacedGrantsListed() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (receipts, _) = try Self.inputs(in: folder)
+        let grants = folder.appendingPathComponent("served.csv")
+        try Data("alice,the-monthly,2020-05,2020-05-02T00:00:00Z\nfrank,the-monthly,1999-01\n".utf8).write(to: grants)
+        let report = folder.appendingPathComponent("report.html")
+        let run = try Tool.run([
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", receipts.path, "--at", "2020-07-02T00:00:00Z", "--grants", grants.path,
+            "--report", report.path,
+        ])
+        #expect(run.status == 0)
+        let html = try String(contentsOf: report, encoding: .utf8)
+        #expect(html.contains("All times are UTC."))
+        #expect(html.contains("2020-05: served 2020-05-02 00:00 UTC: published during a lapse"))
+        #expect(html.contains("<dt>none</dt><dd>no subscription"))
+        #expect(html.contains("<dt>(none)</dt><dd>nothing the reader bought"))
+        #expect(html.contains("<li>\(grants.path):2: publication the-monthly has no issue 1999-01</li>"))
+    }
+
     /// On a terminal, a progress line (users, MB, rate, ETA) is redrawn in place and erased at the end.
     @Test func progress_onTerminalOnly() throws {
         let folder = try Tool.temporaryFolder()

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// `audit` and `generate` stopped by SIGINT or SIGTERM while writing: no `*.partial-PID` file
+/// `audit` and `generate` stopped by SIGINT or SIGTERM while writing: no `*.partial-*` temporary file
 /// is left behind, and the process ends by the signal.
 struct StopSignalTests {
     /// A receipts file the debug build audits for a few seconds, made once.

@@ -66,8 +66,8 @@ struct TimelineCommandTests {
         #expect(decisions == [
             "2020-01 denied publishedBeforeSubscription", "2020-02 readable unlockedAtPeriodStart", "2020-03 readable publishedDuringPeriod",
             "2020-04 readable publishedDuringPeriod", "2020-05 denied publishedDuringLapse", "2020-06 readable unlockedAtPeriodStart",
-            "2020-07 readable publishedDuringPeriod", "2020-08 denied notYetPublished", "2020-09 denied notYetPublished",
-            "2020-10 denied notYetPublished", "2020-11 denied notYetPublished", "2020-12 denied notYetPublished",
+            "2020-07 readable publishedDuringPeriod", "2020-08 unpublished notYetPublished", "2020-09 unpublished notYetPublished",
+            "2020-10 unpublished notYetPublished", "2020-11 unpublished notYetPublished", "2020-12 unpublished notYetPublished",
         ])
         #expect(elements.classed("issue-label").map(\.text) == (1...12).map { String(format: "2020-%02d", $0) })
         #expect(!elements.classed("title").contains { $0.text.contains("outside the span") })
@@ -165,7 +165,8 @@ struct TimelineCommandTests {
     @Test func refund_isDrawnApart() throws {
         let refund = try Self.draw("refund", at: "2020-07-02T00:00:00Z")
         let refunded = refund.classed("refunded")
-        #expect(refunded.count == 1)
+        // Required: the checks below read the one refunded element.
+        try #require(refunded.count == 1)
         #expect(refund.classed("interval").allSatisfy { $0.attributes["data-transaction"] != refunded[0].attributes["data-transaction"] })
         #expect(refunded[0].attributes["data-refunded"] == "2020-04-15T09:30:00Z")
         #expect(refund.classed("issue", "denied").map { "\($0.attributes["data-issue"]!) \($0.attributes["data-reason"]!)" }.filter { !$0.hasSuffix("notYetPublished") } == [
@@ -217,7 +218,72 @@ struct TimelineCommandTests {
         let elements = try Self.draw("table-6-1", at: "2020-07-02T00:00:00Z")
         #expect(elements.classed("legend-label").map(\.text) == [
             "paid", "archive period", "lapse", "as-of instant", "published in a period", "unlocked at a period's start", "not readable",
+            "not yet published",
         ])
+    }
+
+    /// An issue published after the as-of instant is not drawn as one the reader is locked out
+    /// of: no cross, a mark of its own in the legend.
+    @Test func unpublishedIssues_areNotDrawnAsLockedOut() throws {
+        let elements = try Self.draw("table-6-1", at: "2020-07-02T00:00:00Z")
+        let unpublished = elements.indices.filter { elements[$0].classes.starts(with: ["issue", "unpublished"]) }
+        #expect(unpublished.map { elements[$0].attributes["data-issue"]! } == ["2020-08", "2020-09", "2020-10", "2020-11", "2020-12"])
+        for index in unpublished { #expect(elements.inside(index).filter { $0.name == "path" }.isEmpty, "a cross on \(elements[index].attributes)") }
+        let denied = elements.indices.filter { elements[$0].classes.starts(with: ["issue", "denied"]) }
+        #expect(denied.map { elements[$0].attributes["data-issue"]! } == ["2020-01", "2020-05"])
+        for index in denied { #expect(elements.inside(index).filter { $0.name == "path" }.count == 1) }
+    }
+
+    /// A lapse still running at the as-of instant is drawn up to it, not into the future.
+    @Test func openLapse_endsAtTheAsOfInstant() throws {
+        let elements = try Self.draw("grace", at: "2020-07-02T00:00:00Z")
+        let lapse = try #require(elements.classed("lapse").first)
+        #expect(lapse.attributes["data-end"] == "open")
+        let bar = try #require(Self.bar(after: lapse, in: elements))
+        let asOf = try #require(elements.firstIndex { $0.classes.contains("as-of") })
+        let line = try #require(elements.inside(asOf).first { $0.name == "line" }?.number("x1"))
+        #expect(abs(bar.x + bar.width - line) < 0.11, "the lapse ends at \(bar.x + bar.width), the as-of line is at \(line)")
+    }
+
+    /// A bar too short for its name is named just after it, when nothing is there (the
+    /// upgraded interval here, the one-month pass of the stacked passes).
+    @Test(arguments: [("upgrade", "upgraded"), ("stacked-passes", "nonRenewing")])
+    func shortBar_isNamedJustAfterIt(receipt: String, kind: String) throws {
+        let elements = try Self.draw(receipt, at: "2020-07-02T00:00:00Z")
+        let short = try #require(elements.firstIndex { $0.classes.starts(with: ["interval", kind]) })
+        let bar = try #require(Self.bar(after: elements[short], in: elements))
+        let label = try #require(elements.inside(short).first { $0.name == "text" })
+        #expect(label.text == kind)
+        let x = try #require(label.number("x"))
+        #expect(x >= bar.x + bar.width && x <= bar.x + bar.width + 4)
+    }
+
+    /// The billing grace bar is named (by its short name where the long one does not fit), and
+    /// the lane holding the billing retry is named at the left like every row.
+    @Test func billingGraceAndTheRetryLane_areLabelled() throws {
+        let elements = try Self.draw("grace", at: "2020-07-02T00:00:00Z")
+        let grace = try #require(elements.firstIndex { $0.classes.starts(with: ["interval", "grace"]) })
+        let bar = try #require(Self.bar(after: elements[grace], in: elements))
+        let label = try #require(elements.inside(grace).first { $0.name == "text" })
+        #expect(["billing grace", "grace"].contains(label.text))
+        let x = try #require(label.number("x"))
+        #expect(x >= bar.x)
+        #expect(elements.classed("row").map(\.text) == ["Issues", "com.example.monthly", "billing retry", "Archive periods"])
+        let retry = try #require(elements.classed("billing-retry").first)
+        let retryBar = try #require(Self.bar(after: retry, in: elements))
+        let retryRow = try #require(elements.classed("row").first { $0.text == "billing retry" }?.number("y"))
+        #expect(retryBar.y < retryRow && retryRow < retryBar.y + 16)
+    }
+
+    /// The title says what the reader has in words: a buyer of one issue has no subscription and
+    /// one issue bought on its own, not "none"; the as-of label names its zone.
+    @Test func title_saysTheStateInWords_andTheAsOfLabelItsZone() throws {
+        let single = try Self.draw("single-issue", at: "2020-07-02T00:00:00Z")
+        let title = try #require(single.classed("title").first?.text)
+        #expect(title == "The Monthly (the-monthly) — no subscription, 1 issue bought on its own, 1 of 12 issues readable")
+        #expect(single.classed("as-of-label").first?.text == "as of 2020-07-02 00:00 UTC")
+        let grace = try Self.draw("grace", at: "2020-06-10T00:00:00Z")
+        #expect(grace.classed("title").first?.text.contains("— in a billing grace period, ") == true)
     }
 
     /// Every period boundary's date is written on the axis.

@@ -15,13 +15,49 @@ struct CatalogDecoderTests {
         #expect(catalog.product("com.example.pass.3m")?.duration == CalendarDuration(months: 3))
     }
 
-    @Test func publishedDates_acceptAnyOffset_andExtraFieldsAreIgnored() throws {
+    @Test func publishedDates_acceptAnyOffset() throws {
         let text = #"""
-            {"publications": [{"id": "p", "house": "ours", "issues": [{"id": "a", "published": "2020-02-01T09:00:00+09:00", "x": [1]}]}],
-             "products": [], "publisher": {"name": "Example"}}
+            {"publications": [{"id": "p", "issues": [{"id": "a", "published": "2020-02-01T09:00:00+09:00"}]}], "products": []}
             """#
         let catalog = try CatalogDecoder().decode(Array(text.utf8))
         #expect(catalog.publication("p")?.issues.first?.published.description == "2020-02-01T00:00:00Z")
+    }
+
+    /// A misspelt optional key must not change what readers get in silence: `"windw": 6` would
+    /// give a streaming reader the whole back catalogue, `"isFree"` would make the free issue
+    /// paid. Every unknown key, at every level, is a problem with its path and the nearest key.
+    @Test func unknownKeys_areProblems_withTheirPathAndTheNearestKnownKey() {
+        let text = #"""
+            {"publications": [{"id": "p", "house": "ours", "issues": [{"id": "a", "published": "2020-02-01T00:00:00Z", "isFree": true}]}],
+             "products": [{"productId": "r", "type": "autoRenewable", "publications": ["p"], "access": "streaming", "windw": 6}],
+             "app": {"bundleId": "com.example", "appAppleID": 1}, "publisher": {"name": "Example"}, "PRODUCTS": []}
+            """#
+        do {
+            _ = try CatalogDecoder().decode(Array(text.utf8), file: "typos.json")
+            Issue.record("accepted a catalog with unknown keys")
+        } catch {
+            guard case .invalidCatalog(_, let problems) = error else { Issue.record("\(error)"); return }
+            #expect(problems.map(\.path) == [
+                "$.publisher", "$.PRODUCTS", "$.publications[0].house", "$.publications[0].issues[0].isFree", "$.products[0].windw", "$.app.appAppleID",
+            ])
+            #expect(problems.map(\.message) == [
+                #"unknown key "publisher""#,
+                #"unknown key "PRODUCTS"; did you mean "products"?"#,
+                #"unknown key "house""#,
+                #"unknown key "isFree"; did you mean "free"?"#,
+                #"unknown key "windw"; did you mean "window"?"#,
+                #"unknown key "appAppleID"; did you mean "appAppleId"?"#,
+            ])
+            #expect(error.description.contains("typos.json"))
+        }
+    }
+
+    /// Keys are compared by their exact bytes: a key that only looks like a known one (another
+    /// Unicode spelling) is unknown.
+    @Test func unknownKeys_comparedByExactBytes() {
+        // "free" with a Cyrillic "е" (U+0435).
+        let text = "{\"publications\": [{\"id\": \"p\", \"issues\": [{\"id\": \"a\", \"published\": \"2020-02-01T00:00:00Z\", \"fr\u{0435}e\": true}]}], \"products\": []}"
+        #expect(throws: FormatError.self) { try CatalogDecoder().decode(Array(text.utf8)) }
     }
 
     static let broken = #"""

@@ -44,6 +44,26 @@ struct AuditReportPageTests {
         #expect(html.contains("2020-05: served 2021-05-03 12:00: streaming access is not active"))
     }
 
+    /// The page says what its words mean (every status, and the product names that are not
+    /// products) and in which zone its times are.
+    @Test func report_explainsStatusesProductNamesAndTheTimeZone() {
+        let html = AuditReportPage(Self.content()).html
+        #expect(html.contains("All times are UTC."))
+        for state in SubscriptionState.allCases { #expect(html.contains("<dt>\(state.rawValue)</dt><dd>"), "\(state)") }
+        #expect(html.contains("<dt>(single issues)</dt><dd>"))
+        #expect(html.contains("<dt>(none)</dt><dd>"))
+    }
+
+    /// Grants the audit could not place are listed, escaped; without any, no such section.
+    @Test func report_listsUnplacedGrants() {
+        var content = Self.content()
+        content.unplacedGrants = ["g.csv:6: publication the-monthly has no issue <1999-01>"]
+        let html = AuditReportPage(content).html
+        #expect(html.contains("<h3>Grants the audit could not place</h3>"))
+        #expect(html.contains("<li>g.csv:6: publication the-monthly has no issue &lt;1999-01&gt;</li>"))
+        #expect(!AuditReportPage(Self.content()).html.contains("could not place"))
+    }
+
     /// Input text (user ids, reasons) is escaped: a hostile user id cannot add markup to the report.
     @Test func report_escapesInputText() {
         let page = AuditReportPage(Self.content(listed: "<script>alert(1)</script>", product: "<b>prod</b>"))

@@ -77,6 +77,13 @@ class UserIdTests(unittest.TestCase):
         self.assertEqual(job.receipts_user_id('{"receipt": {}, "user_id": "user-1"}'), "user-1")
         self.assertEqual(job.receipts_user_id('{"user_id":"a\\u00e9","receipt":{}}'), "a\u00e9")
 
+    def test_receiptsUserId_skipsOneByteOrderMark_asMastheadDoesOnEveryLine(self):
+        # masthead accepts such a line as its user's, so it must go to that user's partition.
+        self.assertEqual(job.receipts_user_id('\ufeff{"user_id":"user-1","receipt":{}}'), "user-1")
+        self.assertEqual(job.receipts_user_id('\ufeff{"receipt": {}, "user_id": "user-2"}'), "user-2")
+        # A second mark is not skipped by masthead: the line is rejected (partition 0).
+        self.assertIsNone(job.receipts_user_id('\ufeff\ufeff{"user_id":"user-1","receipt":{}}'))
+
     def test_receiptsUserId_numberIsItsText(self):
         self.assertEqual(job.receipts_user_id('{"user_id": 4.20, "receipt": {}}'), "4.20")
         self.assertEqual(job.receipts_user_id('{"user_id": -7, "receipt": {}}'), "-7")

@@ -26,6 +26,20 @@ struct RenewalOrderTests {
         #expect(Mock.evaluate(Self.history, renewals: renewals, at: "2020-02-20T00:00").status.autoRenewOn == nil)
     }
 
+    /// R2.6 with R2.7: renewal info without an original transaction id, matched by the product of
+    /// the subscription's latest transaction, is used only from its evidence instant on, like
+    /// info matched by original transaction.
+    @Test func R2_7_infoMatchedByProduct_R2_6_notUsedBeforeItsEvidence() {
+        var on = Self.on
+        on.originalTransactionId = nil
+        var off = Self.off
+        off.originalTransactionId = nil
+        let renewals = [on, off]
+        #expect(Mock.evaluate(Self.history, renewals: renewals, at: "2020-02-20T00:00").status.autoRenewOn == nil)
+        #expect(Mock.evaluate(Self.history, renewals: renewals, at: "2020-03-19T23:59").status.autoRenewOn == true)
+        #expect(Mock.evaluate(Self.history, renewals: renewals, at: "2020-03-20T00:00").status.autoRenewOn == false)
+    }
+
     @Test func R2_7_replayedOlderInfo_doesNotRollBack() {
         var history = PurchaseHistory(transactions: Self.history)
         for renewal in [Self.on, Self.off, Self.on] { history.merge(transactions: [], renewals: [renewal]) }

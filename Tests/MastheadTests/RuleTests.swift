@@ -197,6 +197,26 @@ struct RuleTests {
         #expect(after.readableIssueIds == ["2020-05", "2020-06"])
     }
 
+    /// Grace follows the renewal info in force as of the instant (R2.7), not any older one: once
+    /// a newer info says billing retry is over (Apple keeps the grace expiry in it), the lapse is
+    /// no longer bridged, though an older info in force before it was in retry with grace.
+    @Test func R9_noGrace_onceTheInfoInForceIsNoLongerInBillingRetry() {
+        var retrying = Self.graceRenewal
+        retrying.evidence = Mock.instant("2020-05-01T12:00")
+        var gaveUp = retrying
+        gaveUp.isInBillingRetry = false
+        gaveUp.autoRenewOn = false
+        gaveUp.expirationIntent = "1"
+        gaveUp.evidence = Mock.instant("2020-06-05T00:00")
+        let renewals = [retrying, gaveUp]
+        let stillRetrying = Mock.evaluate(Self.graceHistory, renewals: renewals, at: "2020-06-04T00:00")
+        #expect(stillRetrying.status.state == .gracePeriod)
+        #expect(stillRetrying.periods.first?.end == Mock.instant("2020-06-17T12:00"))
+        let afterGivingUp = Mock.evaluate(Self.graceHistory, renewals: renewals, at: "2020-06-10T00:00")
+        #expect(afterGivingUp.status.state == .expired)
+        #expect(afterGivingUp.periods.first?.end == Mock.instant("2020-06-01T12:00"))
+    }
+
     @Test func R9_noGrace_withoutBillingRetry() {
         var renewal = Self.graceRenewal
         renewal.isInBillingRetry = false

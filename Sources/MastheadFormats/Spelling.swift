@@ -1,13 +1,14 @@
-/// "Did you mean" for mistyped command and option names, by edit distance.
-enum Spelling {
+/// "Did you mean" for mistyped names (commands, options, the keys of `catalog.json`), by edit
+/// distance.
+package enum Spelling {
     /// The candidate closest to `word`, when it is near enough to be what was meant: at most one
     /// edit (insertion, deletion, substitution or swap of neighbours) per three characters, and
-    /// at least one. The first of equally close candidates wins.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    /// at least one; letter case is not counted. The first of equally close candidates wins.
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let limit = max(1, word.count / 3)
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
-            let distance = Self.distance(word, candidate)
+            let distance = Self.distance(word.lowercased(), candidate.lowercased())
             if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
         return best?.candidate
@@ -15,7 +16,7 @@ enum Spelling {
 
     /// The number of insertions, deletions, substitutions and swaps of neighbouring characters
     /// that turn `a` into `b` (optimal string alignment distance).
-    static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
@@ -34,7 +35,7 @@ enum Spelling {
     }
 
     /// `, did you mean 'x'?` when a candidate is close to `word`, else nothing.
-    static func suggestion(for word: String, among candidates: [String]) -> String {
+    package static func suggestion(for word: String, among candidates: [String]) -> String {
         closest(to: word, among: candidates).map { ", did you mean '\($0)'?" } ?? ""
     }
 }
