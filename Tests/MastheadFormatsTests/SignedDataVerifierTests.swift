@@ -91,7 +91,12 @@ struct SignedDataVerifierTests {
         #expect(notification.payload.notificationType == .subscribed)
         #expect(notification.history.transactions.map(\.transactionId) == ["2000"])
 
-        let tampered = body.replacingOccurrences(of: transaction, with: String(transaction.dropLast(2)) + "AA")
+        // One character of the signature changed (ten in, where every bit is the signature's), to
+        // another: the signature is random, so a fixed replacement could equal what was there.
+        let signatureStart = try #require(transaction.lastIndex(of: ".")).utf16Offset(in: transaction) + 1
+        var characters = Array(transaction)
+        characters[signatureStart + 10] = characters[signatureStart + 10] == "A" ? "B" : "A"
+        let tampered = body.replacingOccurrences(of: transaction, with: String(characters))
         #expect {
             try Self.verifier().notification(try Self.signer().sign(Array(tampered.utf8)), path: "$.signedPayload")
         } throws: { error in
