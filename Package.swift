@@ -101,7 +101,7 @@ let package = Package(
         // data, a fake App Store Server API, and a throwaway PostgreSQL cluster with a fresh
         // database per test.
         .target(
-            name: "MastheadTestSupport", dependencies: ["MastheadCrypto", "MastheadJSON", "MastheadHTTP", "MastheadPostgreSQL"],
+            name: "MastheadTestSupport", dependencies: ["MastheadCrypto", "MastheadJSON", "MastheadHTTP", "MastheadPostgreSQL", "COpenSSL"],
             path: "Tests/MastheadTestSupport", swiftSettings: settings),
         .testTarget(
             name: "MastheadAppStoreTests",

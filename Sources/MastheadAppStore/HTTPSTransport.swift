@@ -28,11 +28,13 @@ public final class HTTPSTransport: Sendable {
     private let tls: TLSContext?
 
     /// Creates a transport.
-    public init(timeoutSeconds: Double = 30, maxResponseBytes: Int = 4 << 20) {
+    /// - Parameter rootCertificatesFile: a PEM file of the roots servers' certificates must chain
+    ///   to, instead of the system's (tests).
+    public init(timeoutSeconds: Double = 30, maxResponseBytes: Int = 4 << 20, rootCertificatesFile: String? = nil) {
         self.timeoutSeconds = timeoutSeconds
         self.maxResponseBytes = maxResponseBytes
         timeoutMilliseconds = Int64(min(max(timeoutSeconds, 0), 365 * 86_400) * 1000)
-        tls = TLSContext()
+        tls = TLSContext(rootCertificatesFile: rootCertificatesFile)
     }
 
     /// A request: method, absolute URL, header fields and body.
@@ -107,7 +109,7 @@ public final class HTTPSTransport: Sendable {
             guard let head = target.head(request) else { throw .failed("a header field holds a line break") }
             var context: TLSContext?
             if target.secure {
-                guard let tls else { throw .failed("TLS: OpenSSL could not make a client context") }
+                guard let tls else { throw .failed("TLS: OpenSSL could not make a client context (or read the root certificates)") }
                 context = tls
             }
             let connection = try OutgoingConnection(host: target.host, port: target.port, tls: context, deadline: end)

@@ -245,15 +245,17 @@ final class OutgoingConnection {
 }
 
 /// OpenSSL's client settings, shared by a transport's connections: TLS 1.2 or later, the
-/// server's certificate verified against the system's roots.
+/// server's certificate verified against the system's roots (or those of a given file).
 final class TLSContext: @unchecked Sendable {
     /// The `SSL_CTX *`; OpenSSL allows sessions to be made from it on several threads at once.
     let context: OpaquePointer
 
-    /// Nil when OpenSSL cannot make one.
-    init?() {
+    /// Nil when OpenSSL cannot make one, or the roots cannot be read.
+    /// - Parameter rootCertificatesFile: a PEM file of roots to trust instead of the system's.
+    init?(rootCertificatesFile: String? = nil) {
         guard let context = SSL_CTX_new(TLS_client_method()) else { return nil }
-        guard masthead_ssl_ctx_require_tls12(context) == 1, SSL_CTX_set_default_verify_paths(context) == 1 else {
+        let roots = rootCertificatesFile.map { SSL_CTX_load_verify_locations(context, $0, nil) } ?? SSL_CTX_set_default_verify_paths(context)
+        guard masthead_ssl_ctx_require_tls12(context) == 1, roots == 1 else {
             SSL_CTX_free(context)
             return nil
         }

@@ -1,10 +1,12 @@
+import COpenSSL
 import Foundation
 import Glibc
 import Synchronization
 
-/// A server on loopback (plain HTTP, a real socket on a free port) that answers every request
-/// the way a broken or hostile peer would, for the outgoing client's tests: an answer trickled a
-/// byte at a time, or a huge body streamed from a small buffer (never built in memory). It
+/// A server on loopback (a real socket on a free port; plain HTTP, or TLS with a given
+/// certificate) that answers every request the same way, for the outgoing client's tests: the
+/// way a broken or hostile peer would — an answer trickled a byte at a time, or a huge body
+/// streamed from a small buffer (never built in memory) — or with a small JSON document. It
 /// counts the body bytes the client's side took before it closed the connection.
 ///
 /// `url` answers any path: give `url + "/production"` as a base URL.
@@ -17,6 +19,8 @@ public final class HostileHTTPServer: Sendable {
         /// 200 with a body of `bytes` spaces, announced by `Content-Length` or sent chunked,
         /// written as fast as the client takes it.
         case huge(bytes: Int, chunked: Bool)
+        /// 200 with this JSON text, announced by `Content-Length`.
+        case json(String)
     }
 
     /// What the server saw.
@@ -33,14 +37,23 @@ public final class HostileHTTPServer: Sendable {
 
     public let answer: Answer
     public let port: UInt16
+    /// The server's TLS settings; nil for plain HTTP.
+    private let tls: ServerTLS?
     private let listener: Int32
     private let stopped = Atomic<Bool>(false)
     private let state = Mutex((counts: Counts(), connections: Set<Int32>()))
 
-    /// Starts the server on a free port of 127.0.0.1.
-    public init(_ answer: Answer) throws {
+    /// Starts the server on a free port of 127.0.0.1, speaking TLS with the certificate (chain)
+    /// and key of these PEM files when they are given.
+    public init(_ answer: Answer, certificateFile: String? = nil, keyFile: String? = nil) throws {
         ignoreBrokenPipes()
         self.answer = answer
+        if let certificateFile, let keyFile {
+            guard let tls = ServerTLS(certificateFile: certificateFile, keyFile: keyFile) else { throw POSIXError(.EINVAL) }
+            self.tls = tls
+        } else {
+            tls = nil
+        }
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         var address = sockaddr_in()
@@ -62,7 +75,7 @@ public final class HostileHTTPServer: Sendable {
         thread.start()
     }
 
-    public var url: String { "http://127.0.0.1:\(port)" }
+    public var url: String { "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)" }
 
     /// What the server saw so far.
     public var counts: Counts { state.withLock { $0.counts } }
@@ -112,7 +125,18 @@ public final class HostileHTTPServer: Sendable {
         }
     }
 
-    private func serve(_ connection: Int32) {
+    private func serve(_ descriptor: Int32) {
+        var session: OpaquePointer?
+        if let tls {
+            guard let made = SSL_new(tls.context) else { return }
+            session = made
+            guard SSL_set_fd(made, descriptor) == 1, SSL_accept(made) == 1 else {
+                SSL_free(made)
+                return
+            }
+        }
+        defer { if let session { SSL_free(session) } }
+        let connection = Channel(descriptor: descriptor, tls: session)
         guard readHead(connection) else { return }
         state.withLock { $0.counts.requests += 1 }
         switch answer {
@@ -134,7 +158,7 @@ public final class HostileHTTPServer: Sendable {
                 if chunked && !write(connection, String(size, radix: 16) + "\r\n") { return closedEarly() }
                 var offset = 0
                 while offset < size {
-                    let sent = block.withUnsafeBytes { send(connection, $0.baseAddress! + offset, size - offset, Int32(MSG_NOSIGNAL)) }
+                    let sent = block.withUnsafeBytes { connection.send($0.baseAddress! + offset, size - offset) }
                     guard sent > 0, !stopped.load(ordering: .relaxed) else { return closedEarly() }
                     offset += sent
                     state.withLock { $0.counts.bodyBytesSent += sent }
@@ -143,17 +167,19 @@ public final class HostileHTTPServer: Sendable {
                 left -= size
             }
             if chunked { _ = write(connection, "0\r\n\r\n") }
+        case .json(let text):
+            _ = write(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(text.utf8.count)\r\n\r\n" + text)
         }
     }
 
     private func closedEarly() { state.withLock { $0.counts.closedEarly += 1 } }
 
     /// Reads until the end of the request's head (its body, if any, is left unread).
-    private func readHead(_ connection: Int32) -> Bool {
+    private func readHead(_ connection: Channel) -> Bool {
         var head: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while head.count < 64 << 10 {
-            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            let count = buffer.withUnsafeMutableBytes { connection.receive($0.baseAddress!, $0.count) }
             guard count > 0 else { return false }
             head.append(contentsOf: buffer[0..<count])
             if head.count >= 4, head.indices.dropFirst(3).contains(where: { head[$0 - 3...$0].elementsEqual([13, 10, 13, 10]) }) { return true }
@@ -161,14 +187,49 @@ public final class HostileHTTPServer: Sendable {
         return false
     }
 
-    private func write(_ connection: Int32, _ text: String) -> Bool {
+    private func write(_ connection: Channel, _ text: String) -> Bool {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(connection, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes { connection.send($0.baseAddress! + offset, bytes.count - offset) }
             guard sent > 0 else { return false }
             offset += sent
         }
         return true
     }
+}
+
+/// A connection of the server: its socket, and its TLS session when it speaks TLS.
+private struct Channel {
+    var descriptor: Int32
+    var tls: OpaquePointer?
+
+    /// Bytes sent, or -1.
+    func send(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        guard let tls else { return Glibc.send(descriptor, bytes, count, Int32(MSG_NOSIGNAL)) }
+        return Int(SSL_write(tls, bytes, Int32(min(count, Int(Int32.max)))))
+    }
+
+    /// Bytes received, 0 at the end, or -1.
+    func receive(_ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        guard let tls else { return recv(descriptor, bytes, count, 0) }
+        return Int(SSL_read(tls, bytes, Int32(min(count, Int(Int32.max)))))
+    }
+}
+
+/// OpenSSL's server settings: the certificate chain and key.
+private final class ServerTLS: @unchecked Sendable {
+    /// The `SSL_CTX *`, shared by the connections' threads (OpenSSL allows it).
+    let context: OpaquePointer
+
+    init?(certificateFile: String, keyFile: String) {
+        guard let context = SSL_CTX_new(TLS_server_method()) else { return nil }
+        guard SSL_CTX_use_certificate_chain_file(context, certificateFile) == 1, SSL_CTX_use_PrivateKey_file(context, keyFile, SSL_FILETYPE_PEM) == 1 else {
+            SSL_CTX_free(context)
+            return nil
+        }
+        self.context = context
+    }
+
+    deinit { SSL_CTX_free(context) }
 }
