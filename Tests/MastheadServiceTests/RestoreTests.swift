@@ -202,8 +202,8 @@ struct RestoreTests {
         defer { harness.close() }
         let server = try ServiceHTTPTests.serve(harness)
         defer { ServiceHTTPTests.stop(server) }
-        let client = try TestClient(port: server.port, timeoutMilliseconds: 20_000)
         for restore in 1...5 {
+            let client = try TestClient(port: server.port, timeoutMilliseconds: 20_000)
             let answer = client.request("POST", "/v1/users/ivy/restore", headers: Self.api, body: Array(Self.body("1000001").utf8))
             #expect(answer?.status == 504, "restore \(restore): \(answer?.body ?? "no answer")")
             #expect(answer?.body.contains(#""code":"restore_timeout""#) == true, "restore \(restore): \(answer?.body ?? "no answer")")
