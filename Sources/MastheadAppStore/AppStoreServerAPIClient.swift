@@ -27,6 +27,9 @@ import Synchronization
 /// - HTTP 429 waits what `Retry-After` asks (at least the backoff; more than
 ///   ``Configuration/maxWaitMilliseconds`` gives up); network failures and 5xx wait with
 ///   exponential backoff; ``Configuration/attempts`` bounds the tries of one request.
+/// - Each request ends by the transport's total deadline (a timeout counts as a network
+///   failure); a call given a deadline (``transactionHistory(transactionId:servers:deadline:)``)
+///   sends no request and waits for no retry past it: ``AppStoreError/timedOut(endpoint:last:)``.
 /// - HTTP 401 or 403 is a configuration error naming the key id and issuer id. The token is
 ///   dropped, and the refusal is remembered for the environment asked for 5 minutes: calls to it
 ///   fail with the same error without asking Apple until then. A refusal of a sandbox fallback is
