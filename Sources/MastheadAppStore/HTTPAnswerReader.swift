@@ -78,7 +78,7 @@ struct HTTPAnswerReader {
             if size == 0 { break }
             guard body.count + size <= limit else { throw .tooLarge }
             body.append(contentsOf: try bytes(size))
-            guard try line(limit: 0, what: "chunk").isEmpty else { throw .failed("malformed chunk end") }
+            guard try bytes(2) == [0x0D, 0x0A] else { throw .failed("malformed chunk: not its size, or no CRLF after it") }
         }
         var trailers = 0
         while true {

@@ -21,6 +21,8 @@ public final class HostileHTTPServer: Sendable {
         case huge(bytes: Int, chunked: Bool)
         /// 200 with this JSON text, announced by `Content-Length`.
         case json(String)
+        /// These bytes as they are (head and body, well formed or not), then the connection closed.
+        case raw([UInt8])
     }
 
     /// What the server saw.
@@ -169,6 +171,8 @@ public final class HostileHTTPServer: Sendable {
             if chunked { _ = write(connection, "0\r\n\r\n") }
         case .json(let text):
             _ = write(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(text.utf8.count)\r\n\r\n" + text)
+        case .raw(let bytes):
+            _ = write(connection, bytes)
         }
     }
 
@@ -187,8 +191,9 @@ public final class HostileHTTPServer: Sendable {
         return false
     }
 
-    private func write(_ connection: Channel, _ text: String) -> Bool {
-        let bytes = Array(text.utf8)
+    private func write(_ connection: Channel, _ text: String) -> Bool { write(connection, Array(text.utf8)) }
+
+    private func write(_ connection: Channel, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { connection.send($0.baseAddress! + offset, bytes.count - offset) }
