@@ -6,28 +6,29 @@
 public struct Catalog: Sendable {
     /// Publications in the order given.
     public let publications: [Publication]
-    public let products: [String: Product]
-    let indexByPublicationId: [String: Int]
+    /// The products by id (the exact bytes of the id).
+    public let products: [ExactKey: Product]
+    let indexByPublicationId: [ExactKey: Int]
 
     /// Creates a catalog.
     public init(publications: [Publication], products: [Product]) {
         self.publications = publications
-        self.products = Dictionary(products.map { ($0.productId, $0) }, uniquingKeysWith: { first, _ in first })
-        indexByPublicationId = Dictionary(publications.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.products = Dictionary(products.map { (ExactKey($0.productId), $0) }, uniquingKeysWith: { first, _ in first })
+        indexByPublicationId = Dictionary(publications.enumerated().map { (ExactKey($1.id), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The publication with this id.
+    /// The publication with this id (the same bytes).
     public func publication(_ id: String) -> Publication? {
-        indexByPublicationId[id].map { publications[$0] }
+        indexByPublicationId[ExactKey(id)].map { publications[$0] }
     }
 
-    /// The product with this id, or nil when the catalog does not know it.
-    public func product(_ productId: String) -> Product? { products[productId] }
+    /// The product with this id (the same bytes), or nil when the catalog does not know it.
+    public func product(_ productId: String) -> Product? { products[ExactKey(productId)] }
 
     /// Returns a copy in which `publication` replaces the one with its id (or is added).
     public func replacing(_ publication: Publication) -> Catalog {
         var list = publications
-        if let index = indexByPublicationId[publication.id] { list[index] = publication } else { list.append(publication) }
+        if let index = indexByPublicationId[ExactKey(publication.id)] { list[index] = publication } else { list.append(publication) }
         return Catalog(publications: list, products: Array(products.values))
     }
 }

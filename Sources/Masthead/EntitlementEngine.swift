@@ -24,7 +24,7 @@ public struct EntitlementEngine: Sendable {
         var products: [(productId: String, product: Product?)] = []
         for transaction in history.transactions where transaction.environment == environment {
             let product: Product?
-            if let index = products.firstIndex(where: { $0.productId == transaction.productId }) {
+            if let index = products.firstIndex(where: { $0.productId.sameBytes(as: transaction.productId) }) {
                 product = products[index].product
             } else {
                 product = catalog.product(transaction.productId)
@@ -35,7 +35,7 @@ public struct EntitlementEngine: Sendable {
                 continue
             }
             for publicationId in product.publications {
-                if let index = byPublication.firstIndex(where: { $0.publicationId == publicationId }) {
+                if let index = byPublication.firstIndex(where: { $0.publicationId.sameBytes(as: publicationId) }) {
                     byPublication[index].purchases.append(ProductPurchase(transaction: transaction, product: product))
                 } else {
                     byPublication.append((publicationId, [ProductPurchase(transaction: transaction, product: product)]))
@@ -43,13 +43,13 @@ public struct EntitlementEngine: Sendable {
             }
         }
         let publications = catalog.publications.compactMap { publication -> PublicationEntitlement? in
-            guard let entry = byPublication.first(where: { $0.publicationId == publication.id }) else { return nil }
+            guard let entry = byPublication.first(where: { $0.publicationId.sameBytes(as: publication.id) }) else { return nil }
             return PublicationEntitlement(
                 publication: publication, transactions: entry.purchases, history: history, catalog: catalog, at: at, environment: environment)
         }
         return UserEntitlements(
             at: at, environment: environment, publications: publications,
-            unknownProductIds: Array(Set(unknown)).sorted(), unknownTransactionCount: unknown.count)
+            unknownProductIds: Set(unknown.map(ExactKey.init)).sorted().map(\.text), unknownTransactionCount: unknown.count)
     }
 
     /// Evaluates one publication, even when the user has no transaction for it (then only free
@@ -59,7 +59,7 @@ public struct EntitlementEngine: Sendable {
     ) -> PublicationEntitlement {
         var transactions: [ProductPurchase] = []
         for transaction in history.transactions where transaction.environment == environment {
-            if let product = catalog.product(transaction.productId), product.publications.contains(publication.id) {
+            if let product = catalog.product(transaction.productId), product.grants(publication.id) {
                 transactions.append(ProductPurchase(transaction: transaction, product: product))
             }
         }

@@ -6,7 +6,7 @@ struct IntervalBuilder {
     private(set) var intervals: [Interval] = []
     private(set) var refunded: [RefundedPurchase] = []
     /// Issue id → the transaction that bought it (the earliest purchase).
-    private(set) var singlePurchases: [String: String] = [:]
+    private(set) var singlePurchases: [ExactKey: String] = [:]
     /// Auto-renewable transactions that count as of the instant and were not refunded.
     private(set) var autoRenewable: [Transaction] = []
 
@@ -44,8 +44,8 @@ struct IntervalBuilder {
                 guard let issueId = product.issueId else { continue }
                 if let cancelled {
                     refund(transaction, at: cancelled, start: transaction.purchase, end: transaction.purchase, issueId: issueId)
-                } else if singlePurchases[issueId] == nil {
-                    singlePurchases[issueId] = transaction.transactionId
+                } else if singlePurchases[ExactKey(issueId)] == nil {
+                    singlePurchases[ExactKey(issueId)] = transaction.transactionId
                 }
             }
         }

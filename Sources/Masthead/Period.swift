@@ -21,7 +21,9 @@ public struct Period: Hashable, Sendable {
     /// Merges intervals of one access style into periods: sorted by start, each interval whose
     /// start is at or before the current end joins the current period (R8).
     public static func merge(_ intervals: [Interval]) -> [Period] {
-        let sorted = intervals.sorted { ($0.start, $0.end, $0.transactionId) < ($1.start, $1.end, $1.transactionId) }
+        let sorted = intervals.sorted {
+            ($0.start, $0.end) != ($1.start, $1.end) ? ($0.start, $0.end) < ($1.start, $1.end) : $0.transactionId.precedesInBytes($1.transactionId)
+        }
         var periods: [Period] = []
         for interval in sorted {
             if let last = periods.last, last.access == interval.access, interval.start <= last.end {

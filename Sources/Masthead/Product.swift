@@ -39,6 +39,9 @@ public struct Product: Hashable, Sendable {
     /// For `issue` products: the issue id.
     public var issueId: String? { box.fields.issueId }
 
+    /// Whether it grants the publication with this id (the same bytes).
+    public func grants(_ publicationId: String) -> Bool { publications.contains { $0.sameBytes(as: publicationId) } }
+
     /// A subscription product (auto-renewable, non-renewing or free).
     public init(
         productId: String, type: ProductType, publications: [String], access: AccessStyle,

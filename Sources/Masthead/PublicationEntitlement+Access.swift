@@ -3,7 +3,7 @@ extension PublicationEntitlement {
     ///
     /// Cost: two binary searches per period plus the issues it grants; no scan of the catalog.
     static func readableIssues(
-        publication: Publication, periods: [Period], singlePurchases: [String: String], at: Instant
+        publication: Publication, periods: [Period], singlePurchases: [ExactKey: String], at: Instant
     ) -> [ReadableIssue] {
         let published = publication.countPublished(atOrBefore: at)
         var entries: [(index: Int, reason: AccessReason)] = []
@@ -30,18 +30,21 @@ extension PublicationEntitlement {
             }
         }
         for (issueId, transactionId) in singlePurchases {
-            if let index = publication.index(ofIssue: issueId), index < published {
+            if let index = publication.index(ofIssue: issueId.text), index < published {
                 entries.append((index, .singlePurchase(transactionId: transactionId)))
             }
         }
         for index in publication.freeIssueIndices where index < published { entries.append((index, .free)) }
         entries.sort { ($0.index, rank($0.reason)) < ($1.index, rank($1.reason)) }
         var result: [ReadableIssue] = []
+        var lastIndex = -1
         for entry in entries {
-            if let last = result.last, last.issue == publication.issues[entry.index] {
+            // By position: two issues may have ids that differ only in their bytes.
+            if entry.index == lastIndex, let last = result.last {
                 if !last.reasons.contains(entry.reason) { result[result.count - 1].reasons.append(entry.reason) }
             } else {
                 result.append(ReadableIssue(issue: publication.issues[entry.index], reasons: [entry.reason]))
+                lastIndex = entry.index
             }
         }
         return result
@@ -71,11 +74,11 @@ extension PublicationEntitlement {
         intervals: [Interval], subscriptions: [Transaction], history: PurchaseHistory, environment: Environment, at: Instant
     ) -> SubscriptionStatus {
         let started = intervals.filter { $0.start <= at }
-        let latest = subscriptions.max { ($0.expires!, $0.transactionId) < ($1.expires!, $1.transactionId) }
+        let latest = subscriptions.max { $0.expires! != $1.expires! ? $0.expires! < $1.expires! : $0.transactionId.precedesInBytes($1.transactionId) }
         let renewal = latest.flatMap { latest in
             history.renewal(
                 forOriginalTransaction: latest.originalTransactionId, environment: environment,
-                latestProductId: subscriptions.last { $0.originalTransactionId == latest.originalTransactionId }?.productId
+                latestProductId: subscriptions.last { $0.originalTransactionId.sameBytes(as: latest.originalTransactionId) }?.productId
                     ?? latest.productId, asOf: at)
         }
         let state: SubscriptionState

@@ -15,7 +15,7 @@ public struct PublicationEntitlement: Sendable {
     /// Readable issues ordered by publish instant, then id, each with its reasons (R11–R13, R16).
     public let readable: [ReadableIssue]
     /// Single-issue purchases, by issue id: the transaction that bought it (R13).
-    let singlePurchases: [String: String]
+    let singlePurchases: [ExactKey: String]
 
     init(
         publication: Publication, transactions: [ProductPurchase], history: PurchaseHistory, catalog: Catalog, at: Instant,
@@ -123,7 +123,7 @@ public struct PublicationEntitlement: Sendable {
     public func access(toIssue issueId: String) -> IssueAccess? {
         guard let index = publication.index(ofIssue: issueId) else { return nil }
         let issue = publication.issues[index]
-        if let entry = readable.first(where: { $0.issue.id == issueId }) { return .readable(entry.reasons) }
+        if let entry = readable.first(where: { $0.issue.id.sameBytes(as: issueId) }) { return .readable(entry.reasons) }
         return .notReadable(denial(for: issue))
     }
 
@@ -153,7 +153,7 @@ public struct PublicationEntitlement: Sendable {
 
     /// Whether a refunded purchase would have granted the issue had it not been refunded.
     private func covered(_ issue: Issue, by refund: RefundedPurchase) -> Bool {
-        if let issueId = refund.issueId { return issueId == issue.id }
+        if let issueId = refund.issueId { return issueId.sameBytes(as: issue.id) }
         return refund.start <= issue.published && issue.published < refund.end
     }
 }

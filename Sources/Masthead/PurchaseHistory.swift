@@ -28,7 +28,7 @@ public struct PurchaseHistory: Hashable, Sendable {
             transactions = all
         }
         var added = false
-        for renewal in newRenewals where !renewals.contains(renewal) {
+        for renewal in newRenewals where !renewals.contains(where: { RenewalInfo.isSame($0, as: renewal) }) {
             renewals.append(renewal)
             added = true
         }
@@ -44,7 +44,7 @@ public struct PurchaseHistory: Hashable, Sendable {
             for index in transactions.indices {
                 var first = 0
                 while first < kept
-                    && !(transactions[first].transactionId == transactions[index].transactionId
+                    && !(transactions[first].transactionId.sameBytes(as: transactions[index].transactionId)
                         && transactions[first].environment == transactions[index].environment)
                 {
                     first += 1
@@ -85,7 +85,7 @@ public struct PurchaseHistory: Hashable, Sendable {
                 if a.purchase != b.purchase { return a.purchase < b.purchase }
                 let first = transactions[a.index]
                 let second = transactions[b.index]
-                if first.transactionId != second.transactionId { return first.transactionId < second.transactionId }
+                if !first.transactionId.sameBytes(as: second.transactionId) { return first.transactionId.precedesInBytes(second.transactionId) }
                 return first.environment == .production && second.environment == .sandbox
             }
             // Position k receives the transaction now at source[k].
@@ -115,23 +115,24 @@ public struct PurchaseHistory: Hashable, Sendable {
         forOriginalTransaction originalId: String, environment: Environment, latestProductId: String, asOf at: Instant
     ) -> RenewalInfo? {
         if let exact = renewals.last(where: {
-            $0.environment == environment && $0.originalTransactionId == originalId && $0.isKnown(asOf: at)
+            $0.environment == environment && $0.originalTransactionId?.sameBytes(as: originalId) == true && $0.isKnown(asOf: at)
         }) {
             return exact
         }
         return renewals.last {
-            $0.environment == environment && $0.originalTransactionId == nil && $0.productId == latestProductId && $0.isKnown(asOf: at)
+            $0.environment == environment && $0.originalTransactionId == nil && $0.productId?.sameBytes(as: latestProductId) == true
+                && $0.isKnown(asOf: at)
         }
     }
 }
 
-/// Identifies a transaction across copies: its environment and id (R2.3, R14).
+/// Identifies a transaction across copies: its environment and id, its exact bytes (R2.3, R14).
 private struct TransactionKey: Hashable {
     var environment: Environment
-    var transactionId: String
+    var transactionId: ExactKey
 
     init(_ transaction: Transaction) {
         environment = transaction.environment
-        transactionId = transaction.transactionId
+        transactionId = ExactKey(transaction.transactionId)
     }
 }

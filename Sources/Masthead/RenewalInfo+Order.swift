@@ -7,13 +7,21 @@ extension RenewalInfo {
         if let order = compare(a.evidence, b.evidence) { return order }
         if a.stage != b.stage { return a.stage < b.stage }
         if a.environment != b.environment { return a.environment == .production }
-        if let order = compare(a.originalTransactionId, b.originalTransactionId) { return order }
-        if let order = compare(a.productId, b.productId) { return order }
-        if let order = compare(a.autoRenewProductId, b.autoRenewProductId) { return order }
+        if let order = compare(a.originalTransactionId.map(ExactKey.init), b.originalTransactionId.map(ExactKey.init)) { return order }
+        if let order = compare(a.productId.map(ExactKey.init), b.productId.map(ExactKey.init)) { return order }
+        if let order = compare(a.autoRenewProductId.map(ExactKey.init), b.autoRenewProductId.map(ExactKey.init)) { return order }
         if let order = compare(a.autoRenewOn.map { $0 ? 1 : 0 }, b.autoRenewOn.map { $0 ? 1 : 0 }) { return order }
         if a.isInBillingRetry != b.isInBillingRetry { return !a.isInBillingRetry }
         if let order = compare(a.gracePeriodExpires, b.gracePeriodExpires) { return order }
         return compare(a.expirationIntent, b.expirationIntent) ?? false
+    }
+
+    /// Whether `a` and `b` are the same info: equal, and their ids the same bytes (`==` on
+    /// `String` takes canonically equivalent ids for one).
+    public static func isSame(_ a: RenewalInfo, as b: RenewalInfo) -> Bool {
+        func same(_ x: String?, _ y: String?) -> Bool { x.map(ExactKey.init) == y.map(ExactKey.init) }
+        return a == b && same(a.originalTransactionId, b.originalTransactionId) && same(a.productId, b.productId)
+            && same(a.autoRenewProductId, b.autoRenewProductId)
     }
 
     /// How far along a subscription's life the info is, for infos of the same evidence instant

@@ -40,6 +40,6 @@ public struct SubscriptionStatus: Hashable, Sendable {
     /// Whether the renewal will move to another product (a downgrade or cross-grade at the next renewal).
     public var hasPendingPlanChange: Bool {
         guard let autoRenewProductId, let currentProductId else { return false }
-        return autoRenewProductId != currentProductId
+        return !autoRenewProductId.sameBytes(as: currentProductId)
     }
 }

@@ -42,8 +42,8 @@ extension Transaction {
         result.isTrial = isTrial || other.isTrial
         result.isIntroductoryOffer = isIntroductoryOffer || other.isIntroductoryOffer
         result.offer = Transaction.earliest(offer, other.offer)
-        if other.originalTransactionId < result.originalTransactionId { result.originalTransactionId = other.originalTransactionId }
-        if other.productId < result.productId { result.productId = other.productId }
+        if other.originalTransactionId.precedesInBytes(result.originalTransactionId) { result.originalTransactionId = other.originalTransactionId }
+        if other.productId.precedesInBytes(result.productId) { result.productId = other.productId }
         return result
     }
 

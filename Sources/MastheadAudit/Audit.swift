@@ -118,13 +118,13 @@ public struct Audit {
         var messages: [String] = []
         let problems = auditors.flatMap(\.grantProblems)
         for problem in problems.sorted(by: { $0.line < $1.line }) { messages.append("\(grants.path):\(problem.line): \(problem.message)") }
-        let seen = auditors.reduce(into: Set<String>()) { $0.formUnion($1.seenGrantUsers) }
+        let seen = auditors.reduce(into: Set<ExactKey>()) { $0.formUnion($1.seenGrantUsers) }
         var unknownUsers = 0
         var first: (line: Int, user: String)?
         for (user, list) in grants.byUser where !seen.contains(user) {
             unknownUsers += 1
             summary.unknownGrantUsers += list.count
-            for grant in list where first.map({ grant.line < $0.line }) ?? true { first = (grant.line, user) }
+            for grant in list where first.map({ grant.line < $0.line }) ?? true { first = (grant.line, user.text) }
         }
         if let first {
             messages.append(

@@ -37,7 +37,7 @@ extension AuditResult {
         }
         let products = summary.products.map { product in
             (product, summary.byProduct.map { counts in
-                let count = counts[product] ?? AuditSummary.ProductCount()
+                let count = counts[ExactKey(product)] ?? AuditSummary.ProductCount()
                 return (count.entitled, count.lines)
             })
         }
@@ -57,14 +57,15 @@ extension AuditResult {
         for instant in instants.indices {
             for kind in GrantFinding.allCases {
                 for product in summary.products(with: kind) where summary.counts(kind, product: product)[instant] > 0 {
-                    keys.append(FindingListing.Key(instant: instant, kind: kind, product: product))
+                    keys.append(FindingListing.Key(instant: instant, kind: kind, product: ExactKey(product)))
                 }
             }
         }
         let share = max(AuditConfiguration.reportedLinesPerGroup, AuditConfiguration.reportedLines / max(1, keys.count))
         let listed = keys.map { key in
             AuditReportPage.ListedGroup(
-                at: instants[key.instant], kind: key.kind, product: key.product, total: summary.counts(key.kind, product: key.product)[key.instant],
+                at: instants[key.instant], kind: key.kind, product: key.product.text,
+                total: summary.counts(key.kind, product: key.product.text)[key.instant],
                 lines: (listing.groups[key] ?? []).prefix(share).map {
                     AuditReportPage.ListedLine(userId: $0.userId, publication: $0.publication, issues: $0.issues)
                 })

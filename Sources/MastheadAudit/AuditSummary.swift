@@ -11,10 +11,17 @@ public struct AuditSummary: Sendable {
         public internal(set) var entitled = 0
     }
 
-    /// A reconciliation finding counted under the product of its line.
+    /// A reconciliation finding counted under the product of its line (the product id's exact bytes).
     public struct FindingKey: Hashable, Sendable {
         public var kind: GrantFinding
         public var product: String
+
+        public static func == (lhs: FindingKey, rhs: FindingKey) -> Bool { lhs.kind == rhs.kind && lhs.product.sameBytes(as: rhs.product) }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(kind)
+            hasher.combine(ExactKey(product))
+        }
     }
 
     /// How the product of a line is chosen, in words.
@@ -42,8 +49,8 @@ public struct AuditSummary: Sendable {
     public internal(set) var instants: [Instant]
     /// Per as-of instant (in order): the count of (user, publication) lines in each state.
     public internal(set) var byInstant: [[SubscriptionState: Int]]
-    /// Per as-of instant (in order): the counts per product, keyed by ``productKey(_:)``.
-    public internal(set) var byProduct: [[String: ProductCount]]
+    /// Per as-of instant (in order): the counts per product, keyed by ``productKey(_:)`` (its exact bytes).
+    public internal(set) var byProduct: [[ExactKey: ProductCount]]
     /// Whether grants were reconciled (their lines then always appear in the summary).
     public internal(set) var reconciled = false
     /// The shard audited, if any.
@@ -85,10 +92,10 @@ public struct AuditSummary: Sendable {
     /// The products with findings of a kind, worst first: most at the last instant, then most at
     /// any instant, then by name.
     public func products(with kind: GrantFinding) -> [String] {
-        let products = Set(findings.flatMap { $0.keys.filter { $0.kind == kind }.map(\.product) })
-        return products.map { (product: $0, counts: counts(kind, product: $0)) }
+        let products = Set(findings.flatMap { $0.keys.filter { $0.kind == kind }.map { ExactKey($0.product) } })
+        return products.map { (product: $0, counts: counts(kind, product: $0.text)) }
             .sorted { ($1.counts.last ?? 0, $1.counts.max() ?? 0, $0.product) < ($0.counts.last ?? 0, $0.counts.max() ?? 0, $1.product) }
-            .map(\.product)
+            .map(\.product.text)
     }
 
     /// Whether any over- or under-granted issue was found, at any instant.
@@ -123,7 +130,7 @@ public struct AuditSummary: Sendable {
         for publication in entitlements.publications {
             let state = publication.status.state
             byInstant[index][state, default: 0] += 1
-            let key = Self.productKey(publication)
+            let key = ExactKey(Self.productKey(publication))
             byProduct[index][key, default: ProductCount()].lines += 1
             if state == .active || state == .gracePeriod { byProduct[index][key, default: ProductCount()].entitled += 1 }
         }
@@ -159,8 +166,8 @@ public struct AuditSummary: Sendable {
         return total
     }
 
-    /// The products met, in name order.
-    public var products: [String] { Set(byProduct.flatMap(\.keys)).sorted() }
+    /// The products met, in the order of their ids' bytes.
+    public var products: [String] { Set(byProduct.flatMap(\.keys)).sorted().map(\.text) }
 
     /// The users decided from signed data, and whether their signatures were verified.
     public var signedDataText: String {
@@ -190,7 +197,7 @@ public struct AuditSummary: Sendable {
         row("  by product (entitled / lines; \(Self.productRule))")
         for product in products {
             row("    \(product)", byProduct.map { count in
-                let count = count[product] ?? ProductCount()
+                let count = count[ExactKey(product)] ?? ProductCount()
                 return "\(count.entitled) / \(count.lines)"
             })
         }
@@ -206,7 +213,7 @@ public struct AuditSummary: Sendable {
             row("    unknown grants", ["users \(unknownGrantUsers), publications \(unknownGrantPublications), issues \(unknownGrantIssues)"])
             if shard != nil { row("    grants of other shards", [String(otherShardGrants)]) }
         }
-        let labelWidth = (rows.filter { !$0.cells.isEmpty }.map(\.label.count).max() ?? 0) + 3
+        let labelWidth = (rows.filter { !$0.cells.isEmpty }.map(\.label.unicodeScalars.count).max() ?? 0) + 3
         let columnWidth = 26
         return rows.map { label, cells in
             let line = cells.isEmpty ? label : label.padding(labelWidth) + cells.map { $0.padding(columnWidth) }.joined()

@@ -32,7 +32,7 @@ struct Auditor {
     /// The counts of the records decided so far.
     var summary: AuditSummary
     /// Users of the grants file met in the input.
-    private(set) var seenGrantUsers: Set<String> = []
+    private(set) var seenGrantUsers: Set<ExactKey> = []
     /// Grants naming an unknown publication or issue, by grants file line.
     var grantProblems: [(line: Int, message: String)] = []
     /// The output being written for the current user, and the findings kept for the report.
@@ -127,14 +127,16 @@ struct Auditor {
 
     /// Decides one user's history at every instant and writes their lines.
     mutating func decide(userId: String, history: PurchaseHistory) -> Outcome {
-        let granted = grants?.byUser[userId] ?? []
+        let user = ExactKey(userId)
+        let granted = grants?.byUser[user] ?? []
         // One evaluation per instant; the publications (those the user's transactions grant,
         // and those granted without any) are the same at every instant.
         var perInstant = instants.map { engine.evaluate(history, at: $0, environment: environment) }
         if grants != nil, !granted.isEmpty {
-            seenGrantUsers.insert(userId)
-            for publicationId in Set(granted.map(\.publication)).sorted() where !perInstant[0].publications.contains(where: { $0.publication.id == publicationId }) {
-                guard let publication = engine.catalog.publication(publicationId) else { continue }
+            seenGrantUsers.insert(user)
+            for publicationId in Set(granted.map { ExactKey($0.publication) }).sorted()
+            where !perInstant[0].publications.contains(where: { $0.publication.id.sameBytes(as: publicationId.text) }) {
+                guard let publication = engine.catalog.publication(publicationId.text) else { continue }
                 for index in instants.indices {
                     perInstant[index].publications.append(engine.evaluate(history, publication: publication, at: instants[index], environment: environment))
                 }
@@ -144,7 +146,9 @@ struct Auditor {
         output.removeAll(keepingCapacity: true)
         findings.removeAll(keepingCapacity: true)
         for (position, first) in perInstant[0].publications.enumerated() {
-            let judged = grants == nil ? [] : judge(granted.filter { $0.publication == first.publication.id }, publication: first.publication, history: history)
+            let judged =
+                grants == nil
+                ? [] : judge(granted.filter { $0.publication.sameBytes(as: first.publication.id) }, publication: first.publication, history: history)
             var results: [Decided] = []
             for (index, entitlements) in perInstant.enumerated() {
                 let entitlement = entitlements.publications[position]

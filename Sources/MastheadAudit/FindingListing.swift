@@ -1,3 +1,4 @@
+import Masthead
 import MastheadReports
 
 /// The reconciliation findings the HTML report lists: per (instant, kind, product) group, the
@@ -6,7 +7,8 @@ struct FindingListing {
     struct Key: Hashable {
         var instant: Int
         var kind: GrantFinding
-        var product: String
+        /// The product id's exact bytes.
+        var product: ExactKey
     }
 
     let capacity: Int
@@ -16,7 +18,7 @@ struct FindingListing {
 
     /// Keeps `finding` when its group has room or it has more issues than the group's last line.
     mutating func add(_ finding: AuditFinding) {
-        let key = Key(instant: finding.instant, kind: finding.kind, product: finding.product)
+        let key = Key(instant: finding.instant, kind: finding.kind, product: ExactKey(finding.product))
         let count = finding.issues.count
         if let list = groups[key], list.count >= capacity, let last = list.last, last.issues.count >= count { return }
         // The list is ordered by issue count, most first: insert after every line with at least as many.

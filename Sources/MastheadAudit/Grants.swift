@@ -18,7 +18,8 @@ struct Grants: Sendable {
     }
 
     let path: String
-    let byUser: [String: [Grant]]
+    /// The grants of each user, by the exact bytes of the user id.
+    let byUser: [ExactKey: [Grant]]
     /// Grants of users outside the audit's shard, left out.
     let otherShardGrants: Int
 
@@ -34,7 +35,7 @@ struct Grants: Sendable {
     /// unreadable line makes it an error naming the line (nothing is audited then).
     static func load(_ path: String, shard: Shard? = nil) throws(AuditError) -> Grants {
         let reader = try LineReader(path: path)
-        var byUser: [String: [Grant]] = [:]
+        var byUser: [ExactKey: [Grant]] = [:]
         var otherShardGrants = 0
         var failure: AuditError?
         do {
@@ -59,7 +60,7 @@ struct Grants: Sendable {
                     otherShardGrants += 1
                     continue
                 }
-                byUser[user, default: []].append(Grant(publication: publication, issue: issue, grantedAt: grantedAt, line: number))
+                byUser[ExactKey(user), default: []].append(Grant(publication: publication, issue: issue, grantedAt: grantedAt, line: number))
             }
         } catch let error as AuditError {
             throw error

@@ -1,6 +1,7 @@
 package import MastheadFormats
 
-/// Why a command stopped: a usage mistake (exit 64), unreadable input (66) or bad data (1).
+/// Why a command stopped: a usage mistake (exit 64), unreadable input (66), bad data (1), an
+/// invalid service configuration (78), or a service that cannot listen now (75).
 package enum CLIError: Error, Sendable, CustomStringConvertible {
     /// The arguments are wrong; the message says which and how.
     case usage(String)
@@ -14,6 +15,9 @@ package enum CLIError: Error, Sendable, CustomStringConvertible {
     case invalidData(String)
     /// The service's configuration cannot start it.
     case configuration(String)
+    /// The service cannot listen now (its port is taken, its address not up yet): starting again
+    /// later may succeed, so a supervisor should retry (EX_TEMPFAIL).
+    case temporaryFailure(String)
 
     /// The process exit status for this error (sysexits.h where one fits).
     package var exitStatus: Int32 {
@@ -23,6 +27,7 @@ package enum CLIError: Error, Sendable, CustomStringConvertible {
         case .cannotWrite: 73
         case .invalidInput, .invalidData: 1
         case .configuration: 78
+        case .temporaryFailure: 75
         }
     }
 
@@ -32,7 +37,7 @@ package enum CLIError: Error, Sendable, CustomStringConvertible {
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         case .invalidInput(let path, let error): "\(path): \(error)"
-        case .configuration(let message), .invalidData(let message): message
+        case .configuration(let message), .invalidData(let message), .temporaryFailure(let message): message
         }
     }
 }

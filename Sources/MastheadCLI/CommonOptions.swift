@@ -49,9 +49,12 @@ package enum CommonOptions {
     /// of the commands and the benchmarks.
     package static func catalog(_ path: String) throws(CLIError) -> Catalog { try catalogDocument(path).catalog }
 
+    /// The catalog file a `--catalog` path names: `DIR/catalog.json`, or the file itself.
+    static func catalogFile(_ path: String) -> String { Files.isDirectory(path) ? path + "/catalog.json" : path }
+
     /// Loads `DIR/catalog.json` (or the named file) with its `"app"` object.
     static func catalogDocument(_ path: String) throws(CLIError) -> CatalogDocument {
-        let file = Files.isDirectory(path) ? path + "/catalog.json" : path
+        let file = catalogFile(path)
         let bytes = try Files.read(file)
         do { return try CatalogDecoder().decodeDocument(bytes, file: file) } catch { throw CLIError.invalidInput(path: file, error) }
     }

@@ -192,11 +192,11 @@ struct GenerateCommand {
         for at in instants {
             for entitlement in engine.evaluate(history, at: at).publications {
                 let publication = entitlement.publication
-                if !served.contains(where: { $0.publication.id == publication.id }) { served.append((publication, [])) }
-                let slot = served.firstIndex { $0.publication.id == publication.id }!
+                if !served.contains(where: { $0.publication.id.sameBytes(as: publication.id) }) { served.append((publication, [])) }
+                let slot = served.firstIndex { $0.publication.id.sameBytes(as: publication.id) }!
                 for entry in entitlement.readable where entry.reasons != [.free] {
                     let since = readableSince(entry, entitlement, history)
-                    if let known = served[slot].issues.firstIndex(where: { $0.issue == entry.issue }) {
+                    if let known = served[slot].issues.firstIndex(where: { $0.issue.id.sameBytes(as: entry.issue.id) }) {
                         served[slot].issues[known].since = min(served[slot].issues[known].since, since)
                     } else {
                         served[slot].issues.append((entry.issue, since))
@@ -237,7 +237,7 @@ struct GenerateCommand {
                 let first = entitlement.periods.first { $0.access == .streaming && $0.end > published }
                 return max(published, first?.start ?? published)
             case .singlePurchase(let transactionId):
-                return max(published, history.transactions.first { $0.transactionId == transactionId }?.purchase ?? published)
+                return max(published, history.transactions.first { $0.transactionId.sameBytes(as: transactionId) }?.purchase ?? published)
             }
         }.min() ?? published
     }

@@ -15,7 +15,8 @@ public enum MastheadTool {
             Run 'masthead help <command>' or 'masthead <command> --help' for a command's options,
             'masthead --version' for the version.
             Exit status: 0 success, 1 invalid input data, 2 discrepancies found (audit --fail-on-discrepancy),
-            64 usage error, 66 unreadable input, 73 unwritable output, 78 invalid service configuration.
+            64 usage error, 66 unreadable input, 73 unwritable output, 75 cannot listen now (serve: retry later),
+            78 invalid service configuration.
             """)
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit status.

@@ -35,9 +35,17 @@ struct MigrateCommand {
 
     init(_ arguments: [String], environment: [String: String] = ServeCommand.secretsFromEnvironment()) throws(CLIError) {
         let parsed = try Arguments(arguments, spec: Self.spec)
-        configuration = try ServeCommand.configuration(parsed, command: Self.spec.name, environment: environment, callerTokens: false)
+        configuration = try ServeCommand.configuration(parsed, command: Self.spec.name, environment: environment, use: .appStoreServerAPI).configuration
+        // Checked before the database is opened, so a run without the key creates nothing.
+        let credentials: AppStoreCredentials?
+        do { credentials = try configuration.appStoreCredentials() } catch { throw CLIError.configuration(error.description) }
+        guard credentials != nil else { throw CLIError.configuration(Self.keyMissing) }
         dryRun = parsed.flag("dry-run")
     }
+
+    /// The error of a run without the App Store Server API key.
+    static let keyMissing =
+        "migrate: the App Store Server API key is not configured: set MASTHEAD_APP_STORE_KEY_ID, MASTHEAD_APP_STORE_ISSUER_ID and MASTHEAD_APP_STORE_PRIVATE_KEY_FILE"
 
     func run(output: OutputFile) throws(CLIError) -> Int32 {
         signal(SIGPIPE, SIG_IGN)  // The transport may write to a connection Apple closed.
@@ -45,10 +53,7 @@ struct MigrateCommand {
         defer { service.close() }
         let client: AppStoreServerAPIClient?
         do { client = try service.appStoreServerAPIClient() } catch { throw CLIError.configuration(error.description) }
-        guard let client else {
-            throw CLIError.configuration(
-                "migrate: the App Store Server API key is not configured: set MASTHEAD_APP_STORE_KEY_ID, MASTHEAD_APP_STORE_ISSUER_ID and MASTHEAD_APP_STORE_PRIVATE_KEY_FILE")
-        }
+        guard let client else { throw CLIError.configuration(Self.keyMissing) }
         let report: ReceiptMigration.Report
         do { report = try ReceiptMigration(service: service, appStoreServerAPI: client).run(dryRun: dryRun) } catch {
             throw CLIError.cannotRead(path: "\(configuration.database)", reason: "\(error)")

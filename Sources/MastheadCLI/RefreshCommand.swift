@@ -44,7 +44,9 @@ struct RefreshCommand {
 
     init(_ arguments: [String], environment: [String: String] = ServeCommand.secretsFromEnvironment()) throws(CLIError) {
         let parsed = try Arguments(arguments, spec: Self.spec)
-        configuration = try ServeCommand.configuration(parsed, command: Self.spec.name, environment: environment, callerTokens: false)
+        // The notification history asks the App Store Server API only; polling re-verifies receipts with the shared secret.
+        let use: ServiceConfiguration.Use = parsed.value("notifications-since") == nil ? .refresh : .appStoreServerAPI
+        configuration = try ServeCommand.configuration(parsed, command: Self.spec.name, environment: environment, use: use).configuration
         if let text = parsed.value("within") {
             guard let milliseconds = ServiceConfiguration.milliseconds(fromDuration: text) else {
                 throw CLIError.usage("refresh: --within must be a number followed by d, h, m or s, such as 3d")

@@ -60,7 +60,8 @@ struct TimelineCommand {
         let (history, userId, entitlements) = try reader.read()
         // Named as the user is known: given, from the file, or by the App Store's subscription ids.
         var subscriptions: [String] = []
-        for transaction in history.transactions where transaction.environment == reader.environment && !subscriptions.contains(transaction.originalTransactionId) {
+        for transaction in history.transactions
+        where transaction.environment == reader.environment && !subscriptions.contains(where: { $0.sameBytes(as: transaction.originalTransactionId) }) {
             subscriptions.append(transaction.originalTransactionId)
         }
         let name = user ?? userId

@@ -39,25 +39,26 @@ public struct CatalogDecoder: Sendable {
                 return nil
             }
             var publications: [Publication] = []
-            var seenPublications: Set<String> = []
+            // Ids are their exact bytes: two spellings of one name are two ids.
+            var seenPublications: Set<ExactKey> = []
             if let list = array(root, "publications", "$") {
                 for (index, value) in list.elements.enumerated() {
                     let path = JSONPath.element("$.publications", index)
                     guard let publication = readPublication(value, path) else { continue }
-                    if !seenPublications.insert(publication.id).inserted {
+                    if !seenPublications.insert(ExactKey(publication.id)).inserted {
                         problem(JSONPath.member(path, "id"), "duplicate publication id \"\(publication.id)\"")
                     }
                     publications.append(publication)
                 }
             }
             var products: [Product] = []
-            var seenProducts: Set<String> = []
-            let byId = Dictionary(publications.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            var seenProducts: Set<ExactKey> = []
+            let byId = Dictionary(publications.map { (ExactKey($0.id), $0) }, uniquingKeysWith: { first, _ in first })
             if let list = array(root, "products", "$") {
                 for (index, value) in list.elements.enumerated() {
                     let path = JSONPath.element("$.products", index)
                     guard let product = readProduct(value, path, publications: byId) else { continue }
-                    if !seenProducts.insert(product.productId).inserted {
+                    if !seenProducts.insert(ExactKey(product.productId)).inserted {
                         problem(JSONPath.member(path, "productId"), "duplicate product id \"\(product.productId)\"")
                     }
                     products.append(product)
@@ -74,7 +75,7 @@ public struct CatalogDecoder: Sendable {
             let id = string(value, "id", path)
             let title = optionalString(value, "title", path)
             var issues: [Issue] = []
-            var seen: Set<String> = []
+            var seen: Set<ExactKey> = []
             if let list = array(value, "issues", path) {
                 for (index, issueValue) in list.elements.enumerated() {
                     let issuePath = JSONPath.element(JSONPath.member(path, "issues"), index)
@@ -87,7 +88,7 @@ public struct CatalogDecoder: Sendable {
                     let published = date(issueValue, "published", issuePath)
                     let free = optionalBool(issueValue, "free", issuePath) ?? false
                     guard let issueId, let published else { continue }
-                    if !seen.insert(issueId).inserted {
+                    if !seen.insert(ExactKey(issueId)).inserted {
                         problem(JSONPath.member(issuePath, "id"), "duplicate issue id \"\(issueId)\" in this publication")
                         continue
                     }
@@ -98,7 +99,7 @@ public struct CatalogDecoder: Sendable {
             return Publication(id: id, title: title, issues: issues)
         }
 
-        mutating func readProduct(_ value: JSONValue, _ path: String, publications: [String: Publication]) -> Product? {
+        mutating func readProduct(_ value: JSONValue, _ path: String, publications: [ExactKey: Publication]) -> Product? {
             guard value.kind == .object else {
                 problem(path, "expected a product object")
                 return nil
@@ -113,7 +114,7 @@ public struct CatalogDecoder: Sendable {
                 let publicationId = string(value, "publication", path)
                 let issueId = string(value, "issue", path)
                 guard let productId, let publicationId, let issueId else { return nil }
-                guard let publication = publications[publicationId] else {
+                guard let publication = publications[ExactKey(publicationId)] else {
                     problem(JSONPath.member(path, "publication"), "unknown publication \"\(publicationId)\"")
                     return nil
                 }
@@ -131,7 +132,7 @@ public struct CatalogDecoder: Sendable {
                         problem(entryPath, "expected a publication id string")
                         continue
                     }
-                    if publications[id] == nil { problem(entryPath, "unknown publication \"\(id)\"") } else { granted.append(id) }
+                    if publications[ExactKey(id)] == nil { problem(entryPath, "unknown publication \"\(id)\"") } else { granted.append(id) }
                 }
                 if list.count == 0 { problem(JSONPath.member(path, "publications"), "a subscription must grant at least one publication") }
             }

@@ -78,13 +78,13 @@ public struct NotificationDecoder: Sendable {
                 return copy
             }
         ).transactions
-        var originals = Set(transactions.map(\.originalTransactionId))
+        var originals = Set(transactions.map { ExactKey($0.originalTransactionId) })
         if let original = try root.member("original_transaction_id")?.identifier(PayloadLocation(top: "$"), "original_transaction_id") {
-            originals.insert(original)
+            originals.insert(ExactKey(original))
         }
-        for renewal in renewals { if let original = renewal.originalTransactionId { originals.insert(original) } }
+        for renewal in renewals { if let original = renewal.originalTransactionId { originals.insert(ExactKey(original)) } }
         return AppStoreNotification(
             type: type, password: password, environment: environment, transactions: transactions, renewals: renewals,
-            latestReceipt: latestReceipt, originalTransactionIds: originals.sorted())
+            latestReceipt: latestReceipt, originalTransactionIds: originals.sorted().map(\.text))
     }
 }

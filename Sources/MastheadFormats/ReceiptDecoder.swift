@@ -30,7 +30,7 @@ public struct ReceiptDecoder: Sendable {
     /// Creates a decoder; pass the catalog to check expiry dates of auto-renewable products.
     public init(catalog: Catalog? = nil) {
         self.catalog = catalog
-        knownProductIds = KnownProductIds(catalog?.products.keys.sorted() ?? [])
+        knownProductIds = KnownProductIds(catalog?.products.keys.sorted().map(\.text) ?? [])
     }
 
     /// Parses and reads a verifyReceipt response.

@@ -24,10 +24,11 @@ struct RenewalReading {
     var changed: Instant?
 
     /// Whether two readings describe the same subscription: the same original transaction id,
-    /// or, when one of them has none, the same product (R2.6).
+    /// or, when one of them has none, the same product (R2.6); ids the same bytes.
     func isSameSubscription(as other: RenewalReading) -> Bool {
-        if let originalTransactionId, let otherOriginal = other.originalTransactionId { return originalTransactionId == otherOriginal }
-        return productId != nil && productId == other.productId
+        if let originalTransactionId, let otherOriginal = other.originalTransactionId { return originalTransactionId.sameBytes(as: otherOriginal) }
+        guard let productId, let otherProduct = other.productId else { return false }
+        return productId.sameBytes(as: otherProduct)
     }
 
     /// The renewal infos of one body (R2.7). Top-level fields name the subscription of the body's
@@ -46,7 +47,7 @@ struct RenewalReading {
                 guard let original = reading.originalTransactionId ?? latest(transactions, where: { _ in true })?.originalTransactionId
                 else { continue }
                 reading.originalTransactionId = original
-                reading.productId = reading.productId ?? latest(transactions, where: { $0.originalTransactionId == original })?.productId
+                reading.productId = reading.productId ?? latest(transactions, where: { $0.originalTransactionId.sameBytes(as: original) })?.productId
             }
             dated.append((reading, reading.changed ?? reading.latestPurchase(in: transactions)))
         }
@@ -65,17 +66,19 @@ struct RenewalReading {
     /// The purchase of the latest transaction of this reading's subscription among `transactions`.
     private func latestPurchase(in transactions: [Transaction]) -> Instant? {
         if let originalTransactionId {
-            return RenewalReading.latest(transactions) { $0.originalTransactionId == originalTransactionId }?.purchase
+            return RenewalReading.latest(transactions) { $0.originalTransactionId.sameBytes(as: originalTransactionId) }?.purchase
         }
         guard let productId else { return nil }
-        return RenewalReading.latest(transactions) { $0.productId == productId }?.purchase
+        return RenewalReading.latest(transactions) { $0.productId.sameBytes(as: productId) }?.purchase
     }
 
     /// The latest of the transactions that `include` accepts, by purchase, then id.
     private static func latest(_ transactions: [Transaction], where include: (Transaction) -> Bool) -> Transaction? {
         var latest: Transaction?
         for transaction in transactions where include(transaction) {
-            if let current = latest, (current.purchase, current.transactionId) >= (transaction.purchase, transaction.transactionId) { continue }
+            if let current = latest, current.purchase > transaction.purchase
+                || (current.purchase == transaction.purchase && !current.transactionId.precedesInBytes(transaction.transactionId))
+            { continue }
             latest = transaction
         }
         return latest

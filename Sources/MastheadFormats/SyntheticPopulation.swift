@@ -47,7 +47,7 @@ public struct SyntheticPopulation: Sendable {
     public init(catalog: Catalog, start: Instant) {
         self.catalog = catalog
         self.start = start
-        let products = catalog.products.values.sorted { $0.productId < $1.productId }
+        let products = catalog.products.values.sorted { $0.productId.precedesInBytes($1.productId) }
         autoRenewable = products.filter { $0.type == .autoRenewable }
         nonRenewing = products.filter { $0.type == .nonRenewing }
         issues = products.filter { $0.type == .issue }

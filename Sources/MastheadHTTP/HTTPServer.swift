@@ -47,15 +47,27 @@ public final class HTTPServer: Sendable {
     ///     body (nil: every such request gets `100 Continue`).
     ///   - errorResponse: answers the errors of the HTTP layer (by default ``plainErrorResponse(_:)``).
     ///   - handler: answers each complete request.
-    public init(
+    public convenience init(
         configuration: HTTPServerConfiguration, headCheck: HeadCheck? = nil, errorResponse: @escaping ErrorResponse = HTTPServer.plainErrorResponse,
         handler: @escaping Handler
     ) throws(SocketError) {
+        self.init(
+            configuration: configuration, listener: try ListeningSocket(host: configuration.host, port: configuration.port), headCheck: headCheck,
+            errorResponse: errorResponse, handler: handler)
+    }
+
+    /// Serves on a socket bound already (so a program can bind before it opens what its handler
+    /// needs, and fail early when the port is taken); ``start()`` begins serving. The server
+    /// closes the socket when stopped; `configuration`'s host and port are not used.
+    public init(
+        configuration: HTTPServerConfiguration, listener: ListeningSocket, headCheck: HeadCheck? = nil,
+        errorResponse: @escaping ErrorResponse = HTTPServer.plainErrorResponse, handler: @escaping Handler
+    ) {
         self.configuration = configuration
         self.headCheck = headCheck
         self.errorResponse = errorResponse
         self.handler = handler
-        listener = try ListeningSocket(host: configuration.host, port: configuration.port)
+        self.listener = listener
     }
 
     /// The bound port (the chosen one when configured with 0).

@@ -25,16 +25,20 @@ struct BillingSpan {
     static func spans(_ entitlement: PublicationEntitlement, history: PurchaseHistory) -> [BillingSpan] {
         let at = entitlement.at
         let subscriptionKinds: Set<IntervalKind> = [.paid, .trial, .introductoryOffer, .offer, .upgraded, .grace]
-        let products = Set(entitlement.periods.flatMap(\.intervals).filter { subscriptionKinds.contains($0.kind) }.map(\.productId))
+        let products = Set(entitlement.periods.flatMap(\.intervals).filter { subscriptionKinds.contains($0.kind) }.map { ExactKey($0.productId) })
         guard !products.isEmpty else { return [] }
         // As the engine counts them (R5, R10): purchased by then, not refunded.
         let counted = history.transactions.filter { transaction in
             transaction.environment == entitlement.environment && transaction.purchase <= at && transaction.expires != nil
-                && products.contains(transaction.productId) && (transaction.cancellation(asOf: at) == nil || transaction.isUpgraded)
+                && products.contains(ExactKey(transaction.productId)) && (transaction.cancellation(asOf: at) == nil || transaction.isUpgraded)
         }
         var spans: [BillingSpan] = []
-        for (originalId, transactions) in Dictionary(grouping: counted, by: \.originalTransactionId).sorted(by: { $0.key < $1.key }) {
-            guard let latest = transactions.max(by: { ($0.expires!, $0.transactionId) < ($1.expires!, $1.transactionId) }),
+        for (original, transactions) in Dictionary(grouping: counted, by: { ExactKey($0.originalTransactionId) }).sorted(by: { $0.key < $1.key }) {
+            let originalId = original.text
+            guard
+                let latest = transactions.max(by: {
+                    $0.expires! != $1.expires! ? $0.expires! < $1.expires! : $0.transactionId.precedesInBytes($1.transactionId)
+                }),
                 let expires = latest.expires, expires <= at, latest.cancellation(asOf: at) == nil, let latestPurchased = transactions.last,
                 let renewal = history.renewal(forOriginalTransaction: originalId, environment: entitlement.environment, latestProductId: latestPurchased.productId, asOf: at),
                 renewal.isInBillingRetry

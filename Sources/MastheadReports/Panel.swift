@@ -48,7 +48,7 @@ struct Panel {
             case .interval(let interval): interval.productId
             case .billing(let span): span.productId
             }
-            if let index = rows.firstIndex(where: { $0.product == product }) {
+            if let index = rows.firstIndex(where: { $0.product.sameBytes(as: product) }) {
                 rows[index].items.append(item)
             } else {
                 rows.append(ProductRow(product: product, items: [item]))
@@ -74,7 +74,7 @@ struct Panel {
         var y = top + 36
         let plotTop = y
         y = drawIssues(into: &canvas, top: y, scale: scale)
-        var barCentres: [String: Double] = [:]
+        var barCentres: [ExactKey: Double] = [:]
         for row in productRows { y = draw(row, into: &canvas, top: y, scale: scale, centres: &barCentres) }
         drawUpgrades(into: &canvas, scale: scale, centres: barCentres)
         y = drawRefunds(into: &canvas, top: y, scale: scale)
@@ -166,7 +166,9 @@ struct Panel {
 
     /// One product's row: its id, then its intervals, grace and retry in lanes. Records the
     /// vertical centre of each interval's bar, by transaction, for the upgrade arrows.
-    private func draw(_ row: ProductRow, into canvas: inout TimelineCanvas, top: Double, scale: TimeScale, centres: inout [String: Double]) -> Double {
+    private func draw(
+        _ row: ProductRow, into canvas: inout TimelineCanvas, top: Double, scale: TimeScale, centres: inout [ExactKey: Double]
+    ) -> Double {
         rowLabel(row.product, y: top + 16, into: &canvas)
         let lanes = Self.lanes(row.items.map { ($0.start, $0.end) }, scale: scale)
         for (item, lane) in zip(row.items, lanes) {
@@ -174,7 +176,7 @@ struct Panel {
             let (x, width) = scale.bar(item.start, item.end)
             switch item {
             case .interval(let interval):
-                centres[interval.transactionId] = barTop + TimelineChart.barHeight / 2
+                centres[ExactKey(interval.transactionId)] = barTop + TimelineChart.barHeight / 2
                 let title = "\(interval.kind.rawValue) \(interval.productId), transaction \(interval.transactionId): "
                     + "\(CivilTime.readable(interval.start)) → \(CivilTime.readable(interval.end))"
                 canvas.open("g", [
@@ -216,11 +218,14 @@ struct Panel {
 
     /// An arrow from each upgraded interval down (or up) to the interval of the other product
     /// that starts when it was cut (R5.2).
-    private func drawUpgrades(into canvas: inout TimelineCanvas, scale: TimeScale, centres: [String: Double]) {
+    private func drawUpgrades(into canvas: inout TimelineCanvas, scale: TimeScale, centres: [ExactKey: Double]) {
         let intervals = entitlement.periods.flatMap(\.intervals)
         for upgraded in intervals where upgraded.kind == .upgraded {
-            guard let next = intervals.first(where: { $0.start == upgraded.end && $0.productId != upgraded.productId && $0.kind != .grace }),
-                let from = centres[upgraded.transactionId], let to = centres[next.transactionId], from != to
+            guard
+                let next = intervals.first(where: {
+                    $0.start == upgraded.end && !$0.productId.sameBytes(as: upgraded.productId) && $0.kind != .grace
+                }),
+                let from = centres[ExactKey(upgraded.transactionId)], let to = centres[ExactKey(next.transactionId)], from != to
             else { continue }
             let x = scale.x(upgraded.end)
             let direction = to > from ? 1.0 : -1.0

@@ -1,4 +1,4 @@
-public import Masthead
+import Masthead
 
 /// A stacked bar per as-of instant: how many (user, publication) lines are in each state, each
 /// segment named with its count beside the bar (up to four instants; beyond, the table says).

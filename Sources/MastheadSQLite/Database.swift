@@ -1,6 +1,10 @@
 import CSQLite
+import Glibc
 
 /// One SQLite connection, owned by one thread at a time.
+///
+/// A file it creates is readable by its owner only (0600), and so are the `-wal` and `-shm` files
+/// SQLite makes beside it (SQLite gives them the database file's permissions).
 ///
 /// Opened with `sqlite3_open_v2` (closed even when opening fails), extended result codes, a busy
 /// timeout, WAL journal (checked: the pragma must answer `wal`), `synchronous = FULL`, so a
@@ -11,15 +15,16 @@ public final class Database {
     /// The file the connection is open on.
     public let path: String
 
-    /// Opens (creating if needed) the database at `path`.
+    /// Opens (creating if needed, mode 0600) the database at `path`.
     /// - Parameters:
-    ///   - path: the database file.
+    ///   - path: the database file; its folder must exist (``SQLiteError/missingFolder(path:folder:)``).
     ///   - readOnly: open without write access (for readers beside a running writer); the file
     ///     must exist, and its journal mode is left as it is.
     ///   - busyTimeoutMilliseconds: how long a statement waits for another connection's lock
     ///     before failing with `SQLITE_BUSY`.
     public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
         self.path = path
+        if !readOnly { try Database.createPrivately(path) }
         var pointer: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &pointer, flags, nil)
@@ -41,6 +46,34 @@ public final class Database {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// Creates the file at `path`, empty and readable by its owner only, when it does not exist
+    /// (SQLite would create it with the process's umask); leaves an existing file as it is.
+    /// In-memory and temporary databases (`:memory:`, an empty path) and URIs are left to SQLite.
+    private static func createPrivately(_ path: String) throws(SQLiteError) {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            Glibc.close(descriptor)
+            return
+        }
+        let code = errno
+        if code == ENOENT {
+            let folder = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) : "."
+            throw SQLiteError.missingFolder(path: path, folder: folder.isEmpty ? "/" : folder)
+        }
+        // Anything else (a read-only folder, a permission) is reported by SQLite's own open.
+    }
+
+    /// Copies every page of the write-ahead log into the database file and truncates the log
+    /// to nothing (`wal_checkpoint(TRUNCATE)`), so the database file alone holds every commit:
+    /// a copy of it is a complete backup. Waits up to the busy timeout for readers.
+    /// - Throws: ``SQLiteError/failed(code:message:sql:)`` when a reader kept the log busy
+    ///   (`SQLITE_BUSY`) or the checkpoint failed.
+    public func checkpointTruncating() throws(SQLiteError) {
+        let result = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        guard result == SQLITE_OK else { throw error(result, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
 
     /// Pages of WAL after which a commit checkpoints (SQLite's own auto-checkpoint size).
     public static let checkpointPages: Int32 = 1000

@@ -12,6 +12,8 @@ public enum SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A column holds a value of the right type that is not one of those its reader knows
     /// (e.g. `2` read as a boolean, or an unknown environment name).
     case columnValue(column: String, value: String, expected: String, sql: String)
+    /// The database file cannot be created because its folder does not exist.
+    case missingFolder(path: String, folder: String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
             "column \(column) holds \(found) where \(expected) was expected (in \(sql))"
         case .columnValue(let column, let value, let expected, let sql):
             "column \(column) holds '\(value)', not \(expected) (in \(sql))"
+        case .missingFolder(let path, let folder): "cannot create \(path): the folder \(folder) does not exist"
         }
     }
 }

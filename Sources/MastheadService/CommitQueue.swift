@@ -29,6 +29,8 @@ final class CommitQueue: Sendable {
     private let jobs = Mutex<(pending: [Job], closed: Bool)>(([], false))
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
+    /// Why the checkpoint at close failed, if it did.
+    private let checkpointFailure = Mutex<StorageError?>(nil)
     private let maxBatch: Int
     let commits = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
@@ -47,7 +49,10 @@ final class CommitQueue: Sendable {
                 failure.withLock { $0 = error }
             }
             opened.signal()
-            if let writer = store { run(writer) }
+            if let writer = store {
+                run(writer)
+                do throws(StorageError) { try writer.checkpoint() } catch { checkpointFailure.withLock { $0 = error } }
+            }
             // Closed before `close()` returns: a process that ends right after leaves no open writer.
             store = nil
             stopped.signal()
@@ -83,11 +88,15 @@ final class CommitQueue: Sendable {
         return try result.withLock { $0! }.get()
     }
 
-    /// Commits what is queued, then stops the writer and closes the database.
-    func close() {
+    /// Commits what is queued, checkpoints the store (``EntitlementStore/checkpoint()``), then
+    /// stops the writer and closes its connection.
+    /// - Returns: why the checkpoint failed (the commits are safe in the write-ahead log), or nil.
+    @discardableResult
+    func close() -> StorageError? {
         jobs.withLock { $0.closed = true }
         wake.signal()
         stopped.wait()
+        return checkpointFailure.withLock { $0 }
     }
 
     private func run(_ store: any EntitlementStore) {

@@ -35,14 +35,16 @@ extension EntitlementService {
     }
 
     /// The first subscription of `transactions` whose app account token another user than
-    /// `userId` owns, or nil: restore leaves such a subscription where it is. Read from the
-    /// database.
+    /// `userId` owns (another id's bytes, even a canonically equivalent spelling), or nil: restore
+    /// leaves such a subscription where it is. Read from the database.
     func subscriptionOwnedByAnotherUser(_ transactions: [SignedTransaction], userId: String) throws -> (environment: Environment, originalTransactionId: String)? {
         try reader.withLock { reader throws -> (environment: Environment, originalTransactionId: String)? in
             let store = reader.store
             return try store.readSnapshot { () throws -> (environment: Environment, originalTransactionId: String)? in
                 for signed in transactions {
-                    guard let token = signed.payload.appAccountToken, let owner = try store.userId(forAppAccountToken: token), owner != userId else { continue }
+                    guard let token = signed.payload.appAccountToken, let owner = try store.userId(forAppAccountToken: token),
+                        !owner.sameBytes(as: userId)
+                    else { continue }
                     return (signed.transaction.environment, signed.transaction.originalTransactionId)
                 }
                 return nil

@@ -38,13 +38,13 @@ extension EntitlementService {
         }
         try applyPolledWrite { store in
             try store.save(transactions: history.transactions, renewals: history.renewals)
-            var users: Set<String> = []
+            var users: Set<ExactKey> = []
             for (environment, originalTransactionId, token) in subscriptions {
                 if let user = try store.linkSubscription(environment: environment, originalTransactionId: originalTransactionId, appAccountToken: token, now: now) {
-                    users.insert(user)
+                    users.insert(ExactKey(user))
                 }
             }
-            return users.sorted().map(Change.user)
+            return users.sorted().map { Change.user($0.text) }
         }
     }
 }

@@ -34,7 +34,7 @@ extension EntitlementService {
             subscriptions.append((transaction.transaction.environment, transaction.transaction.originalTransactionId, transaction.payload.appAccountToken))
         }
         if let renewal, let original = renewal.originalTransactionId,
-            !subscriptions.contains(where: { $0.environment == renewal.environment && $0.originalTransactionId == original })
+            !subscriptions.contains(where: { $0.environment == renewal.environment && $0.originalTransactionId.sameBytes(as: original) })
         {
             subscriptions.append((renewal.environment, original, nil))
         }
@@ -43,14 +43,14 @@ extension EntitlementService {
                 type: type, subtype: payload.subtype?.rawValue, uuid: payload.notificationUUID, environment: environment,
                 originalTransactionIds: subscriptions.map(\.originalTransactionId), body: text, received: now)
             try store.save(transactions: transaction.map { [$0.transaction] } ?? [], renewals: renewal.map { [$0] } ?? [])
-            var users: Set<String> = []
+            var users: Set<ExactKey> = []
             for subscription in subscriptions {
                 let user = try store.linkSubscription(
                     environment: subscription.environment, originalTransactionId: subscription.originalTransactionId,
                     appAccountToken: subscription.appAccountToken, now: now)
-                if let user { users.insert(user) }
+                if let user { users.insert(ExactKey(user)) }
             }
-            return users.sorted().map(Change.user)
+            return users.sorted().map { Change.user($0.text) }
         }
     }
 }

@@ -38,26 +38,31 @@ public final class EntitlementService: Sendable {
     let signatureVerifier: JWSVerifier
     /// Why the last write failed, for `/health`; nil once a write succeeds.
     private let writeFailure = Mutex<String?>(nil)
-    /// User id → history and the answers computed from it; `epoch` grows at every invalidation so
-    /// a load that raced a write is not cached.
+    /// User id (its exact bytes, as the store tells users apart) → history and the answers
+    /// computed from it; `epoch` grows at every invalidation so a load that raced a write is not cached.
     private let cache = Mutex(CacheState())
     private struct CacheState {
-        var users: [String: CachedUser] = [:]
+        var users: [ExactKey: CachedUser] = [:]
         var epoch: UInt64 = 0
     }
     private struct CachedUser {
         var history: PurchaseHistory
         /// Per publication and environment: the last answer, reused while the as-of instant stays in its stable range.
-        var answers: [String: PublicationEntitlement] = [:]
+        var answers: [AnswerKey: PublicationEntitlement] = [:]
         /// Per publication, environment and issue: the download check's answer body, reused while
         /// the as-of instant stays in the stable range of the answer it was written from.
         var checks: [CheckKey: CachedCheck] = [:]
     }
+    /// Which publication and environment a cached answer is for.
+    private struct AnswerKey: Hashable {
+        var publicationId: ExactKey
+        var environment: Environment
+    }
     /// Which check a cached body answers (no string is built to look one up).
     private struct CheckKey: Hashable {
-        var publicationId: String
+        var publicationId: ExactKey
         var environment: Environment
-        var issueId: String
+        var issueId: ExactKey
     }
     /// A download check's body split around its `at` value, the only part that changes within `stable`.
     private struct CachedCheck {
@@ -110,8 +115,15 @@ public final class EntitlementService: Sendable {
         return merged
     }
 
-    /// Commits what is queued and closes the database.
-    public func close() { writer.close() }
+    /// Commits what is queued, makes the database file hold every commit (SQLite's write-ahead
+    /// log checkpointed and truncated, so a copy of the `.sqlite` file alone is complete) and
+    /// closes the writer's connection. The reader's connection, which holds no snapshot between
+    /// requests, closes when the service is released (the last connection: SQLite then removes the
+    /// empty `-wal` and `-shm` files).
+    /// - Returns: why the checkpoint failed (every commit is still safe in the write-ahead log:
+    ///   keep the `-wal` file with the database), or nil.
+    @discardableResult
+    public func close() -> StorageError? { writer.close() }
 
     /// The catalog in force, with the issues published through the API by any process.
     public var catalog: Catalog {
@@ -176,8 +188,9 @@ public final class EntitlementService: Sendable {
     /// A user's purchase history, or nil for a user never seen.
     func history(forUser userId: String) throws -> PurchaseHistory? {
         catchUp()
-        let epoch = cache.withLock { state -> UInt64? in state.users[userId] == nil ? state.epoch : nil }
-        guard let epoch else { return cache.withLock { $0.users[userId]?.history } }
+        let user = ExactKey(userId)
+        let epoch = cache.withLock { state -> UInt64? in state.users[user] == nil ? state.epoch : nil }
+        guard let epoch else { return cache.withLock { $0.users[user]?.history } }
         let loaded = try reader.withLock { reader throws -> PurchaseHistory? in
             let store = reader.store
             return try store.readSnapshot { () throws -> PurchaseHistory? in
@@ -190,7 +203,7 @@ public final class EntitlementService: Sendable {
         cache.withLock { state in
             guard state.epoch == epoch else { return }
             if state.users.count >= maxCachedUsers { state.users.removeAll(keepingCapacity: true) }
-            state.users[userId] = CachedUser(history: loaded)
+            state.users[user] = CachedUser(history: loaded)
         }
         return loaded
     }
@@ -210,8 +223,9 @@ public final class EntitlementService: Sendable {
     /// same by construction); any write for the user, or a catalog change, drops it.
     func entitlement(forUser userId: String, publicationId: String, at: Instant, environment: Environment) throws -> PublicationEntitlement? {
         catchUp()
-        let key = publicationId + "|" + environment.rawValue
-        let (cached, epoch) = cache.withLock { state in (state.users[userId]?.answers[key], state.epoch) }
+        let user = ExactKey(userId)
+        let key = AnswerKey(publicationId: ExactKey(publicationId), environment: environment)
+        let (cached, epoch) = cache.withLock { state in (state.users[user]?.answers[key], state.epoch) }
         if let cached, cached.stable.contains(at) { return cached.asOf(at) }
         // Read after the epoch: a catalog change bumps the epoch after replacing the catalog.
         let catalog = self.catalog
@@ -219,8 +233,8 @@ public final class EntitlementService: Sendable {
         let history = try history(forUser: userId) ?? PurchaseHistory()
         let answer = EntitlementEngine(catalog: catalog).evaluate(history, publication: publication, at: at, environment: environment)
         cache.withLock { state in
-            guard state.epoch == epoch, state.users[userId] != nil else { return }
-            state.users[userId]?.answers[key] = answer
+            guard state.epoch == epoch, state.users[user] != nil else { return }
+            state.users[user]?.answers[key] = answer
         }
         return answer
     }
@@ -236,17 +250,18 @@ public final class EntitlementService: Sendable {
         write: (PublicationEntitlement) -> (body: [UInt8], at: Range<Int>)?
     ) throws -> [UInt8]? {
         catchUp()
-        let key = CheckKey(publicationId: publicationId, environment: environment, issueId: issueId)
-        let (cached, epoch) = cache.withLock { state in (state.users[userId]?.checks[key], state.epoch) }
+        let user = ExactKey(userId)
+        let key = CheckKey(publicationId: ExactKey(publicationId), environment: environment, issueId: ExactKey(issueId))
+        let (cached, epoch) = cache.withLock { state in (state.users[user]?.checks[key], state.epoch) }
         if let cached, cached.stable.contains(at) { return cached.body(at: at) }
         guard let entitlement = try entitlement(forUser: userId, publicationId: publicationId, at: at, environment: environment),
             let written = write(entitlement)
         else { return nil }
         let check = CachedCheck(stable: entitlement.stable, head: Array(written.body[..<written.at.lowerBound]), tail: Array(written.body[written.at.upperBound...]))
         cache.withLock { state in
-            guard state.epoch == epoch, let user = state.users[userId] else { return }
-            if user.checks.count >= EntitlementService.maxCachedChecksPerUser { state.users[userId]?.checks.removeAll() }
-            state.users[userId]?.checks[key] = check
+            guard state.epoch == epoch, let cachedUser = state.users[user] else { return }
+            if cachedUser.checks.count >= EntitlementService.maxCachedChecksPerUser { state.users[user]?.checks.removeAll() }
+            state.users[user]?.checks[key] = check
         }
         return written.body
     }
@@ -254,7 +269,7 @@ public final class EntitlementService: Sendable {
     private func invalidate(_ users: [String]) {
         cache.withLock { state in
             state.epoch += 1
-            for user in users { state.users[user] = nil }
+            for user in users { state.users[ExactKey(user)] = nil }
         }
     }
 
@@ -482,7 +497,7 @@ public final class EntitlementService: Sendable {
         let now = clock()
         try applyPolledWrite { store -> [Change] in
             try store.save(transactions: receipt.transactions, renewals: receipt.renewals)
-            let originals = Array(Set(receipt.transactions.map(\.originalTransactionId)))
+            let originals = Set(receipt.transactions.map { ExactKey($0.originalTransactionId) }).map(\.text)
             if let latestReceipt { try store.recordLatestReceipt(latestReceipt, environment: receipt.environment, originalTransactionIds: originals) }
             guard let userId else { return try store.users(linkedTo: originals, environment: receipt.environment).map(Change.user) }
             let previousOwners = try store.link(userId: userId, transactions: receipt.transactions, latestReceipt: latestReceipt, restore: .transfer, now: now)

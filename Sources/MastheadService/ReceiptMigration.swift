@@ -1,4 +1,4 @@
-public import Masthead
+import Masthead
 public import MastheadAppStore
 import MastheadFormats
 public import MastheadStorage
@@ -85,30 +85,30 @@ public struct ReceiptMigration: Sendable {
         let original = subscription.originalTransactionId
         let environment = subscription.environment
         let fetched = try appStoreServerAPI.transactionHistory(transactionId: original, servers: .only(environment)).transactions
-            .map(\.transaction).filter { $0.originalTransactionId == original && $0.environment == environment }
+            .map(\.transaction).filter { $0.originalTransactionId.sameBytes(as: original) && $0.environment == environment }
         guard !fetched.isEmpty else {
             throw ServiceError.subscriptionNotInHistory(environment: environment.rawValue, originalTransactionId: original)
         }
         let renewals = try appStoreServerAPI.subscriptionStatuses(transactionId: original, servers: .only(environment)).subscriptions
-            .compactMap { $0.renewal?.renewal }.filter { $0.originalTransactionId == original && $0.environment == environment }
+            .compactMap { $0.renewal?.renewal }.filter { $0.originalTransactionId?.sameBytes(as: original) == true && $0.environment == environment }
         let stored = try service.storedHistory(environment: environment, originalTransactionId: original)
-        let storedById = Dictionary(stored.transactions.map { ($0.transactionId, $0) }, uniquingKeysWith: { $0.merged(with: $1) })
+        let storedById = Dictionary(stored.transactions.map { (ExactKey($0.transactionId), $0) }, uniquingKeysWith: { $0.merged(with: $1) })
         var outcome = Outcome(subscription: subscription)
         for transaction in fetched {
-            guard let old = storedById[transaction.transactionId] else {
+            guard let old = storedById[ExactKey(transaction.transactionId)] else {
                 outcome.added.append(transaction.transactionId)
                 continue
             }
             if Self.sameState(old, old.merged(with: transaction)) { outcome.confirmed.append(transaction.transactionId) } else { outcome.changed.append(transaction.transactionId) }
         }
-        outcome.renewalInfo = renewals.contains { !stored.renewals.contains($0) }
+        outcome.renewalInfo = renewals.contains { renewal in !stored.renewals.contains { RenewalInfo.isSame($0, as: renewal) } }
         if !dryRun { try service.applyMigrated(PurchaseHistory(transactions: fetched, renewals: renewals), environment: environment, originalTransactionId: original) }
         return outcome
     }
 
     /// Whether two copies of a transaction give the rules the same state (whatever signed them).
     private static func sameState(_ a: Transaction, _ b: Transaction) -> Bool {
-        a.productId == b.productId && a.purchase == b.purchase && a.expires == b.expires && a.countedCancellation == b.countedCancellation
+        a.productId.sameBytes(as: b.productId) && a.purchase == b.purchase && a.expires == b.expires && a.countedCancellation == b.countedCancellation
             && a.isUpgraded == b.isUpgraded && a.isTrial == b.isTrial && a.isIntroductoryOffer == b.isIntroductoryOffer && a.offer == b.offer
     }
 }

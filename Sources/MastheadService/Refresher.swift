@@ -61,7 +61,8 @@ public struct Refresher: Sendable {
             if entry.signed, let appStoreServerAPI {
                 do {
                     let statuses = try appStoreServerAPI.subscriptionStatuses(transactionId: entry.originalTransactionId, servers: .only(entry.environment))
-                    guard statuses.subscriptions.contains(where: { $0.transaction?.transaction.originalTransactionId == entry.originalTransactionId }) else {
+                    let original = entry.originalTransactionId
+                    guard statuses.subscriptions.contains(where: { $0.transaction?.transaction.originalTransactionId.sameBytes(as: original) == true }) else {
                         report.failures.append((entry.originalTransactionId, Self.notInAnswer))
                         continue
                     }

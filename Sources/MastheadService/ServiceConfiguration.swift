@@ -71,6 +71,9 @@ public struct ServiceConfiguration: Sendable {
     public var appStorePrivateKeyFile = ""
     /// The key's PEM text (`MASTHEAD_APP_STORE_PRIVATE_KEY`), when no file is given.
     public var appStorePrivateKey = ""
+    /// Where `masthead serve` logs each request (``AccessLog``): a file's path, `-` for standard
+    /// error; empty: no access log.
+    public var accessLog = ""
 
     /// The defaults.
     public init() {}
@@ -131,6 +134,7 @@ public struct ServiceConfiguration: Sendable {
         .number(
             "appStoreRequestTimeoutSeconds", \.appStoreRequestTimeoutSeconds,
             "Seconds one request to Apple may take in all (connect, first byte, whole answer).", range: ServiceConfiguration.requestTimeoutRange),
+        .text("accessLog", "FILE|-", \.accessLog, "Access log: a JSON line per request to this file, or - for standard error; empty: none."),
     ]
 
     /// The secrets, which come from the environment only: each variable and what it is for.
@@ -147,17 +151,23 @@ public struct ServiceConfiguration: Sendable {
     /// The settings row with this key.
     public static func setting(_ key: String) -> ServiceSetting? { settings.first { $0.key == key } }
 
-    /// Applies a JSON configuration file's settings; unknown keys and wrong types are errors.
+    /// Applies a JSON configuration file's settings; unknown keys and wrong types are errors,
+    /// every one reported at once, and then no setting of the file is applied.
     public mutating func apply(configurationFile bytes: [UInt8], file: String) throws(ConfigurationError) {
         let root: JSONValue
         do { root = try JSONDocument(parsing: bytes).root } catch { throw ConfigurationError.invalid("\(file): \(error)") }
         guard root.kind == .object else { throw ConfigurationError.invalid("\(file): expected a JSON object of settings") }
+        var applied = self
+        var problems: [String] = []
         for (key, value) in root.members {
             guard let setting = Self.setting(key.string) else {
-                throw ConfigurationError.invalid("\(file): unknown setting \"\(key.string)\" (see 'masthead serve --help')")
+                problems.append("\(file): unknown setting \"\(key.string)\" (see 'masthead serve --help')")
+                continue
             }
-            try setting.apply(json: value, file: file, to: &self)
+            do { try setting.apply(json: value, file: file, to: &applied) } catch { problems.append(error.message) }
         }
+        if let problem = ConfigurationError(problems) { throw problem }
+        self = applied
     }
 
     /// A window such as `3d`, `12h`, `30m` or `45s`, in milliseconds; nil when malformed.
@@ -183,40 +193,71 @@ public struct ServiceConfiguration: Sendable {
         appStorePrivateKey = environment["MASTHEAD_APP_STORE_PRIVATE_KEY"] ?? appStorePrivateKey
     }
 
-    /// Checks the settings make a service that can start.
-    /// - Parameter callerTokens: whether the API and admin tokens are needed (`masthead refresh`
-    ///   answers no HTTP caller and needs only the shared secret).
-    public func validate(callerTokens: Bool = true) throws(ConfigurationError) {
-        if callerTokens && apiToken.isEmpty { throw ConfigurationError.invalid("MASTHEAD_API_TOKEN is not set: callers could not be authenticated") }
-        if callerTokens && adminToken.isEmpty { throw ConfigurationError.invalid("MASTHEAD_ADMIN_TOKEN is not set: catalog changes could not be authenticated") }
+    /// What a configuration is checked for: the service, or one of the commands that share its
+    /// settings and need fewer secrets.
+    public enum Use: Sendable, Hashable {
+        /// `masthead serve`: the API and admin tokens and the shared secret.
+        case serve
+        /// `masthead refresh` polling: the shared secret, verifyReceipt's password (no HTTP caller).
+        case refresh
+        /// `masthead refresh --notifications-since` and `masthead migrate`: the App Store Server
+        /// API only, no shared secret (its key is checked where it is needed).
+        case appStoreServerAPI
+    }
+
+    /// Checks the settings make a service (or command) that can start, and reports every problem
+    /// at once: each missing secret and each invalid setting, one per line.
+    public func validate(for use: Use = .serve) throws(ConfigurationError) {
+        var problems: [String] = []
+        if use == .serve && apiToken.isEmpty { problems.append("MASTHEAD_API_TOKEN is not set: callers could not be authenticated") }
+        if use == .serve && adminToken.isEmpty { problems.append("MASTHEAD_ADMIN_TOKEN is not set: catalog changes could not be authenticated") }
         if sharedSecret.isEmpty {
-            throw ConfigurationError.invalid("MASTHEAD_APP_STORE_SHARED_SECRET is not set: notifications could not be authenticated")
+            switch use {
+            case .serve: problems.append("MASTHEAD_APP_STORE_SHARED_SECRET is not set: notifications could not be authenticated")
+            case .refresh: problems.append("MASTHEAD_APP_STORE_SHARED_SECRET is not set: it is the password verifyReceipt needs to re-verify receipts")
+            case .appStoreServerAPI: break
+            }
         }
-        if http.threads < 1 || http.threads > 64 { throw ConfigurationError.invalid("threads must be from 1 to 64") }
-        if maxCommitBatch < 1 { throw ConfigurationError.invalid("maxCommitBatch must be at least 1") }
-        if maxCachedUsers < 1 { throw ConfigurationError.invalid("maxCachedUsers must be at least 1") }
-        if pollingEnabled && pollingIntervalSeconds < 1 { throw ConfigurationError.invalid("pollingIntervalSeconds must be at least 1") }
-        try Self.check("verifyReceiptAttempts", verifyReceiptAttempts, in: Self.attemptsRange)
-        try Self.check("verifyReceiptBackoffMilliseconds", verifyReceiptBackoffMilliseconds, in: Self.backoffRange)
+        if http.threads < 1 || http.threads > 64 { problems.append("threads must be from 1 to 64") }
+        if maxCommitBatch < 1 { problems.append("maxCommitBatch must be at least 1") }
+        if maxCachedUsers < 1 { problems.append("maxCachedUsers must be at least 1") }
+        if pollingEnabled && pollingIntervalSeconds < 1 { problems.append("pollingIntervalSeconds must be at least 1") }
+        func collect(_ check: () throws(ConfigurationError) -> Void) {
+            do throws(ConfigurationError) { try check() } catch { problems.append(error.message) }
+        }
+        collect { () throws(ConfigurationError) in try Self.check("verifyReceiptAttempts", verifyReceiptAttempts, in: Self.attemptsRange) }
+        collect { () throws(ConfigurationError) in
+            try Self.check("verifyReceiptBackoffMilliseconds", verifyReceiptBackoffMilliseconds, in: Self.backoffRange)
+        }
+        collect { () throws(ConfigurationError) in _ = try rootCertificates() }
+        collect { () throws(ConfigurationError) in try validateAppStoreServerAPI() }
         for (name, url) in [("verifyReceiptProductionURL", verifyReceiptProductionURL), ("verifyReceiptSandboxURL", verifyReceiptSandboxURL)]
         where !(url.lowercased().hasPrefix("https://") || (verifyReceiptAllowHTTP && url.lowercased().hasPrefix("http://"))) {
-            throw ConfigurationError.invalid("\(name) must be an https URL (http only when verifyReceiptAllowHTTP is set, for tests), not \"\(url)\"")
+            problems.append("\(name) must be an https URL (http only when verifyReceiptAllowHTTP is set, for tests), not \"\(url)\"")
         }
-        try Self.check("restoreTimeoutMilliseconds", restoreTimeoutMilliseconds, in: 1...Int(Int32.max))
+        collect { () throws(ConfigurationError) in try Self.check("restoreTimeoutMilliseconds", restoreTimeoutMilliseconds, in: 1...Int(Int32.max)) }
         if restoreTimeoutMilliseconds >= http.handlerTimeoutMilliseconds {
-            throw ConfigurationError.invalid(
+            problems.append(
                 "restoreTimeoutMilliseconds (\(restoreTimeoutMilliseconds)) must be less than handlerTimeoutMilliseconds (\(http.handlerTimeoutMilliseconds)): "
                     + "a restore answered 503 handler_timeout must not be stored afterwards")
         }
-        if appStoreEnvironments.isEmpty { throw ConfigurationError.invalid("appStoreEnvironments must name at least one environment") }
-        _ = try rootCertificates()
-        try validateAppStoreServerAPI()
+        if appStoreEnvironments.isEmpty { problems.append("appStoreEnvironments must name at least one environment") }
+        if let problem = ConfigurationError(problems) { throw problem }
     }
 }
 
 /// A configuration that cannot start the service.
 public enum ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalid(String)
+
+    /// Every problem found, one per line after the first when there are several; nil for none.
+    init?(_ problems: [String]) {
+        switch problems.count {
+        case 0: return nil
+        case 1: self = .invalid(problems[0])
+        default: self = .invalid("\(problems.count) problems:\n  " + problems.joined(separator: "\n  "))
+        }
+    }
 
     /// What is wrong, without the "invalid configuration" prefix.
     public var message: String {

@@ -88,10 +88,14 @@ enum ServiceError: Error, Sendable {
     /// Apple's transaction history for a subscription's original transaction id has none of its
     /// transactions (a receipt-only subscription `masthead migrate` cannot move).
     case subscriptionNotInHistory(environment: String, originalTransactionId: String)
+    /// An error with a hint of what was probably meant: the error's status and code, its message
+    /// followed by the hint.
+    indirect case hinted(ServiceError, hint: String)
 
     /// The status code it is answered with.
     var status: Int {
         switch self {
+        case .hinted(let error, _): error.status
         case .http(let error): error.status
         case .invalidPathIdentifier, .invalidAt, .invalidEnvironment, .invalidWindow, .invalidLimit, .invalidBodies, .invalidJSON, .invalidReceipt,
             .invalidIssue, .signedDataRefused, .notSignedTransactions:
@@ -113,6 +117,7 @@ enum ServiceError: Error, Sendable {
     /// The stable code that tells errors apart in the answer.
     var code: String {
         switch self {
+        case .hinted(let error, _): error.code
         case .http(let error):
             switch error {
             case .invalidRequestLine, .invalidTarget, .invalidHeaderField, .obsoleteLineFolding, .invalidContentLength,
@@ -167,6 +172,7 @@ enum ServiceError: Error, Sendable {
     /// What went wrong, for people.
     var message: String {
         switch self {
+        case .hinted(let error, let hint): "\(error.message); \(hint)"
         case .http(let error): error.message
         case .noRoute(let method, let path): "no route for \(method) \(path)"
         case .methodNotAllowed(let allowed): "use \(allowed.joined(separator: ", "))"

@@ -37,8 +37,9 @@ final class ServiceMetrics: Sendable {
 
     /// The exposition text; `cachedUsers` is how many users the answer cache holds now,
     /// `changeNotificationsUp` whether the connection listening for other instances' commits is
-    /// up (nil on SQLite: no such metric).
-    func rendered(cachedUsers: Int, changeNotificationsUp: Bool? = nil) -> String {
+    /// up (nil on SQLite: no such metric), `accessLogDropped` the access log's dropped lines (nil
+    /// without an access log: no such metric).
+    func rendered(cachedUsers: Int, changeNotificationsUp: Bool? = nil, accessLogDropped: Int? = nil) -> String {
         state.withLock { state in
             var lines = ["# HELP masthead_requests_total HTTP requests by route and status.", "# TYPE masthead_requests_total counter"]
             for route in state.routes.keys.sorted() {
@@ -70,6 +71,10 @@ final class ServiceMetrics: Sendable {
             if let changeNotificationsUp {
                 lines += ["# HELP masthead_change_notifications_up Whether the PostgreSQL connection listening for other instances' commits is up (1) or reconnecting (0: the change log is read before every answer).",
                           "# TYPE masthead_change_notifications_up gauge", "masthead_change_notifications_up \(changeNotificationsUp ? 1 : 0)"]
+            }
+            if let accessLogDropped {
+                lines += ["# HELP masthead_access_log_dropped_total Access log lines dropped: the buffer was full, or a write failed.",
+                          "# TYPE masthead_access_log_dropped_total counter", "masthead_access_log_dropped_total \(accessLogDropped)"]
             }
             return lines.joined(separator: "\n") + "\n"
         }

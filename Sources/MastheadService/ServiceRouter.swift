@@ -17,10 +17,13 @@ public struct ServiceRouter: Sendable {
     public let service: EntitlementService
     /// Runs restores, which ask Apple, off the event loops.
     let restorer: Restorer
+    /// Where each answered request is logged, when the `accessLog` setting is given.
+    let accessLog: AccessLog?
 
-    /// Creates a router for a service.
-    public init(service: EntitlementService) {
+    /// Creates a router for a service, logging each answered request to `accessLog` when given.
+    public init(service: EntitlementService, accessLog: AccessLog? = nil) {
         self.service = service
+        self.accessLog = accessLog
         restorer = Restorer(service: service)
     }
 
@@ -128,7 +131,7 @@ public struct ServiceRouter: Sendable {
     private struct Later {
         let handler: Route.DeferredHandler
         let ids: PathParameters
-        let label: String
+        let route: Route
         let started: Double
     }
 
@@ -143,22 +146,46 @@ public struct ServiceRouter: Sendable {
             let ids = PathParameters(template: admitted.segments, path: request.pathSegments)
             switch admitted.handler {
             case .immediate(let handler): answer = try handler(self, request, ids)
-            case .deferred(let handler): return .later(Later(handler: handler, ids: ids, label: label, started: started))
+            case .deferred(let handler): return .later(Later(handler: handler, ids: ids, route: admitted, started: started))
             }
         } catch {
             answer = error.response
         }
-        service.metrics.record(route: label, status: answer.status, seconds: SystemClock.seconds() - started)
+        let seconds = SystemClock.seconds() - started
+        service.metrics.record(route: label, status: answer.status, seconds: seconds)
+        log(request, route: route, answer, seconds: seconds)
         return .answer(answer)
     }
 
     /// Runs a handler that answers later, counting its answer when it comes.
     private func answerLater(_ later: Later, _ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let metrics = service.metrics
-        later.handler(self, request, later.ids) { response in
-            metrics.record(route: later.label, status: response.status, seconds: SystemClock.seconds() - later.started)
+        later.handler(self, request, later.ids) { [self] response in
+            let seconds = SystemClock.seconds() - later.started
+            metrics.record(route: later.route.label, status: response.status, seconds: seconds)
+            log(request, route: later.route, response, seconds: seconds)
             reply(response)
         }
+    }
+
+    /// Writes the request's line to the access log, when there is one.
+    private func log(_ request: HTTPRequest, route: Route?, _ response: HTTPResponse, seconds: Double) {
+        guard let accessLog else { return }
+        accessLog.record(
+            method: request.method, path: ServiceRouter.loggedPath(request, route: route), status: response.status, bytes: response.body.count,
+            microseconds: Int64((max(0, seconds) * 1_000_000).rounded()), at: SystemClock.now().description)
+    }
+
+    /// The request's path as the access log writes it: without the query, and with an app
+    /// account token (a customer's purchase key) written as `{appAccountToken}`.
+    static func loggedPath(_ request: HTTPRequest, route: Route?) -> String {
+        if let route, route.segments.contains(.identifier(.appAccountToken)), route.segments.count == request.pathSegments.count {
+            let segments = zip(route.segments, request.pathSegments).map { segment, text in
+                segment == .identifier(.appAccountToken) ? "{appAccountToken}" : text
+            }
+            return "/" + segments.joined(separator: "/")
+        }
+        return String(request.target.prefix { $0 != "?" })
     }
 
     /// The route that answers the request once its credentials, method and ids pass, checked in
@@ -196,18 +223,18 @@ public struct ServiceRouter: Sendable {
 
     /// The Prometheus text of ``ServiceMetrics``.
     private func metrics() -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Array(service.metrics.rendered(cachedUsers: service.cachedUserCount, changeNotificationsUp: service.changeNotificationsUp).utf8))
+        HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Array(service.metrics.rendered(cachedUsers: service.cachedUserCount, changeNotificationsUp: service.changeNotificationsUp, accessLogDropped: accessLog?.droppedLines).utf8))
     }
 
     private func postReceipt(_ request: HTTPRequest, userId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let document: JSONDocument
         do { document = try JSONDocument(parsing: request.body) } catch {
-            return reply(ServiceError.invalidJSON(error).response)
+            return reply(ServiceRouter.hinted(.invalidJSON(error), ServiceRouter.receiptBodyHint(body: request.body, root: nil)).response)
         }
         let receipt: Receipt
         do { receipt = try ReceiptDecoder(catalog: service.catalog).decode(document.root, path: "$") } catch {
             if case .receiptRejected = error { return reply(ServiceError.receiptRejected(error).response) }
-            return reply(ServiceError.invalidReceipt(error).response)
+            return reply(ServiceRouter.hinted(.invalidReceipt(error), ServiceRouter.receiptBodyHint(body: request.body, root: document.root)).response)
         }
         let latest = document.root.member("latest_receipt")?.string
         service.postReceipt(userId: userId, receipt: receipt, latestReceipt: latest, completion: purchasesAnswer(userId: userId, environment: receipt.environment, what: "receipt", reply: reply))
@@ -409,7 +436,7 @@ public struct ServiceRouter: Sendable {
     private func asOf(_ request: HTTPRequest) throws(ServiceError) -> (at: Instant, environment: Environment) {
         var at = service.clock()
         if let text = request.query["at"] {
-            guard let instant = DateText.rfc3339(text) else { throw .invalidAt }
+            guard let instant = DateText.rfc3339(text) else { throw ServiceRouter.hinted(.invalidAt, ServiceRouter.atHint(text)) }
             at = instant
         }
         var environment = Environment.production
@@ -418,6 +445,12 @@ public struct ServiceRouter: Sendable {
             environment = value
         }
         return (at, environment)
+    }
+
+    /// `error` with `hint` when there is one.
+    static func hinted(_ error: ServiceError, _ hint: String?) -> ServiceError {
+        guard let hint else { return error }
+        return .hinted(error, hint: hint)
     }
 
     /// The 401 error for a request without the API token (or, to a path whose route needs it, the

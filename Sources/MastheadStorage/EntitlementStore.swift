@@ -35,6 +35,11 @@ public protocol EntitlementStore: AnyObject {
     /// connections commit meanwhile; `body`'s error is rethrown as is.
     func readSnapshot<R>(_ body: () throws -> R) throws -> R
 
+    /// Makes the store's main file hold every commit before the connection closes at a clean
+    /// stop: SQLite copies its write-ahead log into the database file and empties it (so a copy
+    /// of the `.sqlite` file alone is a complete backup); PostgreSQL has nothing to do.
+    func checkpoint() throws(StorageError)
+
     // MARK: Writing
 
     /// Stores transactions (merging each with its stored copy as `Transaction.merged(with:)` does,

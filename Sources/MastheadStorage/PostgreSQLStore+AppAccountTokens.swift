@@ -5,7 +5,7 @@ extension PostgreSQLStore {
     public func linkAppAccountToken(_ token: String, userId: String, now: Instant) throws(StorageError) -> AppAccountToken {
         guard let canonical = AppAccountToken.canonical(token) else { throw .invalidAppAccountToken(token) }
         if let existing = try appAccountToken(canonical) {
-            guard existing.userId == userId else { throw .appAccountTokenInUse(token: canonical, userId: existing.userId) }
+            guard existing.userId.sameBytes(as: userId) else { throw .appAccountTokenInUse(token: canonical, userId: existing.userId) }
             return existing
         }
         return try postgreSQL { () throws(PostgreSQLError) in
@@ -25,7 +25,7 @@ extension PostgreSQLStore {
 
     public func unlinkAppAccountToken(_ token: String, userId: String) throws(StorageError) -> AppAccountToken? {
         guard let canonical = AppAccountToken.canonical(token) else { throw .invalidAppAccountToken(token) }
-        guard let existing = try appAccountToken(canonical), existing.userId == userId else { return nil }
+        guard let existing = try appAccountToken(canonical), existing.userId.sameBytes(as: userId) else { return nil }
         try postgreSQL { () throws(PostgreSQLError) in
             try connection.run("DELETE FROM app_account_tokens WHERE token = $1 AND user_id = $2", [.text(canonical), .text(userId)])
         }

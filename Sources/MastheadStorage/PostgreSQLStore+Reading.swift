@@ -56,14 +56,15 @@ extension PostgreSQLStore {
 
     public func users(linkedTo originalTransactionIds: [String], environment: Environment) throws(StorageError) -> [String] {
         try postgreSQL { () throws(PostgreSQLError) in
-            var users: Set<String> = []
-            for original in Set(originalTransactionIds) {
+            var users: Set<ExactKey> = []
+            for original in Set(originalTransactionIds.map(ExactKey.init)) {
                 users.formUnion(
                     try connection.rows(
-                        "SELECT user_id FROM subscriptions WHERE environment = $1 AND original_transaction_id = $2", [.text(environment.rawValue), .text(original)]
-                    ) { row throws(PostgreSQLError) in try row.text(0) })
+                        "SELECT user_id FROM subscriptions WHERE environment = $1 AND original_transaction_id = $2",
+                        [.text(environment.rawValue), .text(original.text)]
+                    ) { row throws(PostgreSQLError) in ExactKey(try row.text(0)) })
             }
-            return users.sorted()
+            return users.sorted().map(\.text)
         }
     }
 

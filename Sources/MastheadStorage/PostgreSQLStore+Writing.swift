@@ -58,7 +58,7 @@ extension PostgreSQLStore {
         try postgreSQL { () throws(PostgreSQLError) in
             try connection.run("INSERT INTO users (user_id, created_ms) VALUES ($1, $2) ON CONFLICT DO NOTHING", [.text(userId), .integer(now.milliseconds)])
         }
-        var previousOwners: Set<String> = []
+        var previousOwners: Set<ExactKey> = []
         for key in subscriptions {
             // A link not made yet is made here (another instance making the same one at once waits
             // for it, then finds it made); one made already is locked until the transaction ends,
@@ -76,11 +76,12 @@ extension PostgreSQLStore {
                     [.text(key.environment.rawValue), .text(key.originalTransactionId)]
                 ) { row throws(PostgreSQLError) in try row.text(0) }
             }
-            guard let current, current != userId else { continue }
+            // The same user only when the same bytes: a canonically equivalent spelling is another user.
+            guard let current, !current.sameBytes(as: userId) else { continue }
             guard try restore.moves(isActive: { () throws(StorageError) in try isActive(key, now: now) }) else {
                 throw .receiptAlreadyInUse(environment: key.environment.rawValue, originalTransactionId: key.originalTransactionId, userId: current)
             }
-            previousOwners.insert(current)
+            previousOwners.insert(ExactKey(current))
         }
         try postgreSQL { () throws(PostgreSQLError) in
             let upsert = """
@@ -95,7 +96,7 @@ extension PostgreSQLStore {
                 ])
             }
         }
-        return previousOwners.sorted()
+        return previousOwners.sorted().map(\.text)
     }
 
     /// A transaction's columns as parameters, in the order of `SQLiteStore.transactionColumns()`.
@@ -127,7 +128,7 @@ extension PostgreSQLStore {
 
     public func recordLatestReceipt(_ receipt: String, environment: Environment, originalTransactionIds: [String]) throws(StorageError) {
         try postgreSQL { () throws(PostgreSQLError) in
-            for original in Set(originalTransactionIds) {
+            for original in Set(originalTransactionIds.map(ExactKey.init)).map(\.text) {
                 try connection.run(
                     "UPDATE subscriptions SET latest_receipt = $1 WHERE environment = $2 AND original_transaction_id = $3",
                     [.text(receipt), .text(environment.rawValue), .text(original)])

@@ -103,6 +103,9 @@ public final class PostgreSQLStore: EntitlementStore {
         return try connection.readSnapshot(body)
     }
 
+    /// Nothing: PostgreSQL's server keeps its own write-ahead log.
+    public func checkpoint() throws(StorageError) {}
+
     /// A new connection listening on ``changesChannel``, counting the notifications of committed
     /// change-log writes (nil while it is down; it reconnects on its own). It closes when released.
     public func commitCounter() throws(StorageError) -> StoreCommitCounter? {

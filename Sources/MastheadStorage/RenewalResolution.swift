@@ -10,18 +10,23 @@ package enum RenewalResolution {
         var latest: [SubscriptionKey: Transaction] = [:]
         for transaction in transactions {
             let key = SubscriptionKey(environment: transaction.environment, originalTransactionId: transaction.originalTransactionId)
-            if let current = latest[key], (current.purchase, current.transactionId) >= (transaction.purchase, transaction.transactionId) { continue }
+            if let current = latest[key], !RenewalResolution.isLater(transaction, than: current) { continue }
             latest[key] = transaction
         }
         return renewals.compactMap { info in
             if info.originalTransactionId != nil { return info }
             guard let productId = info.productId,
-                let match = latest.values.filter({ $0.environment == info.environment && $0.productId == productId })
-                    .max(by: { ($0.purchase, $0.transactionId) < ($1.purchase, $1.transactionId) })
+                let match = latest.values.filter({ $0.environment == info.environment && $0.productId.sameBytes(as: productId) })
+                    .max(by: { RenewalResolution.isLater($1, than: $0) })
             else { return nil }
             var resolved = info
             resolved.originalTransactionId = match.originalTransactionId
             return resolved
         }
+    }
+
+    /// Whether `a` comes after `b`: by purchase, then by the bytes of the transaction id.
+    private static func isLater(_ a: Transaction, than b: Transaction) -> Bool {
+        a.purchase != b.purchase ? a.purchase > b.purchase : b.transactionId.precedesInBytes(a.transactionId)
     }
 }

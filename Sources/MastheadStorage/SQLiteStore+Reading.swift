@@ -46,11 +46,12 @@ extension SQLiteStore {
     public func users(linkedTo originalTransactionIds: [String], environment: Environment) throws(StorageError) -> [String] {
         try sqlite { () throws(SQLiteError) in
             let query = try statement("SELECT user_id FROM subscriptions WHERE environment = ? AND original_transaction_id = ?")
-            var users: Set<String> = []
-            for original in Set(originalTransactionIds) {
-                users.formUnion(try query.rows([.text(environment.rawValue), .text(original)]) { row throws(SQLiteError) in try row.text(0) })
+            var users: Set<ExactKey> = []
+            for original in Set(originalTransactionIds.map(ExactKey.init)) {
+                users.formUnion(
+                    try query.rows([.text(environment.rawValue), .text(original.text)]) { row throws(SQLiteError) in ExactKey(try row.text(0)) })
             }
-            return users.sorted()
+            return users.sorted().map(\.text)
         }
     }
 

@@ -58,16 +58,17 @@ extension SQLiteStore {
             try statement("INSERT INTO users (user_id, created_ms) VALUES (?, ?) ON CONFLICT DO NOTHING").run([.text(userId), .integer(now.milliseconds)])
             return try statement("SELECT user_id FROM subscriptions WHERE environment = ? AND original_transaction_id = ?")
         }
-        var previousOwners: Set<String> = []
+        var previousOwners: Set<ExactKey> = []
         for key in subscriptions {
             let current = try sqlite { () throws(SQLiteError) in
                 try owner.firstRow([.text(key.environment.rawValue), .text(key.originalTransactionId)]) { row throws(SQLiteError) in try row.text(0) }
             }
-            guard let current, current != userId else { continue }
+            // The same user only when the same bytes: a canonically equivalent spelling is another user.
+            guard let current, !current.sameBytes(as: userId) else { continue }
             guard try restore.moves(isActive: { () throws(StorageError) in try isActive(key, now: now) }) else {
                 throw .receiptAlreadyInUse(environment: key.environment.rawValue, originalTransactionId: key.originalTransactionId, userId: current)
             }
-            previousOwners.insert(current)
+            previousOwners.insert(ExactKey(current))
         }
         try sqlite { () throws(SQLiteError) in
             let upsert = try statement("""
@@ -79,7 +80,7 @@ extension SQLiteStore {
                 try upsert.run([.text(key.environment.rawValue), .text(key.originalTransactionId), .text(userId), .optional(latestReceipt), .integer(now.milliseconds)])
             }
         }
-        return previousOwners.sorted()
+        return previousOwners.sorted().map(\.text)
     }
 
     /// Whether a transaction of the subscription covers `now` and was not refunded by then: its
@@ -101,12 +102,13 @@ extension SQLiteStore {
     public func recordLatestReceipt(_ receipt: String, environment: Environment, originalTransactionIds: [String]) throws(StorageError) {
         try sqlite { () throws(SQLiteError) in
             let update = try statement("UPDATE subscriptions SET latest_receipt = ? WHERE environment = ? AND original_transaction_id = ?")
-            for original in Set(originalTransactionIds) { try update.run([.text(receipt), .text(environment.rawValue), .text(original)]) }
+            let originals = Set(originalTransactionIds.map(ExactKey.init))
+            for original in originals { try update.run([.text(receipt), .text(environment.rawValue), .text(original.text)]) }
             let pending = try statement("""
                 INSERT INTO pending_receipts (environment, original_transaction_id, latest_receipt) VALUES (?, ?, ?)
                 ON CONFLICT (environment, original_transaction_id) DO UPDATE SET latest_receipt = excluded.latest_receipt
                 """)
-            for original in Set(originalTransactionIds) { try pending.run([.text(environment.rawValue), .text(original), .text(receipt)]) }
+            for original in originals { try pending.run([.text(environment.rawValue), .text(original.text), .text(receipt)]) }
         }
     }
 

@@ -58,6 +58,10 @@ public final class SQLiteStore: EntitlementStore {
         try database.readSnapshot { _ in try body() }
     }
 
+    public func checkpoint() throws(StorageError) {
+        try sqlite { () throws(SQLiteError) in try database.checkpointTruncating() }
+    }
+
     /// SQLite's count of commits by any connection to the file (`Database.commitCounter()`).
     public func commitCounter() throws(StorageError) -> StoreCommitCounter? {
         try sqlite { () throws(SQLiteError) in try database.commitCounter() }.map(StoreCommitCounter.sqlite)

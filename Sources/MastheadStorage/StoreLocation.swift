@@ -1,4 +1,4 @@
-public import MastheadPostgreSQL
+import MastheadPostgreSQL
 
 /// Where the service's store lives, as the `database` setting gives it: a `postgresql://` (or
 /// `postgres://`) URL names a PostgreSQL database, anything else is a SQLite file's path.

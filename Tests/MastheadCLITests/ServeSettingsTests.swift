@@ -13,6 +13,11 @@ struct ServeSettingsTests {
     /// A value of the setting's kind other than its default, as a flag and as JSON.
     static func otherValue(_ setting: ServiceSetting) -> (flag: String?, json: String) {
         let current = setting.defaultText
+        // The catalog is read when the command is made: another catalog that exists (the file itself).
+        if setting.key == "catalog" {
+            let file = Tool.root.appendingPathComponent("Catalog/the-monthly/catalog.json").path
+            return (file, "\"\(file)\"")
+        }
         switch setting.kind {
         case .toggle: return (nil, "true")
         case .text: return (current + "-other", "\"\(current)-other\"")
@@ -67,6 +72,30 @@ struct ServeSettingsTests {
         #expect(overridden.http.port == 0)
         #expect(overridden.http.host == "0.0.0.0")
         #expect(overridden.http.threads == configuration.http.threads)
+    }
+
+    /// `serve` takes the catalog's app when no `appStoreBundleId` is set (a setting wins), and its
+    /// start-up line says which app's signed data it accepts, or why none.
+    @Test func signedData_catalogsAppUnlessSet_andTheStartUpLineSaysWhich() throws {
+        let catalog = Tool.root.appendingPathComponent("Catalog/the-monthly").path
+        let fromCatalog = try ServeCommand(["--catalog", catalog, "--appStoreEnvironments", "Production"], environment: Self.secrets)
+        #expect(fromCatalog.configuration.appStoreBundleId == "com.example.magazine")
+        #expect(
+            fromCatalog.signedData
+                == #"signed data: accepted for bundle id com.example.magazine (from the "app" of \#(catalog)/catalog.json), App Apple ID not checked, environments Production, roots Apple Root CA - G3"#
+        )
+        let set = try ServeCommand(["--catalog", catalog, "--appStoreBundleId", "com.example.other", "--appStoreAppAppleId", "7"], environment: Self.secrets)
+        #expect(set.configuration.appStoreBundleId == "com.example.other")
+        #expect(set.signedData.hasPrefix("signed data: accepted for bundle id com.example.other (from appStoreBundleId), App Apple ID 7,"), "\(set.signedData)")
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var document = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: catalog + "/catalog.json"))) as? [String: Any])
+        document["app"] = nil
+        try JSONSerialization.data(withJSONObject: document).write(to: folder.appendingPathComponent("catalog.json"))
+        let none = try ServeCommand(["--catalog", folder.path], environment: Self.secrets)
+        #expect(none.configuration.appStoreBundleId == "")
+        #expect(none.signedData == #"signed data: refused: no appStoreBundleId is set and \#(folder.path)/catalog.json has no "app" object ({"bundleId": "..."})"#)
     }
 
     /// The service's operating guide, where the settings are documented.

@@ -1,3 +1,4 @@
+import Glibc
 import MastheadSQLite
 import Testing
 
@@ -12,13 +13,27 @@ struct DatabaseTests {
         #expect(try database.scalar("PRAGMA foreign_keys") == .integer(1))
     }
 
-    @Test func open_throws_whenTheFolderDoesNotExist() {
-        #expect {
+    /// Said as such, naming the folder, rather than as SQLite's "unable to open database file" (14).
+    @Test func open_throws_whenTheFolderDoesNotExist_namingTheFolder() {
+        #expect(throws: SQLiteError.missingFolder(path: "/no/such/folder/db.sqlite", folder: "/no/such/folder")) {
             try Database(path: "/no/such/folder/db.sqlite")
-        } throws: { error in
-            guard case SQLiteError.failed(let code, let message, nil) = error else { return false }
-            return code == 14 && message.hasSuffix(": /no/such/folder/db.sqlite")  // SQLITE_CANTOPEN
         }
+        #expect(SQLiteError.missingFolder(path: "/no/such/folder/db.sqlite", folder: "/no/such/folder").description
+            == "cannot create /no/such/folder/db.sqlite: the folder /no/such/folder does not exist")
+    }
+
+    /// A new file is readable by its owner only, whatever the umask; an existing file keeps its mode.
+    @Test func open_createsTheFileReadableByItsOwnerOnly() throws {
+        let path = TemporaryFile.path()
+        defer { TemporaryFile.remove(path) }
+        _ = try Database(path: path)
+        var status = stat()
+        #expect(stat(path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(chmod(path, 0o640) == 0)
+        _ = try Database(path: path)
+        #expect(stat(path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o640)
     }
 
     @Test func sqlError_carriesCodeMessageAndSQL() throws {

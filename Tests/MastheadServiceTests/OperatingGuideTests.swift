@@ -13,7 +13,7 @@ struct OperatingGuideTests {
     /// Every metric family of the exposition text has a row of the guide's metrics table, and
     /// every row names a family.
     @Test func guide_metricsTable_namesEveryExposedMetric() throws {
-        let exposed = Set(ServiceMetrics().rendered(cachedUsers: 0, changeNotificationsUp: true).split(separator: "\n").compactMap { line -> String? in
+        let exposed = Set(ServiceMetrics().rendered(cachedUsers: 0, changeNotificationsUp: true, accessLogDropped: 0).split(separator: "\n").compactMap { line -> String? in
             line.hasPrefix("# TYPE ") ? String(line.split(separator: " ")[2]) : nil
         })
         let listed = Set(try Self.text().split(separator: "\n").compactMap { line -> String? in
@@ -32,5 +32,27 @@ struct OperatingGuideTests {
         }
         let listed = text[start.upperBound..<end.lowerBound].matches(of: /`(\w+)`/).map { String($0.1) }
         #expect(listed == ServiceRouter.routes.map(\.label) + ["other"])
+    }
+
+    /// The guide's systemd unit restarts `serve` after exit 75 (it could not listen now), never
+    /// after 64 or 78 (a restart does not mend a usage or configuration error), and keeps the
+    /// files it creates private.
+    @Test func guide_systemdUnit_retriesExit75_notUsageOrConfigurationErrors_andSetsAPrivateUmask() throws {
+        let text = try Self.text()
+        guard let start = text.range(of: "```ini\n"), let end = text[start.upperBound...].range(of: "```") else {
+            Issue.record("\(Self.guide) has no systemd unit")
+            return
+        }
+        var settings: [String: String] = [:]
+        for line in text[start.upperBound..<end.lowerBound].split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { settings[String(parts[0])] = String(parts[1]) }
+        }
+        // on-failure: any non-zero exit status is restarted unless RestartPreventExitStatus lists it.
+        #expect(settings["Restart"] == "on-failure")
+        let prevented = Set((settings["RestartPreventExitStatus"] ?? "").split(separator: " ").map(String.init))
+        #expect(prevented.contains("64") && prevented.contains("78"), "\(prevented)")
+        #expect(!prevented.contains("75"), "\(prevented)")
+        #expect(settings["UMask"] == "0077")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Masthead
 import MastheadAppStore
 import MastheadService
+import MastheadStorage
 import MastheadTestSupport
 import Synchronization
 import Testing

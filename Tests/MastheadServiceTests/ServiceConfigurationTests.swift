@@ -89,7 +89,7 @@ struct SignedDataSettingsTests {
         configuration.appStoreRootCertificates = [folder.appendingPathComponent("root.pem").path, folder.appendingPathComponent("other-root.der").path]
         #expect(try configuration.rootCertificates() == [try TestChain.root(), try TestChain.certificate("other-root.der")])
         configuration.sharedSecret = "secret"
-        try configuration.validate(callerTokens: false)
+        try configuration.validate(for: .refresh)
     }
 
     @Test(arguments: [
@@ -101,7 +101,7 @@ struct SignedDataSettingsTests {
         configuration.sharedSecret = "secret"
         configuration.appStoreRootCertificates = paths
         do {
-            try configuration.validate(callerTokens: false)
+            try configuration.validate(for: .refresh)
             Issue.record("validated")
         } catch {
             #expect(error.message.contains(message), "\(error.message)")
@@ -126,7 +126,7 @@ struct SignedDataSettingsTests {
         #expect(configuration.appStoreRootCertificates.isEmpty)
         configuration.sharedSecret = "secret"
         configuration.appStoreEnvironments = []
-        #expect(throws: ConfigurationError.invalid("appStoreEnvironments must name at least one environment")) { try configuration.validate(callerTokens: false) }
+        #expect(throws: ConfigurationError.invalid("appStoreEnvironments must name at least one environment")) { try configuration.validate(for: .refresh) }
     }
 
     /// Retry settings out of range are refused by name before any doubling can overflow.
@@ -143,7 +143,53 @@ struct SignedDataSettingsTests {
         configuration.sharedSecret = "secret"
         let setting = try #require(ServiceConfiguration.setting(name))
         try setting.apply(flag: value, to: &configuration)
-        #expect(throws: ConfigurationError.invalid(message)) { try configuration.validate(callerTokens: false) }
+        #expect(throws: ConfigurationError.invalid(message)) { try configuration.validate(for: .refresh) }
+    }
+}
+
+/// Every missing secret and invalid setting is reported at once, not one per run.
+struct ConfigurationProblemsTests {
+    @Test func validate_reportsEveryMissingSecret_andEveryInvalidSetting_atOnce() {
+        var configuration = ServiceConfiguration()
+        configuration.http.threads = 0
+        configuration.maxCommitBatch = 0
+        configuration.verifyReceiptAttempts = 0
+        do {
+            try configuration.validate()
+            Issue.record("validated")
+        } catch {
+            for problem in [
+                "MASTHEAD_API_TOKEN is not set", "MASTHEAD_ADMIN_TOKEN is not set", "MASTHEAD_APP_STORE_SHARED_SECRET is not set",
+                "threads must be from 1 to 64", "maxCommitBatch must be at least 1", "verifyReceiptAttempts must be from 1 to 20, not 0",
+            ] {
+                #expect(error.message.contains(problem), "\(problem): \(error.message)")
+            }
+            #expect(error.message.hasPrefix("6 problems:\n"), "\(error.message)")
+        }
+    }
+
+    @Test func configurationFile_reportsEveryUnknownKeyAndWrongType_atOnce_andAppliesNothing() {
+        var configuration = ServiceConfiguration()
+        let file = #"{"port": 9, "maxBodyBites": 10, "threads": "four", "polling": 1}"#
+        do {
+            try configuration.apply(configurationFile: Array(file.utf8), file: "c.json")
+            Issue.record("applied")
+        } catch {
+            #expect(error.message.contains(#"c.json: unknown setting "maxBodyBites""#), "\(error.message)")
+            #expect(error.message.contains("c.json: threads must be a whole number"), "\(error.message)")
+            #expect(error.message.contains("c.json: polling must be true or false"), "\(error.message)")
+        }
+        #expect(configuration.http.port == ServiceConfiguration().http.port)
+    }
+
+    /// `masthead refresh` and `masthead migrate` are told what they need the shared secret for, or
+    /// that they do not.
+    @Test func sharedSecret_missing_isExplainedForWhatTheCommandUsesItFor() {
+        let configuration = ServiceConfiguration()
+        #expect(throws: ConfigurationError.invalid("MASTHEAD_APP_STORE_SHARED_SECRET is not set: it is the password verifyReceipt needs to re-verify receipts")) {
+            try configuration.validate(for: .refresh)
+        }
+        #expect(throws: Never.self) { try configuration.validate(for: .appStoreServerAPI) }
     }
 
     /// A restore timeout not below the handler timeout is refused: a restore answered 503
@@ -155,11 +201,11 @@ struct SignedDataSettingsTests {
         configuration.restoreTimeoutMilliseconds = restore
         configuration.http.handlerTimeoutMilliseconds = handler
         if valid {
-            try configuration.validate(callerTokens: false)
+            try configuration.validate(for: .refresh)
         } else {
             let message = "restoreTimeoutMilliseconds (\(restore)) must be less than handlerTimeoutMilliseconds (\(handler)): "
                 + "a restore answered 503 handler_timeout must not be stored afterwards"
-            #expect(throws: ConfigurationError.invalid(message)) { try configuration.validate(callerTokens: false) }
+            #expect(throws: ConfigurationError.invalid(message)) { try configuration.validate(for: .refresh) }
         }
     }
 
@@ -178,7 +224,7 @@ struct SignedDataSettingsTests {
         configuration.sharedSecret = "secret"
         configuration.appStoreRequestTimeoutSeconds = seconds
         #expect(throws: ConfigurationError.invalid("appStoreRequestTimeoutSeconds must be from 1 to 600, not \(seconds)")) {
-            try configuration.validate(callerTokens: false)
+            try configuration.validate(for: .refresh)
         }
     }
 
@@ -191,8 +237,8 @@ struct SignedDataSettingsTests {
         let setting = try #require(ServiceConfiguration.setting(name))
         try setting.apply(flag: "http://127.0.0.1:9/verifyReceipt", to: &configuration)
         let message = "\(name) must be an https URL (http only when verifyReceiptAllowHTTP is set, for tests), not \"http://127.0.0.1:9/verifyReceipt\""
-        #expect(throws: ConfigurationError.invalid(message)) { try configuration.validate(callerTokens: false) }
+        #expect(throws: ConfigurationError.invalid(message)) { try configuration.validate(for: .refresh) }
         try #require(ServiceConfiguration.setting("verifyReceiptAllowHTTP")).apply(flag: nil, to: &configuration)
-        try configuration.validate(callerTokens: false)
+        try configuration.validate(for: .refresh)
     }
 }

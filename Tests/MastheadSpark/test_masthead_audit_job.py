@@ -3,6 +3,7 @@
     python3 -m unittest discover -s Tests/MastheadSpark
 """
 
+import json
 import os
 import sys
 import unittest
@@ -98,6 +99,36 @@ class UserIdTests(unittest.TestCase):
         self.assertEqual(job.grants_user_id(" \t", 3), ("blank", None))
         for line in ('"u",p,i', "u,p", "u,,i", "a,b,c,d,e", '{"publication": "p"}'):
             self.assertEqual(job.grants_user_id(line, 3), ("invalid", None), line)
+
+
+class IdentifierTests(unittest.TestCase):
+    """A user id is its exact UTF-8 bytes: two spellings of one name (precomposed and decomposed,
+    U+00C5 and U+212B ANGSTROM SIGN) and look-alikes (Cyrillic, fullwidth) are two users, read
+    without normalisation and hashed apart."""
+
+    PAIRS = [("caf\u00e9", "cafe\u0301"), ("\u00c5sa", "\u212bsa"), ("caf\u00e9", "c\u0430f\u00e9"), ("caf\u00e9", "\uff43\uff41\uff46\u00e9")]
+
+    def test_userIds_ofTwoSpellings_areReadAsTheirBytes_andHashedApart(self):
+        for first, second in self.PAIRS:
+            for user in (first, second):
+                raw = '{"user_id":"%s","receipt":{}}' % user
+                escaped = json.dumps({"receipt": {}, "user_id": user})
+                self.assertEqual(job.receipts_user_id(raw).encode("utf-8"), user.encode("utf-8"))
+                self.assertEqual(job.receipts_user_id(escaped).encode("utf-8"), user.encode("utf-8"))
+                self.assertEqual(job.grants_user_id(f"{user},the-monthly,2020-03", 2)[1].encode("utf-8"), user.encode("utf-8"))
+            self.assertNotEqual(job.fnv1a64(first), job.fnv1a64(second))
+            self.assertTrue(any(job.partition_of(first, n) != job.partition_of(second, n) for n in range(2, 9)), (first, second))
+
+    def test_summaries_keepProductsOfTwoSpellingsApart(self):
+        one = job.parse_summary(SUMMARY.splitlines())
+        one["products"]["caf\u00e9"] = [[1, 2], [3, 4]]
+        one["products"]["cafe\u0301"] = [[5, 6], [7, 8]]
+        read = job.parse_summary(job.render_summary(one).splitlines())
+        self.assertEqual(read["products"]["caf\u00e9"], [[1, 2], [3, 4]])
+        self.assertEqual(read["products"]["cafe\u0301"], [[5, 6], [7, 8]])
+        both = job.add_summaries(read, read)
+        self.assertEqual(both["products"]["cafe\u0301"], [[10, 12], [14, 16]])
+        self.assertEqual(len(both["products"]), len(one["products"]))
 
 
 class SummaryTests(unittest.TestCase):

@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+import MastheadJSON
+import Synchronization
+
+/// The optional access log (the `accessLog` setting): one JSON line per answered request, with
+/// its time, method, path (no query; an app account token in the path written as
+/// `{appAccountToken}`), status, body bytes and duration in microseconds.
+///
+/// The event loops never wait for the disk: a request appends its line to a bounded buffer under
+/// a lock, and one thread writes the buffer out. A line that does not fit (the disk is slower
+/// than the requests) is dropped and counted (``droppedLines``, `masthead_access_log_dropped_total`).
+public final class AccessLog: Sendable {
+    /// The most bytes of lines waiting to be written; more are dropped.
+    public static let maxBufferedBytes = 1 << 20
+
+    private let descriptor: Int32
+    private let closesDescriptor: Bool
+    private let pending = Mutex<(bytes: [UInt8], closed: Bool)>(([], false))
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopped = DispatchSemaphore(value: 0)
+    private let dropped = Atomic<Int>(0)
+
+    /// Opens the log: `-` for standard error, else the file at `destination`, appended to and
+    /// created readable by its owner only (0600).
+    /// - Throws: ``ConfigurationError`` naming the file when it cannot be opened.
+    public init(destination: String) throws(ConfigurationError) {
+        if destination == "-" {
+            descriptor = 2
+            closesDescriptor = false
+        } else {
+            let opened = Glibc.open(destination, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            guard opened >= 0 else {
+                throw .invalid("accessLog: cannot open \(destination): \(String(cString: strerror(errno)))")
+            }
+            descriptor = opened
+            closesDescriptor = true
+        }
+        let thread = Thread { [self] in
+            writeLines()
+            stopped.signal()
+        }
+        thread.name = "access-log"
+        thread.start()
+    }
+
+    /// Lines dropped because the buffer was full, or lost to a failed write.
+    public var droppedLines: Int { dropped.load(ordering: .relaxed) }
+
+    /// Queues one request's line; never waits for the disk.
+    func record(method: String, path: String, status: Int, bytes: Int, microseconds: Int64, at time: String) {
+        var writer = JSONWriter(capacity: 160 + path.utf8.count)
+        writer.beginObject()
+        writer.field("time", time)
+        writer.field("method", method)
+        writer.field("path", path)
+        writer.field("status", Int64(status))
+        writer.field("bytes", Int64(bytes))
+        writer.field("durationMicroseconds", microseconds)
+        writer.endObject()
+        var line = writer.bytes
+        line.append(0x0A)
+        let queued = pending.withLock { state -> Bool in
+            guard !state.closed, state.bytes.count + line.count <= Self.maxBufferedBytes else { return false }
+            state.bytes += line
+            return true
+        }
+        if queued { wake.signal() } else { dropped.add(1, ordering: .relaxed) }
+    }
+
+    /// Writes what is queued, stops the writing thread and closes the file.
+    public func close() {
+        pending.withLock { $0.closed = true }
+        wake.signal()
+        stopped.wait()
+        if closesDescriptor { Glibc.close(descriptor) }
+    }
+
+    /// The writing thread: takes the whole buffer at each wake-up and writes it out.
+    private func writeLines() {
+        while true {
+            wake.wait()
+            let (bytes, closed) = pending.withLock { state -> ([UInt8], Bool) in
+                defer { state.bytes.removeAll(keepingCapacity: true) }
+                return (state.bytes, state.closed)
+            }
+            if !bytes.isEmpty && !write(bytes) {
+                dropped.add(bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }, ordering: .relaxed)
+            }
+            if closed { return }
+        }
+    }
+
+    /// Writes every byte (retrying partial writes and interruptions); false when a write failed.
+    private func write(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+}
