@@ -1,4 +1,5 @@
 import Foundation
+import Masthead
 import MastheadHTTP
 import MastheadJSON
 @testable import MastheadService
@@ -187,6 +188,12 @@ struct OpenAPIDocumentTests {
                 }
             #expect(schemes == expected, "\(operation): security \(schemes), route access \(access)")
         }
+    }
+
+    /// The version in the document is the binary's, filled in where `openapi.json` holds its placeholder.
+    @Test func document_version_isMastheadVersion() throws {
+        #expect(try Self.document()["info"]?["version"]?.string == MastheadVersion.current)
+        #expect(!OpenAPIDocument.json.contains(OpenAPIDocument.versionPlaceholder))
     }
 
     /// The README's endpoint table lists the document's operations (HEAD aside).
