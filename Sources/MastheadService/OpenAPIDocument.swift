@@ -8,8 +8,8 @@ import Masthead
 /// target (C23's `#embed`) rather than shipped as a resource bundle, so the installed binary
 /// needs nothing beside it. Edit that file when a route, parameter, body or error code changes;
 /// its `info.version` is ``versionPlaceholder``, filled in here with ``MastheadVersion/current``.
-/// `OpenAPIDocumentTests` checks that it parses, that every reference resolves and that its
-/// operations are the router's.
+/// `OpenAPIDocumentTests` checks that it parses, that every reference resolves, that its
+/// operations are the router's and that it names every error code with its status.
 enum OpenAPIDocument {
     /// The JSON string `openapi.json` holds as its `info.version`, replaced by the version's.
     static let versionPlaceholder = #""@MASTHEAD_VERSION@""#
