@@ -3,9 +3,9 @@ import MastheadHTTP
 import MastheadJSON
 
 extension ServiceError {
-    /// Each case without its payload, so that every code can be listed (``allCodes``). The switch
-    /// in ``kind`` has no default: a new case does not build until it has a kind here, and
-    /// ``examples(of:)`` does not build until that kind has its examples.
+    /// Each case without its payload, so that every code can be listed: ``examples(of:)`` of each
+    /// kind, the HTTP layer's codes included. The switch in ``kind`` has no default: a new case
+    /// does not build until it has a kind here, nor that kind until it has its examples.
     enum Kind: CaseIterable, Sendable {
         case http, noRoute, methodNotAllowed, unauthorized, adminTokenRequired, wrongSharedSecret, notificationRefused
         case signedDataNotConfigured, signedDataRefused, notSignedTransactions, invalidPathIdentifier, invalidAt, invalidEnvironment
@@ -58,9 +58,6 @@ extension ServiceError {
         case .hinted: .hinted
         }
     }
-
-    /// Every code the service's errors have, the HTTP layer's included.
-    static var allCodes: Set<String> { Set(Kind.allCases.flatMap(examples(of:)).map(\.code)) }
 
     /// Errors of a kind with placeholder payloads, enough to reach every code the kind has: one
     /// for each HTTP error and each kind of path id; none for `hinted`, whose code is its error's.
