@@ -2,7 +2,6 @@ import Foundation
 public import Masthead
 import MastheadCrypto
 public import MastheadFormats
-import MastheadSQLite
 public import MastheadStorage
 import Synchronization
 
