@@ -219,12 +219,18 @@ def add_summaries(total, other):
                 into[name] = add(into[name], entry[name]) if name in into else list(entry[name])
         return list(by_product.values())
 
-    result = {"instants": total["instants"]}
-    for name in COUNTS:
-        result[name] = total[name] + other[name]
-    result["signedData"] = {
-        "users": total["signedData"]["users"] + other["signedData"]["users"],
-        "signaturesVerified": total["signedData"]["signaturesVerified"] and other["signedData"]["signaturesVerified"],
+    def total_of(name):
+        return total[name] + other[name]
+
+    # The members in the order masthead writes them.
+    result = {
+        "instants": total["instants"], "linesRead": total_of("linesRead"), "users": total_of("users"),
+        "rejectedLines": total_of("rejectedLines"),
+        "signedData": {
+            "users": total["signedData"]["users"] + other["signedData"]["users"],
+            "signaturesVerified": total["signedData"]["signaturesVerified"] and other["signedData"]["signaturesVerified"],
+        },
+        "unknownProductTransactions": total_of("unknownProductTransactions"), "userPublicationLines": total_of("userPublicationLines"),
     }
     zero = [0] * len(total["instants"])
     states = list(total["byStatus"]) + [s for s in other["byStatus"] if s not in total["byStatus"]]
