@@ -85,7 +85,7 @@ struct RefreshCommand {
     }
 
     func run(output: OutputFile) throws(CLIError) -> Int32 {
-        signal(SIGPIPE, SIG_IGN)  // URLSession's transport may write to a connection Apple closed.
+        signal(SIGPIPE, SIG_IGN)  // The transport may write to a connection Apple closed.
         let service = try ServeCommand.openService(configuration)
         defer { service.close() }
         let appStoreServerAPI: AppStoreServerAPIClient?

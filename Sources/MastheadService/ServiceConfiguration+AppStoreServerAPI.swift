@@ -45,8 +45,12 @@ extension ServiceConfiguration {
         return configuration
     }
 
+    /// The HTTP client of requests to Apple: each one bounded by `appStoreRequestTimeoutSeconds`.
+    public var appStoreTransport: HTTPSTransport { HTTPSTransport(timeoutSeconds: Double(appStoreRequestTimeoutSeconds)) }
+
     /// Checks the App Store Server API settings and, when given, the credentials.
     func validateAppStoreServerAPI() throws(ConfigurationError) {
+        try Self.check("appStoreRequestTimeoutSeconds", appStoreRequestTimeoutSeconds, in: Self.requestTimeoutRange)
         try Self.check("appStoreServerAPIAttempts", appStoreServerAPIAttempts, in: Self.attemptsRange)
         try Self.check("appStoreServerAPIBackoffMilliseconds", appStoreServerAPIBackoffMilliseconds, in: Self.backoffRange)
         try Self.check("appStoreServerAPIMaxWaitMilliseconds", appStoreServerAPIMaxWaitMilliseconds, in: Self.maxWaitRange)
@@ -61,6 +65,8 @@ extension ServiceConfiguration {
         }
     }
 
+    /// Seconds of one request to Apple: 1 to 600.
+    static let requestTimeoutRange = 1...600
     /// Tries of one request: at least one, at most 20.
     static let attemptsRange = 1...20
     /// A first retry's wait: up to 10 minutes.
