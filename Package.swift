@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Masthead", targets: ["Masthead"]),
         .library(name: "MastheadJSON", targets: ["MastheadJSON"]),
         .library(name: "MastheadFormats", targets: ["MastheadFormats"]),
+        .library(name: "MastheadSynthetic", targets: ["MastheadSynthetic"]),
         .library(name: "MastheadCrypto", targets: ["MastheadCrypto"]),
         .library(name: "MastheadSQLite", targets: ["MastheadSQLite"]),
         .library(name: "MastheadPostgreSQL", targets: ["MastheadPostgreSQL"]),
@@ -39,6 +40,9 @@ let package = Package(
         // File and wire formats: catalog.json, App Store receipts (R2) and signed data (R2.8), entitlement JSON.
         .target(
             name: "MastheadFormats", dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto"], swiftSettings: settings),
+        // A synthetic population of readers from a seed, and the seeded generator (SplitMix64).
+        .target(
+            name: "MastheadSynthetic", dependencies: ["Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats"], swiftSettings: settings),
         // Asking Apple: one HTTPS transport (HTTP/1.1 over OpenSSL's TLS), verifyReceipt and the App Store Server API client.
         .target(
             name: "MastheadAppStore", dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "COpenSSL"],
@@ -65,8 +69,8 @@ let package = Package(
         .target(
             name: "MastheadService",
             dependencies: [
-                "Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP",
-                "MastheadAppStore", "COpenAPIDocument",
+                "Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadAppStore",
+                "COpenAPIDocument",
             ],
             swiftSettings: settings),
         // Pictures and pages for people: the reader timeline (SVG) and the audit report (HTML).
@@ -79,13 +83,13 @@ let package = Package(
         .target(
             name: "MastheadCLI",
             dependencies: [
-                "Masthead", "MastheadJSON", "MastheadClock", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports",
-                "MastheadAudit", "MastheadAppStore",
+                "Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "MastheadSynthetic", "MastheadStorage", "MastheadSockets",
+                "MastheadHTTP", "MastheadService", "MastheadReports", "MastheadAudit", "MastheadAppStore",
             ],
             swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
         .executableTarget(
-            name: "MastheadBench", dependencies: ["MastheadClock", "MastheadFormats", "MastheadCLI", "MastheadPostgreSQL"],
+            name: "MastheadBench", dependencies: ["Masthead", "MastheadClock", "MastheadFormats", "MastheadSynthetic", "MastheadCLI", "MastheadPostgreSQL"],
             swiftSettings: settings),
         // libFuzzer targets for the parsers and decoders; replays corpus files when built normally
         // (see .ci/fuzz, which builds it with -D FUZZING).
@@ -93,11 +97,12 @@ let package = Package(
             name: "MastheadFuzz", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadCrypto", "MastheadHTTP"], path: "Tests/Fuzz/MastheadFuzz",
             swiftSettings: settings),
         .testTarget(name: "MastheadFuzzTests", dependencies: ["MastheadFuzz"], path: "Tests/Fuzz/MastheadFuzzTests", swiftSettings: settings),
-        .testTarget(name: "MastheadTests", dependencies: ["Masthead"], swiftSettings: settings),
+        .testTarget(name: "MastheadTests", dependencies: ["Masthead", "MastheadSynthetic"], swiftSettings: settings),
         .testTarget(name: "MastheadJSONTests", dependencies: ["MastheadJSON"], swiftSettings: settings),
         .testTarget(name: "MastheadCryptoTests", dependencies: ["MastheadCrypto"], swiftSettings: settings),
         .testTarget(
-            name: "MastheadFormatsTests", dependencies: ["Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats", "MastheadTestSupport"],
+            name: "MastheadFormatsTests",
+            dependencies: ["Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats", "MastheadSynthetic", "MastheadTestSupport"],
             swiftSettings: settings),
         // A blocking HTTP client for live server tests, the test certificate chain that signs test
         // data, a fake App Store Server API, and a throwaway PostgreSQL cluster with a fresh
@@ -107,21 +112,22 @@ let package = Package(
             path: "Tests/MastheadTestSupport", swiftSettings: settings),
         .testTarget(
             name: "MastheadAppStoreTests",
-            dependencies: ["Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats", "MastheadHTTP", "MastheadAppStore", "MastheadTestSupport"],
+            dependencies: ["Masthead", "MastheadCrypto", "MastheadFormats", "MastheadAppStore", "MastheadTestSupport"],
             swiftSettings: settings),
         .testTarget(name: "MastheadHTTPTests", dependencies: ["MastheadHTTP", "MastheadTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "MastheadServiceTests",
             dependencies: [
-                "Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP", "MastheadService",
-                "MastheadAppStore", "MastheadTestSupport",
+                "Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats", "MastheadSynthetic", "MastheadSQLite", "MastheadPostgreSQL",
+                "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadAppStore", "MastheadTestSupport",
             ],
             swiftSettings: settings),
         .testTarget(name: "MastheadReportsTests", dependencies: ["Masthead", "MastheadReports"], swiftSettings: settings),
         .testTarget(name: "MastheadSQLiteTests", dependencies: ["MastheadSQLite"], swiftSettings: settings),
         .testTarget(name: "MastheadPostgreSQLTests", dependencies: ["MastheadPostgreSQL", "MastheadTestSupport"], swiftSettings: settings),
         .testTarget(
-            name: "MastheadStorageTests", dependencies: ["Masthead", "MastheadSQLite", "MastheadPostgreSQL", "MastheadStorage", "MastheadTestSupport"],
+            name: "MastheadStorageTests",
+            dependencies: ["Masthead", "MastheadSynthetic", "MastheadSQLite", "MastheadPostgreSQL", "MastheadStorage", "MastheadTestSupport"],
             swiftSettings: settings),
         .testTarget(
             name: "MastheadAuditTests",
@@ -133,8 +139,8 @@ let package = Package(
         .testTarget(
             name: "MastheadCLITests",
             dependencies: [
-                "Masthead", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadReports",
-                "MastheadAudit", "MastheadCLI", "MastheadAppStore", "MastheadTestSupport", "masthead", "MastheadBench",
+                "Masthead", "MastheadJSON", "MastheadFormats", "MastheadSQLite", "MastheadPostgreSQL", "MastheadStorage", "MastheadHTTP", "MastheadService",
+                "MastheadReports", "MastheadAudit", "MastheadCLI", "MastheadTestSupport", "masthead", "MastheadBench",
             ],
             swiftSettings: settings),
     ]

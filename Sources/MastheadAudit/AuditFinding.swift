@@ -1,5 +1,3 @@
-import MastheadReports
-
 /// The findings of one kind on one (user, publication) line at one audit instant, kept for the
 /// HTML report: the issues with the reasons in words.
 struct AuditFinding {

@@ -52,7 +52,7 @@ extension AuditResult {
     private var reconciliation: AuditReportPage.Reconciliation {
         let instants = configuration.instants
         let counts = GrantFinding.allCases.map { kind in
-            (kind, summary.total(kind), summary.products(with: kind).map { ($0, summary.counts(kind, product: $0)) })
+            (kind.presentation, summary.total(kind), summary.products(with: kind).map { ($0, summary.counts(kind, product: $0)) })
         }
         var keys: [FindingListing.Key] = []
         for instant in instants.indices {
@@ -65,7 +65,7 @@ extension AuditResult {
         let share = max(AuditConfiguration.reportedLinesPerGroup, AuditConfiguration.reportedLines / max(1, keys.count))
         let listed = keys.map { key in
             AuditReportPage.ListedGroup(
-                at: instants[key.instant], kind: key.kind, product: key.product.text,
+                at: instants[key.instant], kind: key.kind.presentation, product: key.product.text,
                 total: summary.counts(key.kind, product: key.product.text)[key.instant],
                 lines: (listing.groups[key] ?? []).prefix(share).map {
                     AuditReportPage.ListedLine(userId: $0.userId, publication: $0.publication, issues: $0.issues)

@@ -1,5 +1,4 @@
 public import Masthead
-public import MastheadReports
 
 /// The counts an audit reports at the end: per as-of instant, per state, per product and per
 /// reconciliation finding. Counts of different instants are never added together.

@@ -1,5 +1,4 @@
 import Masthead
-import MastheadReports
 
 /// Reconciliation: the grants of a (user, publication) line judged when they were served, and
 /// sorted at each audit instant into over-granted, under-granted and held after the entitlement ended.

@@ -1,7 +1,6 @@
 import Masthead
 import MastheadFormats
 import MastheadJSON
-import MastheadReports
 
 /// Decides one user at a time and keeps the counts for the summary.
 struct Auditor {

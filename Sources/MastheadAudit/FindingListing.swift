@@ -1,5 +1,4 @@
 import Masthead
-import MastheadReports
 
 /// The reconciliation findings the HTML report lists: per (instant, kind, product) group, the
 /// lines with the most issues first (input order among equals), at most `capacity` a group.

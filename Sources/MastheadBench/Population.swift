@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import MastheadCLI
 import MastheadFormats
+import MastheadSynthetic
 
 /// Writes the population `masthead generate` writes for the options' users and seed to `path`;
 /// returns its size in bytes.

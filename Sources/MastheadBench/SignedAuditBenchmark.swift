@@ -3,6 +3,7 @@ import Glibc
 import MastheadCLI
 import MastheadClock
 import MastheadFormats
+import MastheadSynthetic
 
 /// The test chain that signs the benchmark's population: its leaf key, the chain as PEM, the root.
 let testChain = "Tests/Fixtures/test-chain"

@@ -4,6 +4,7 @@ import Glibc
 import Masthead
 import MastheadClock
 import MastheadFormats
+import MastheadSynthetic
 import Synchronization
 
 /// Soak: starts the release `masthead serve` on a fresh database (loopback only) and drives it

@@ -21,8 +21,8 @@ struct AuditCommand {
             A line that cannot be used is reported on standard error with its line number and produces
             no output; the exit status is then 1. A summary table (users, lines, then per as-of instant:
             per status, per product, and the reconciliation's findings per kind and product) goes to
-            standard error at the end; while it runs, a progress line is shown when standard error is
-            a terminal.
+            standard error at the end (with --summary-json, also as JSON to a file); while it runs, a
+            progress line is shown when standard error is a terminal.
             """,
         options: [
             CommonOptions.catalogOption,
@@ -81,6 +81,15 @@ struct AuditCommand {
                 (at least 10 of each group; written atomically).
                 """),
             .value(
+                "summary-json", "FILE",
+                """
+                Also write the summary as one JSON object: the figures of the
+                table under stable names (see Auditing.md), to add up the
+                summaries of several parts of one audit (written atomically,
+                even when the exit status is 1; - is standard output, only
+                with --output).
+                """),
+            .value(
                 "max-line-bytes", "N",
                 """
                 The longest input line read, in bytes before its newline (default
@@ -109,6 +118,8 @@ struct AuditCommand {
     let outputPath: String?
     let grantsPath: String?
     let reportPath: String?
+    /// Where the summary goes as JSON, if anywhere.
+    let summaryJSONPath: String?
     let failOnDiscrepancy: Bool
     /// Only the users of this part, in the input and in the grants.
     let shard: Shard?
@@ -148,6 +159,10 @@ struct AuditCommand {
         self.format = format
         outputPath = parsed.value("output")
         reportPath = parsed.value("report")
+        summaryJSONPath = parsed.value("summary-json")
+        if summaryJSONPath == "-" && (outputPath ?? "-") == "-" {
+            throw CLIError.usage("\(Self.spec.name): --summary-json - needs --output FILE (the results go to standard output otherwise)")
+        }
         trust = try TrustOptions(parsed, command: Self.spec.name)
         maxLineBytes = try parsed.integer("max-line-bytes", in: 1...(1 << 30)) ?? AuditConfiguration.defaultMaxLineBytes
     }
@@ -164,11 +179,16 @@ struct AuditCommand {
         let sink = AuditOutput(
             results: try outputPath.map { (path) throws(CLIError) in try OutputFile(path: path) } ?? output, errors: errors)
         let report = try reportPath.map { (path) throws(CLIError) in try OutputFile(path: path) }
+        let summaryJSON = try summaryJSONPath.map { (path) throws(CLIError) in try OutputFile(path: path) }
         let result = try Self.auditing { () throws(AuditError) in try audit.run(into: sink) }
         try sink.finishProgress()
         try sink.results.finish()
         for message in result.grantMessages { try errors.write(message + "\n") }
         try errors.write(result.summary.rendered)
+        if let summaryJSON {
+            try summaryJSON.write(result.summary.json)
+            try summaryJSON.finish()
+        }
         if let report {
             try report.write(AuditReportPage(result.reportContent(catalogPath: catalogPath, generated: now, version: MastheadVersion.current)).html)
             try report.finish()

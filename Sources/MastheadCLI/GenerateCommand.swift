@@ -4,6 +4,7 @@ import MastheadAudit
 import MastheadCrypto
 import MastheadFormats
 import MastheadJSON
+import MastheadSynthetic
 import Synchronization
 
 /// `masthead generate`: a synthetic population as audit input, the same bytes for the same seed;

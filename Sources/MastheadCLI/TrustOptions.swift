@@ -1,3 +1,4 @@
+import MastheadClock
 import MastheadCrypto
 import MastheadFormats
 
@@ -60,7 +61,7 @@ struct TrustOptions {
                 throw CLIError.invalidData("\(command): cannot set up signature verification: \(error)")
             }
         }
-        return SignedDataVerifier(trust: trust, app: app, catalog: catalog.catalog)
+        return SignedDataVerifier(trust: trust, app: app, catalog: catalog.catalog, now: SystemClock.now)
     }
 
     /// The usage error for signed data met by `command` at `location` (a file, a line) without a

@@ -5,6 +5,24 @@ public import Masthead
 /// and product, worst first. No script, no stylesheet or font fetched from anywhere. Counts of
 /// different instants are shown side by side, never added together.
 public struct AuditReportPage {
+    /// A kind of finding as the page shows it; what the kinds are, and which are discrepancies,
+    /// is the audit's to decide.
+    public struct FindingKind: Hashable, Sendable {
+        /// The name in code, for the page's `class` attributes (`overGranted`).
+        public var name: String
+        /// The name in words, for headings.
+        public var title: String
+        /// What it means, in one sentence for a publisher.
+        public var meaning: String
+
+        /// Creates a kind of finding.
+        public init(name: String, title: String, meaning: String) {
+            self.name = name
+            self.title = title
+            self.meaning = meaning
+        }
+    }
+
     /// One (user, publication) line with findings of one kind at one instant.
     public struct ListedLine: Sendable {
         public var userId: String
@@ -23,7 +41,7 @@ public struct AuditReportPage {
     /// The lines listed for one instant, kind and product.
     public struct ListedGroup: Sendable {
         public var at: Instant
-        public var kind: GrantFinding
+        public var kind: FindingKind
         public var product: String
         /// The issues of this kind on lines of this product at the instant, listed or not.
         public var total: Int
@@ -31,7 +49,7 @@ public struct AuditReportPage {
         public var lines: [ListedLine]
 
         /// Creates a listed group.
-        public init(at: Instant, kind: GrantFinding, product: String, total: Int, lines: [ListedLine]) {
+        public init(at: Instant, kind: FindingKind, product: String, total: Int, lines: [ListedLine]) {
             self.at = at
             self.kind = kind
             self.product = product
@@ -42,13 +60,14 @@ public struct AuditReportPage {
 
     /// What reconciling grants found.
     public struct Reconciliation: Sendable {
-        /// Per kind: the issues at each instant, and per product (worst first) the same.
-        public var counts: [(kind: GrantFinding, total: [Int], products: [(product: String, counts: [Int])])]
+        /// Per kind, every kind in the order to show: the issues at each instant, and per product
+        /// (worst first) the same.
+        public var counts: [(kind: FindingKind, total: [Int], products: [(product: String, counts: [Int])])]
         /// The listed lines, per instant, kind and product, in the order to show.
         public var listed: [ListedGroup]
 
         /// Creates a reconciliation.
-        public init(counts: [(kind: GrantFinding, total: [Int], products: [(product: String, counts: [Int])])], listed: [ListedGroup]) {
+        public init(counts: [(kind: FindingKind, total: [Int], products: [(product: String, counts: [Int])])], listed: [ListedGroup]) {
             self.counts = counts
             self.listed = listed
         }
@@ -131,7 +150,7 @@ public struct AuditReportPage {
         page.element("h2", [], content: "Reconciliation with the grants, per as-of instant")
         if let reconciliation = content.reconciliation {
             page.open("ul", [("class", "kinds")])
-            for kind in GrantFinding.allCases {
+            for kind in reconciliation.counts.map(\.kind) {
                 page.open("li")
                 page.element("strong", [], content: kind.title)
                 page.content(": " + kind.meaning)
@@ -143,10 +162,10 @@ public struct AuditReportPage {
             var classes: [String] = []
             for (kind, total, products) in reconciliation.counts {
                 rows.append([kind.title] + total.map(number))
-                classes.append("kind \(kind.rawValue)")
+                classes.append("kind \(kind.name)")
                 for (product, counts) in products {
                     rows.append([product] + counts.map(number))
-                    classes.append("product \(kind.rawValue)")
+                    classes.append("product \(kind.name)")
                 }
             }
             Self.table(rows: rows, header: ["issues"] + columns, into: &page, tableClass: "counts findings", rowClasses: classes)
@@ -157,7 +176,7 @@ public struct AuditReportPage {
                 """)
             for group in reconciliation.listed {
                 let listedIssues = group.lines.map(\.issues.count).reduce(0, +)
-                page.open("h4", [("class", group.kind.rawValue)])
+                page.open("h4", [("class", group.kind.name)])
                 page.content("As of \(group.at): \(group.kind.title), \(group.product) — \(number(group.total)) issue\(group.total == 1 ? "" : "s")")
                 if listedIssues < group.total { page.element("span", [("class", "note")], content: " (\(number(listedIssues)) listed)") }
                 page.close("h4")
@@ -165,7 +184,7 @@ public struct AuditReportPage {
                     rows: group.lines.map { line in
                         [line.userId, line.publication, line.issues.map { "\($0.issue): \($0.detail)" }.joined(separator: "\n")]
                     },
-                    header: ["user", "publication", "issues"], into: &page, tableClass: "lines \(group.kind.rawValue)")
+                    header: ["user", "publication", "issues"], into: &page, tableClass: "lines \(group.kind.name)")
             }
             if !content.unplacedGrants.isEmpty {
                 page.element("h3", [], content: "Grants the audit could not place")

@@ -4,10 +4,11 @@ import MastheadStorage
 
 extension EntitlementService {
     /// A verifier of signed data for the configured app, checking products against the catalog
-    /// in force; nil while no `appStoreBundleId` is configured (signed data is then refused).
+    /// in force, judging undated tokens' chains at the service's clock; nil while no
+    /// `appStoreBundleId` is configured (signed data is then refused).
     var signedDataVerifier: SignedDataVerifier? {
         guard let app = configuration.appIdentity else { return nil }
-        return SignedDataVerifier(trust: .verifySignatures(signatureVerifier), app: app, catalog: catalog)
+        return SignedDataVerifier(trust: .verifySignatures(signatureVerifier), app: app, catalog: catalog, now: clock)
     }
 
     /// Stores a verified version 2 notification — its raw body with its type, subtype and

@@ -3,7 +3,6 @@ public import Masthead
 import MastheadClock
 import MastheadCrypto
 public import MastheadFormats
-import MastheadSQLite
 public import MastheadStorage
 import Synchronization
 

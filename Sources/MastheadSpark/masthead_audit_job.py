@@ -9,16 +9,17 @@ its UTF-8 bytes, modulo the number of partitions, the rule of `masthead audit --
 K is partition K - 1) -- and sorted within each partition by line number, grants first. Each
 partition is piped (RDD.pipe) through this file's part runner, which writes the partition's
 grants to a temporary file and streams its receipts lines into
-`masthead audit --catalog DIR --receipts - --at ... [--grants TMP]`, passing masthead's results
-through and appending its messages, summary and exit status as trailer lines (`#...`, which no
-JSON line starts with).
+`masthead audit --catalog DIR --receipts - --at ... [--grants TMP] --summary-json TMP`, passing
+masthead's results through and appending its messages, its JSON summary and its exit status as
+trailer lines (`#...`, which no JSON line starts with).
 
 OUTPUT/part-NNNNN hold the results, in input order within each part; taken together they are
 the lines of `masthead audit` of the whole input (as a multiset: the single audit writes them in
-input order, the parts in input order per partition). OUTPUT/summary.txt is the sum of the
-partitions' summaries, rendered as the single audit renders its summary; OUTPUT/messages.txt the
-rejected lines and unplaced grants with the input's own names and line numbers, in the single
-audit's order. Both also go to standard error. The exit status is the audit's: 1 when a line was
+input order, the parts in input order per partition). OUTPUT/summary.json is the sum of the
+partitions' JSON summaries (the layout of `--summary-json`), OUTPUT/summary.txt that sum laid out
+as the single audit lays out its summary table; OUTPUT/messages.txt the rejected lines and
+unplaced grants with the input's own names and line numbers, in the single audit's order. The
+messages and the table also go to standard error. The exit status is the audit's: 1 when a line was
 rejected, else 0; a partition whose masthead fails (any other exit, or no summary) fails the job.
 
 The job file, masthead and the catalog must be at the same paths on every executor; the part
@@ -130,172 +131,162 @@ def grants_user_id(line, number):
 
 
 class SummaryError(ValueError):
-    """A summary that is not laid out as `masthead audit` lays it out."""
+    """A summary that is not what `masthead audit --summary-json` writes for a whole (unsharded) audit."""
 
 
-def parse_summary(lines):
-    """The counts of one summary table (`masthead audit`'s standard error from `audit summary`).
+#: The members of a summary (`masthead audit --summary-json`, documented in Auditing.md) that hold one count.
+COUNTS = ("linesRead", "users", "rejectedLines", "unknownProductTransactions", "userPublicationLines")
 
-    Returns a dict: `lines`, `users`, `rejected`, `signed` (None or (count, suffix)),
-    `unknown_products`, `output_lines`, `instants`, `states` ({state: [count per instant]} in
-    order), `products` ({product: [[entitled, lines] per instant]}), `reconciled` (bool),
-    `findings` ({kind: {product: [count per instant]}} with kinds in order), `unknown_grants`
-    ([users, publications, issues]).
-    """
-    if not lines or lines[0] != "audit summary":
-        raise SummaryError("no 'audit summary' heading")
 
-    def cells_of(line):
-        return line[width:]
+def read_summary(text):
+    """The summary `masthead audit --summary-json` wrote, checked: a dict with its members, every
+    per-instant array as long as `instants`, every count a non-negative integer."""
+    try:
+        summary = json.loads(text)
+    except ValueError as error:
+        raise SummaryError(f"not JSON: {error}") from None
+    if not isinstance(summary, dict):
+        raise SummaryError("not a JSON object")
+    if "shard" in summary:
+        raise SummaryError("a shard's summary")
+    instants = summary.get("instants")
+    if not isinstance(instants, list) or not instants or not all(isinstance(i, str) for i in instants):
+        raise SummaryError("instants: not a list of instants")
 
-    first = next((line for line in lines if line.startswith("  lines read ")), None)
-    if first is None:
-        raise SummaryError("no 'lines read' row")
-    width = len(first) - len(first.split()[-1])
-    summary = {
-        "signed": None, "states": {}, "products": {}, "reconciled": False, "findings": {},
-        "unknown_grants": [0, 0, 0],
-    }
-    section = None
-    kind = None
+    def count(value, where):
+        if type(value) is not int or value < 0:
+            raise SummaryError(f"{where}: not a count: {value!r}")
+        return value
 
-    def columns(line):
-        rest = cells_of(line)
-        count = len(summary["instants"])
-        return [rest[i * COLUMN_WIDTH:(i + 1) * COLUMN_WIDTH].strip() for i in range(count)]
+    def per_instant(value, where):
+        if not isinstance(value, list) or len(value) != len(instants):
+            raise SummaryError(f"{where}: not {len(instants)} counts")
+        return [count(v, where) for v in value]
 
-    def number(text):
-        if not re.fullmatch(r"\d+", text):
-            raise SummaryError(f"not a count: {text!r}")
-        return int(text)
+    def member(value, name, kind, where):
+        if not isinstance(value, dict) or not isinstance(value.get(name), kind):
+            raise SummaryError(f"{where}.{name}: missing or of the wrong type")
+        return value[name]
 
-    for line in lines[1:]:
-        label = line[:width].rstrip()
-        single = cells_of(line).strip()
-        if line.startswith("  by status "):
-            section = "states"
-        elif line.startswith("  by product "):
-            section = "products"
-        elif line.startswith("  reconciliation "):
-            section = "findings"
-            summary["reconciled"] = True
-        elif label == "  lines read":
-            summary["lines"] = number(single)
-        elif label == "  users":
-            summary["users"] = number(single)
-        elif label == "  rejected lines":
-            summary["rejected"] = number(single)
-        elif label == "  signed data":
-            match = re.fullmatch(r"(\d+) user\(s\), (.*)", single)
-            if not match:
-                raise SummaryError(f"signed data: {single!r}")
-            summary["signed"] = (int(match.group(1)), match.group(2))
-        elif label == "  unknown products":
-            summary["unknown_products"] = number(single.removesuffix(" transaction(s)"))
-        elif label == "  (user, publication)":
-            summary["output_lines"] = number(single)
-        elif label == "  as of":
-            summary["instants"] = cells_of(line).split()
-        elif label in ("  shard", "  lines of other shards"):
-            raise SummaryError("a shard's summary")
-        elif section == "states" and label.startswith("    "):
-            summary["states"][label.strip()] = [number(c) for c in columns(line)]
-        elif section == "products" and label.startswith("    "):
-            pairs = []
-            for cell in columns(line):
-                match = re.fullmatch(r"(\d+) / (\d+)", cell)
-                if not match:
-                    raise SummaryError(f"product cell: {cell!r}")
-                pairs.append([int(match.group(1)), int(match.group(2))])
-            summary["products"][label[4:]] = pairs
-        elif section == "findings" and label == "    unknown grants":
-            match = re.fullmatch(r"users (\d+), publications (\d+), issues (\d+)", single)
-            if not match:
-                raise SummaryError(f"unknown grants: {single!r}")
-            summary["unknown_grants"] = [int(g) for g in match.groups()]
-        elif section == "findings" and label.startswith("      "):
-            summary["findings"][kind][label[6:]] = [number(c) for c in columns(line)]
-        elif section == "findings" and label.startswith("    "):
-            kind = label.strip()
-            summary["findings"][kind] = {}
-        else:
-            raise SummaryError(f"unexpected row: {line!r}")
-    for key in ("lines", "users", "rejected", "unknown_products", "output_lines", "instants"):
-        if key not in summary:
-            raise SummaryError(f"no {key} row")
+    for name in COUNTS:
+        count(summary.get(name), name)
+    signed = member(summary, "signedData", dict, "$")
+    count(signed.get("users"), "signedData.users")
+    member(signed, "signaturesVerified", bool, "signedData")
+    for state, counts in member(summary, "byStatus", dict, "$").items():
+        per_instant(counts, f"byStatus.{state}")
+    for index, entry in enumerate(member(summary, "byProduct", list, "$")):
+        member(entry, "product", str, f"byProduct[{index}]")
+        per_instant(entry.get("entitled"), f"byProduct[{index}].entitled")
+        per_instant(entry.get("lines"), f"byProduct[{index}].lines")
+    member(summary, "reconciled", bool, "$")
+    for index, finding in enumerate(member(summary, "findings", list, "$")):
+        member(finding, "kind", str, f"findings[{index}]")
+        per_instant(finding.get("total"), f"findings[{index}].total")
+        for inner, entry in enumerate(member(finding, "products", list, f"findings[{index}]")):
+            member(entry, "product", str, f"findings[{index}].products[{inner}]")
+            per_instant(entry.get("counts"), f"findings[{index}].products[{inner}].counts")
+    grants = member(summary, "unknownGrants", dict, "$")
+    for name in ("users", "publications", "issues"):
+        count(grants.get(name), f"unknownGrants.{name}")
     return summary
 
 
+def _by_bytes(product):
+    """The order masthead gives product ids: their UTF-8 bytes."""
+    return product.encode("utf-8")
+
+
+def _worst_first(entry):
+    """The order of a finding's products: most at the last instant, then most at any, then by bytes."""
+    return (-entry["counts"][-1], -max(entry["counts"]), _by_bytes(entry["product"]))
+
+
 def add_summaries(total, other):
-    """The counts of two partitions of one audit together (per instant, never across instants)."""
+    """The summaries of two partitions of one audit together (per instant, never across
+    instants), in the layout `masthead audit --summary-json` writes."""
     if total["instants"] != other["instants"]:
         raise SummaryError("summaries of different instants")
-    count = len(total["instants"])
+
+    def add(a, b):
+        return [x + y for x, y in zip(a, b)]
+
+    def merged(entries, names):
+        by_product = {}
+        for entry in entries:
+            into = by_product.setdefault(entry["product"], {"product": entry["product"]})
+            for name in names:
+                into[name] = add(into[name], entry[name]) if name in into else list(entry[name])
+        return list(by_product.values())
+
+    def total_of(name):
+        return total[name] + other[name]
+
+    # The members in the order masthead writes them.
     result = {
-        "instants": total["instants"],
-        "reconciled": total["reconciled"] or other["reconciled"],
-        "unknown_grants": [a + b for a, b in zip(total["unknown_grants"], other["unknown_grants"])],
+        "instants": total["instants"], "linesRead": total_of("linesRead"), "users": total_of("users"),
+        "rejectedLines": total_of("rejectedLines"),
+        "signedData": {
+            "users": total["signedData"]["users"] + other["signedData"]["users"],
+            "signaturesVerified": total["signedData"]["signaturesVerified"] and other["signedData"]["signaturesVerified"],
+        },
+        "unknownProductTransactions": total_of("unknownProductTransactions"), "userPublicationLines": total_of("userPublicationLines"),
     }
-    for key in ("lines", "users", "rejected", "unknown_products", "output_lines"):
-        result[key] = total[key] + other[key]
-    signed = [s for s in (total["signed"], other["signed"]) if s]
-    result["signed"] = (sum(s[0] for s in signed), signed[0][1]) if signed else None
-    result["states"] = {
-        state: [a + b for a, b in zip(total["states"].get(state, [0] * count), other["states"].get(state, [0] * count))]
-        for state in list(total["states"]) + [s for s in other["states"] if s not in total["states"]]
-    }
-    products = {}
-    for source in (total["products"], other["products"]):
-        for product, pairs in source.items():
-            into = products.setdefault(product, [[0, 0] for _ in range(count)])
-            for index, (entitled, lines) in enumerate(pairs):
-                into[index][0] += entitled
-                into[index][1] += lines
-    result["products"] = products
+    zero = [0] * len(total["instants"])
+    states = list(total["byStatus"]) + [s for s in other["byStatus"] if s not in total["byStatus"]]
+    result["byStatus"] = {s: add(total["byStatus"].get(s, zero), other["byStatus"].get(s, zero)) for s in states}
+    result["byProduct"] = sorted(merged(total["byProduct"] + other["byProduct"], ("entitled", "lines")), key=lambda e: _by_bytes(e["product"]))
+    result["reconciled"] = total["reconciled"] or other["reconciled"]
     findings = {}
-    for source in (total["findings"], other["findings"]):
-        for kind, per_product in source.items():
-            into = findings.setdefault(kind, {})
-            for product, counts in per_product.items():
-                into[product] = [a + b for a, b in zip(into.get(product, [0] * count), counts)]
-    result["findings"] = findings
+    for finding in total["findings"] + other["findings"]:
+        findings.setdefault(finding["kind"], []).append(finding)
+    result["findings"] = [
+        {
+            "kind": kind,
+            "total": [sum(column) for column in zip(*(f["total"] for f in parts))],
+            "products": sorted(merged([p for f in parts for p in f["products"]], ("counts",)), key=_worst_first),
+        }
+        for kind, parts in findings.items()
+    ]
+    result["unknownGrants"] = {name: total["unknownGrants"][name] + other["unknownGrants"][name] for name in ("users", "publications", "issues")}
     return result
 
 
 def render_summary(summary):
-    """The summary table, laid out as `masthead audit` lays it out (`AuditSummary.rendered`)."""
+    """The summary table of a summary, laid out as `masthead audit` lays it out on standard error
+    (`AuditSummary.rendered`)."""
     rows = []
 
     def row(label, cells=()):
         rows.append((label, list(cells)))
 
     row("audit summary")
-    row("  lines read", [str(summary["lines"])])
+    row("  lines read", [str(summary["linesRead"])])
     row("  users", [str(summary["users"])])
-    row("  rejected lines", [str(summary["rejected"])])
-    if summary["signed"]:
-        row("  signed data", [f"{summary['signed'][0]} user(s), {summary['signed'][1]}"])
-    row("  unknown products", [f"{summary['unknown_products']} transaction(s)"])
-    row("  (user, publication)", [str(summary["output_lines"])])
+    row("  rejected lines", [str(summary["rejectedLines"])])
+    signed = summary["signedData"]
+    if signed["users"] > 0 or not signed["signaturesVerified"]:
+        trust = "every signature verified" if signed["signaturesVerified"] else "signatures NOT verified (trusted as verified at ingest)"
+        row("  signed data", [f"{signed['users']} user(s), {trust}"])
+    row("  unknown products", [f"{summary['unknownProductTransactions']} transaction(s)"])
+    row("  (user, publication)", [str(summary["userPublicationLines"])])
     row("  as of", summary["instants"])
     row("  by status (lines)")
-    for state, counts in summary["states"].items():
+    for state, counts in summary["byStatus"].items():
         row(f"    {state}", [str(c) for c in counts])
     row("  by product (entitled / lines; a line counts under its latest auto-renewable product, else the pass or free product "
         "that covers (or last covered) the instant, else (single issues) or (none))")
-    for product in sorted(summary["products"]):
-        row(f"    {product}", [f"{e} / {n}" for e, n in summary["products"][product]])
-    any_finding = any(any(any(counts) for counts in per.values()) for per in summary["findings"].values())
-    if any_finding or sum(summary["unknown_grants"]) > 0 or summary["reconciled"]:
+    for entry in sorted(summary["byProduct"], key=lambda e: _by_bytes(e["product"])):
+        row(f"    {entry['product']}", [f"{e} / {n}" for e, n in zip(entry["entitled"], entry["lines"])])
+    grants = summary["unknownGrants"]
+    any_finding = any(any(entry["counts"]) for finding in summary["findings"] for entry in finding["products"])
+    if any_finding or grants["users"] + grants["publications"] + grants["issues"] > 0 or summary["reconciled"]:
         row("  reconciliation (issues per instant, by the product of their line)")
-        for kind, per_product in summary["findings"].items():
-            totals = [sum(column) for column in zip(*per_product.values())] if per_product else [0] * len(summary["instants"])
-            row(f"    {kind}", [str(t) for t in totals])
-            worst_first = sorted(per_product, key=lambda p: (-per_product[p][-1], -max(per_product[p]), p))
-            for product in worst_first:
-                row(f"      {product}", [str(c) for c in per_product[product]])
-        users, publications, issues = summary["unknown_grants"]
-        row("    unknown grants", [f"users {users}, publications {publications}, issues {issues}"])
+        for finding in summary["findings"]:
+            row(f"    {finding['kind']}", [str(t) for t in finding["total"]])
+            for entry in sorted(finding["products"], key=_worst_first):
+                row(f"      {entry['product']}", [str(c) for c in entry["counts"]])
+        row("    unknown grants", [f"users {grants['users']}, publications {grants['publications']}, issues {grants['issues']}"])
     width = max(len(label) for label, cells in rows if cells) + 3
     out = []
     for label, cells in rows:
@@ -315,7 +306,8 @@ def run_part(args):
     """Audits one partition read from standard input (`g<LINE>\\t<grants line>` records, then
     `r<LINE>\\t<receipts line>` records): masthead's results to standard output, then trailer
     lines `#reject LINE\\tMESSAGE`, `#grant LINE\\tMESSAGE`, `#unknown-users GRANTS USERS LINE\\tUSER`,
-    `#other\\tTEXT`, `#summary\\tROW` and `#status CODE` (`#failed\\tMESSAGE` when masthead failed)."""
+    `#other\\tTEXT`, `#summary\\tJSON` (the partition's `--summary-json`, on one line) and
+    `#status CODE` (`#failed\\tMESSAGE` when masthead failed)."""
     source = sys.stdin.buffer
     out = sys.stdout
     folder = tempfile.mkdtemp(prefix="masthead-part-")
@@ -332,7 +324,8 @@ def run_part(args):
                     grant_lines.append(int(record[1:tab]))
                     grants.write(record[tab + 1:])
                     record = source.readline()
-        command = [args.masthead, "audit", "--catalog", args.catalog, "--receipts", "-"]
+        summary_path = os.path.join(folder, "summary.json")
+        command = [args.masthead, "audit", "--catalog", args.catalog, "--receipts", "-", "--summary-json", summary_path]
         for instant in args.at:
             command += ["--at", instant]
         if grants_path:
@@ -353,17 +346,18 @@ def run_part(args):
             errors.seek(0)
             messages = errors.read().decode("utf-8", errors="replace").splitlines()
         out.flush()
-        if "audit summary" not in messages or status not in (0, 1):
+        if not os.path.exists(summary_path) or status not in (0, 1):
             text = "; ".join(messages) or "no message"
             if grants_path:
                 text = re.sub(re.escape(grants_path) + r":(\d+):", lambda m: f"{args.grants_name}:{grant_lines[int(m.group(1)) - 1]}:", text)
             out.write(f"#failed\tmasthead audit exited with status {status}: {text}\n")
             return
-        start = messages.index("audit summary")
+        # The messages come before the summary table, which the JSON summary stands for.
+        start = messages.index("audit summary") if "audit summary" in messages else len(messages)
         for message in messages[:start]:
             out.write(_trailer(message, grants_path, receipt_lines, grant_lines))
-        for line in messages[start:]:
-            out.write(f"#summary\t{line}\n")
+        with open(summary_path, encoding="utf-8") as file:
+            out.write(f"#summary\t{json.dumps(json.load(file), ensure_ascii=False, separators=(',', ':'))}\n")
         out.write(f"#status {status}\n")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -540,14 +534,15 @@ def run_job(args):
 
 
 def finish(args, trailers):
-    """Adds up the partitions' summaries and messages, writes OUTPUT/summary.txt and
-    OUTPUT/messages.txt, prints them to standard error and returns the exit status."""
+    """Adds up the partitions' JSON summaries and their messages, writes OUTPUT/summary.json,
+    OUTPUT/summary.txt (the total laid out as masthead's table) and OUTPUT/messages.txt, prints
+    the messages and the table to standard error and returns the exit status."""
     rejected, grant_problems, others = [], [], []
     unknown = None
     total = None
     status = 0
     for lines in trailers:
-        summary_lines = []
+        part = None
         for line in lines:
             head, _, rest = line.partition("\t")
             if head.startswith("#reject "):
@@ -564,12 +559,13 @@ def finish(args, trailers):
                     if first < unknown[2]:
                         unknown[2:] = [first, rest]
             elif head == "#summary":
-                summary_lines.append(rest)
+                part = read_summary(rest)
             elif head.startswith("#status "):
                 status = max(status, int(head.split()[1]))
             else:
                 others.append(rest)
-        part = parse_summary(summary_lines)
+        if part is None:
+            raise SummaryError("a partition without a summary")
         total = part if total is None else add_summaries(total, part)
     messages = [m for _, m in sorted(rejected)] + [m for _, m in sorted(grant_problems)]
     if unknown:
@@ -583,8 +579,10 @@ def finish(args, trailers):
         file.write(text)
     with open(os.path.join(args.output, "summary.txt"), "w", encoding="utf-8") as file:
         file.write(rendered)
+    with open(os.path.join(args.output, "summary.json"), "w", encoding="utf-8") as file:
+        file.write(json.dumps(total, ensure_ascii=False, separators=(",", ":")) + "\n")
     sys.stderr.write(text + rendered)
-    return 1 if status == 1 or total["rejected"] > 0 else 0
+    return 1 if status == 1 or total["rejectedLines"] > 0 else 0
 
 
 def main(argv):

@@ -36,7 +36,7 @@ enum SignedAnswers {
     static func verifier(environments: Set<AppStoreEnvironment> = [.production, .sandbox]) throws -> SignedDataVerifier {
         SignedDataVerifier(
             trust: .verifySignatures(try JWSVerifier(rootCertificates: [TestChain.root()])),
-            app: AppIdentity(bundleId: bundleId, environments: environments))
+            app: AppIdentity(bundleId: bundleId, environments: environments), now: { Instant(milliseconds: 1_593_648_000_000) })
     }
 
     /// The fake's credentials.

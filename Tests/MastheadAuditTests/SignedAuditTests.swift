@@ -31,7 +31,7 @@ struct SignedAuditTests {
     }
 
     static func verifier(_ trust: SignedDataVerifier.Trust) -> SignedDataVerifier {
-        SignedDataVerifier(trust: trust, app: app, catalog: AuditFixture.catalog)
+        SignedDataVerifier(trust: trust, app: app, catalog: AuditFixture.catalog, now: { Instant(milliseconds: 1_593_648_000_000) })
     }
 
     static func verifying() throws -> SignedDataVerifier { verifier(.verifySignatures(try JWSVerifier(rootCertificates: [try TestChain.root()]))) }

@@ -282,6 +282,69 @@ struct AuditCommandTests {
         #expect(Tool.summaryRow(parts[0].errors, "shard") == ["1/3"])
     }
 
+    /// `--summary-json` writes the figures of the summary table as one JSON object under the
+    /// documented names, also when a line was rejected (exit 1); `-` needs `--output`.
+    @Test func summaryJSON_holdsTheTablesFigures_alsoWhenALineIsRejected() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let users = folder.appendingPathComponent("users.jsonl")
+        let grants = folder.appendingPathComponent("grants.csv")
+        let generated = try Tool.run([
+            "generate", "--catalog", "Catalog/the-monthly", "--users", "300", "--seed", "5", "--output", users.path, "--grants", grants.path,
+            "--grants-at", "2021-06-30T23:59:59Z",
+        ])
+        #expect(generated.status == 0)
+        try Data((try String(contentsOf: users, encoding: .utf8) + "{not json\n").utf8).write(to: users)
+        let summaryPath = folder.appendingPathComponent("summary.json")
+        let audit = [
+            "audit", "--catalog", "Catalog/the-monthly", "--receipts", users.path, "--grants", grants.path, "--at", "2021-03-31T23:59:59Z",
+            "--at", "2021-06-30T23:59:59Z",
+        ]
+        let outcome = try Tool.run(audit + ["--output", folder.appendingPathComponent("out.jsonl").path, "--summary-json", summaryPath.path])
+        #expect(outcome.status == 1)
+        let summary = try JSONDocument(parsing: [UInt8](try Data(contentsOf: summaryPath))).root
+        func counts(_ value: JSONValue?) -> [String] {
+            guard let value else { return ["missing"] }
+            return value.kind == .array ? value.elements.map { $0.int64.map(String.init) ?? "?" } : [value.int64.map(String.init) ?? "?"]
+        }
+        #expect(summary["instants"]?.elements.map { $0.string ?? "?" } == ["2021-03-31T23:59:59Z", "2021-06-30T23:59:59Z"])
+        #expect(counts(summary["linesRead"]) == Tool.summaryRow(outcome.errors, "lines read"))
+        #expect(counts(summary["users"]) == Tool.summaryRow(outcome.errors, "users"))
+        #expect(counts(summary["rejectedLines"]) == ["1"])
+        #expect(counts(summary["unknownProductTransactions"]).map { "\($0) transaction(s)" } == Tool.summaryRow(outcome.errors, "unknown products"))
+        #expect(counts(summary["userPublicationLines"]) == Tool.summaryRow(outcome.errors, "(user, publication)"))
+        #expect(counts(summary["signedData"]?["users"]) == ["0"])
+        #expect(summary["signedData"]?["signaturesVerified"]?.bool == true)
+        #expect(summary["byStatus"]?.members.map { $0.key.string } == ["active", "gracePeriod", "billingRetry", "expired", "none"])
+        for state in ["active", "gracePeriod", "billingRetry", "expired", "none"] {
+            #expect(counts(summary["byStatus"]?[state]) == Tool.summaryRow(outcome.errors, state), "\(state)")
+        }
+        let products = Array(try #require(summary["byProduct"]).elements)
+        #expect(products.count == 7)
+        for product in products {
+            let name = product["product"]?.string ?? "?"
+            #expect(zip(counts(product["entitled"]), counts(product["lines"])).map { "\($0) / \($1)" } == Tool.summaryRow(outcome.errors, name), "\(name)")
+        }
+        #expect(summary["reconciled"]?.bool == true)
+        let findings = Array(try #require(summary["findings"]).elements)
+        #expect(findings.map { $0["kind"]?.string ?? "?" } == ["overGranted", "underGranted", "heldAfterEntitlementEnded"])
+        for finding in findings {
+            let kind = finding["kind"]?.string ?? "?"
+            #expect(counts(finding["total"]) == Tool.summaryRow(outcome.errors, kind), "\(kind)")
+            let perProduct = (finding["products"]?.elements).map { $0.map { counts($0["counts"]).map { Int($0) ?? -1 } } } ?? []
+            let added = perProduct.reduce([0, 0]) { total, row in zip(total, row).map { $0 + $1 } }
+            #expect(added.map(String.init) == counts(finding["total"]), "\(kind)")
+        }
+        #expect(counts(summary["findings"]?.elements.first { _ in true }?["total"]).contains { $0 != "0" })
+        let grantsRow = ["users", "publications", "issues"].map { "\($0) \(counts(summary["unknownGrants"]?[$0])[0])" }.joined(separator: ", ")
+        #expect([grantsRow] == Tool.summaryRow(outcome.errors, "unknown grants"))
+        #expect(summary["shard"] == nil)
+
+        let dash = try Tool.run(audit + ["--summary-json", "-"])
+        #expect(dash.status == 64)
+        #expect(dash.errors.contains("--summary-json - needs --output FILE"))
+    }
+
     /// Audited by line ranges against the whole grants file, a part summarises the grants of the
     /// users it does not have in one line.
     @Test func grantsOfUsersWithoutReceiptLine_areSummarisedInOneLine() throws {

@@ -11,9 +11,10 @@ struct SignedDataVerifierTests {
 
     static func signer() throws -> JWSSigner { try TestChain.signer() }
 
-    static func verifier(trust: SignedDataVerifier.Trust? = nil) throws -> SignedDataVerifier {
+    /// A verifier whose clock reads `now` (milliseconds; 2020-07-02 by default, within the test chain's validity).
+    static func verifier(trust: SignedDataVerifier.Trust? = nil, now: Int64 = 1_593_648_000_000) throws -> SignedDataVerifier {
         let trust = try trust ?? .verifySignatures(JWSVerifier(rootCertificates: [TestChain.root()]))
-        return SignedDataVerifier(trust: trust, app: app)
+        return SignedDataVerifier(trust: trust, app: app, now: { Instant(milliseconds: now) })
     }
 
     /// A signed transaction of the test chain; `revoked` adds a refund at 2020-03-10.
@@ -102,6 +103,34 @@ struct SignedDataVerifierTests {
         } throws: { error in
             guard case FormatError.signatureRefused(let path, _) = error else { return false }
             return path == "$.signedPayload.data.signedTransactionInfo"
+        }
+    }
+
+    /// A token whose payload has no `signedDate` has its chain judged at the verifier's clock, not
+    /// the system's (the test chain is valid 2016–2045): read at 2020, refused at 2050 (expired)
+    /// and at 2010 (not yet valid).
+    @Test(arguments: [(Int64(1_593_648_000_000), "read"), (2_524_608_000_000, "expired"), (1_262_304_000_000, "not yet valid")])
+    func undatedToken_chainJudgedAtTheCallersClock(now: Int64, outcome: String) throws {
+        let body = """
+            {"notificationType":"TEST","notificationUUID":"9b1c8f0e-2a4d-4c6b-8e3f-5d7a9b1c2e4f",\
+            "data":{"appAppleId":42,"bundleId":"com.example.masthead","environment":"Production"},"version":"2.0"}
+            """
+        let token = try Self.signer().sign(Array(body.utf8))
+        let verifier = try Self.verifier(now: now)
+        switch outcome {
+        case "read":
+            #expect(try verifier.notification(token, path: "$.signedPayload").payload.notificationType == .test)
+        default:
+            #expect {
+                try verifier.notification(token, path: "$.signedPayload")
+            } throws: { error in
+                guard case FormatError.signatureRefused(_, let reason) = error else { return false }
+                switch reason {
+                case SignatureError.certificateExpired(_, _, _, let at): return outcome == "expired" && at == now
+                case SignatureError.certificateNotYetValid(_, _, _, let at): return outcome == "not yet valid" && at == now
+                default: return false
+                }
+            }
         }
     }
 }

@@ -3,6 +3,7 @@ import Masthead
 import MastheadCrypto
 import MastheadFormats
 import MastheadJSON
+import MastheadSynthetic
 import MastheadTestSupport
 import Testing
 
@@ -25,7 +26,8 @@ struct SignedPopulationTests {
         let signer = try JWSSigner(key: TestChain.signer().key, certificateChain: chain, deterministic: true)
         let verifier = SignedDataVerifier(
             trust: .verifySignatures(try JWSVerifier(rootCertificates: [TestChain.root()])),
-            app: AppIdentity(bundleId: "com.example.magazine", environments: [.production, .sandbox]), catalog: catalog)
+            app: AppIdentity(bundleId: "com.example.magazine", environments: [.production, .sandbox]), catalog: catalog,
+            now: { Instant(milliseconds: 1_593_648_000_000) })
         let engine = EntitlementEngine(catalog: catalog)
         let decoder = ReceiptDecoder(catalog: catalog)
         var receipts = SeededGenerator(seed: 11)

@@ -3,6 +3,7 @@ import Masthead
 import MastheadFormats
 import MastheadJSON
 import MastheadService
+import MastheadSynthetic
 import MastheadTestSupport
 import Testing
 

@@ -205,6 +205,28 @@ struct SignedNotificationTests {
         #expect(ServiceRouterTests.readable(harness, "tia", "2020-03", at: "2020-03-05T00:00:00Z") == false)
     }
 
+    /// A notification whose payload has no `signedDate` has its certificates judged at the
+    /// service's clock, not the system's (the test chain is valid 2016–2045): a service whose clock
+    /// reads 2020 takes it in; one whose clock reads 2050 (expired) or 2010 (not yet valid)
+    /// refuses it, 401, naming the instant it was judged at.
+    @Test(arguments: [("2020-07-02T00:00:00Z", ""), ("2050-01-01T00:00:00Z", "expired at"), ("2010-01-01T00:00:00Z", "is valid only from")])
+    func undatedNotification_certificatesJudgedAtTheServiceClock(now: String, refusal: String) throws {
+        let harness = try ServiceHarness(now: now) { SignedFixtures.configure(&$0) }
+        defer { harness.close() }
+        let payload = try TestChain.sign(
+            #"{"notificationType": "TEST", "notificationUUID": "6f1d2c3b-4a5e-4f60-8172-93a4b5c6d7e8", "version": "2.0", "data": {"bundleId": "\#(SignedFixtures.bundleId)", "appAppleId": \#(SignedFixtures.appAppleId), "bundleVersion": "1.0", "environment": "Production"}}"#
+        )
+        let answer = harness.call("POST", "/v1/notifications/app-store", token: nil, json: SignedFixtures.body(payload))
+        if refusal.isEmpty {
+            #expect(answer.status == 200, "\(answer.body)")
+            #expect(answer.body == #"{"stored":true,"applied":true}"#)
+        } else {
+            #expect(answer.status == 401)
+            let message = answer.json?["error"]?["message"]?.string ?? ""
+            #expect(message.contains(refusal) && message.contains("judged at \(now)"), "\(message)")
+        }
+    }
+
     /// A second delivery of a `notificationUUID` is answered 200 `duplicate`, `stored: false`, and
     /// is neither stored nor counted again; a later notification about the same transaction still applies.
     @Test func duplicateUUID_isStoredAndAppliedOnce() throws {

@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "Sources"
 
 import masthead_audit_job as job  # noqa: E402
 
-#: A summary as `masthead audit` printed it (2,004 lines of a generated population with grants).
+#: A summary table as `masthead audit` printed it (2,004 lines of a generated population with grants).
 SUMMARY = """\
 audit summary
   lines read                        2004
@@ -53,6 +53,16 @@ audit summary
       com.example.reader            367                       542
     unknown grants                  users 10, publications 1, issues 1
 """
+
+
+#: The same summary as `masthead audit --summary-json` wrote it.
+with open(os.path.join(os.path.dirname(__file__), "summary.json"), encoding="utf-8") as _file:
+    SUMMARY_JSON = _file.read()
+
+
+def summary():
+    """A fresh copy of the summary, read as the job reads a partition's."""
+    return job.read_summary(SUMMARY_JSON)
 
 
 class HashTests(unittest.TestCase):
@@ -127,43 +137,71 @@ class IdentifierTests(unittest.TestCase):
             self.assertTrue(any(job.partition_of(first, n) != job.partition_of(second, n) for n in range(2, 9)), (first, second))
 
     def test_summaries_keepProductsOfTwoSpellingsApart(self):
-        one = job.parse_summary(SUMMARY.splitlines())
-        one["products"]["caf\u00e9"] = [[1, 2], [3, 4]]
-        one["products"]["cafe\u0301"] = [[5, 6], [7, 8]]
-        read = job.parse_summary(job.render_summary(one).splitlines())
-        self.assertEqual(read["products"]["caf\u00e9"], [[1, 2], [3, 4]])
-        self.assertEqual(read["products"]["cafe\u0301"], [[5, 6], [7, 8]])
+        one = summary()
+        one["byProduct"] += [
+            {"product": "caf\u00e9", "entitled": [1, 3], "lines": [2, 4]},
+            {"product": "cafe\u0301", "entitled": [5, 7], "lines": [6, 8]},
+        ]
+        read = job.read_summary(json.dumps(one, ensure_ascii=False))
         both = job.add_summaries(read, read)
-        self.assertEqual(both["products"]["cafe\u0301"], [[10, 12], [14, 16]])
-        self.assertEqual(len(both["products"]), len(one["products"]))
+        products = {entry["product"]: entry for entry in both["byProduct"]}
+        self.assertEqual(products["caf\u00e9"]["lines"], [4, 8])
+        self.assertEqual(products["cafe\u0301"]["entitled"], [10, 14])
+        self.assertEqual(len(both["byProduct"]), len(one["byProduct"]))
+        rows = job.render_summary(both).splitlines()
+        self.assertIn("    caf\u00e9".ljust(len(rows[1]) - len("4008")) + "2 / 4".ljust(26) + "6 / 8", rows)
 
 
 class SummaryTests(unittest.TestCase):
-    def test_renderSummary_ofParsedSummary_isTheSameText(self):
-        self.assertEqual(job.render_summary(job.parse_summary(SUMMARY.splitlines())), SUMMARY)
+    def test_renderSummary_ofMastheadsJSON_isItsTable(self):
+        self.assertEqual(job.render_summary(summary()), SUMMARY)
 
     def test_addSummaries_addsEveryCountPerInstant(self):
-        one = job.parse_summary(SUMMARY.splitlines())
-        two = job.parse_summary(job.render_summary(job.add_summaries(one, one)).splitlines())
-        self.assertEqual(two["lines"], 2 * one["lines"])
-        self.assertEqual(two["states"]["expired"], [2 * c for c in one["states"]["expired"]])
-        self.assertEqual(two["products"]["com.example.reader"], [[2 * e, 2 * n] for e, n in one["products"]["com.example.reader"]])
-        self.assertEqual(two["findings"]["underGranted"], {p: [2 * c for c in v] for p, v in one["findings"]["underGranted"].items()})
-        self.assertEqual(two["unknown_grants"], [2 * n for n in one["unknown_grants"]])
+        one = summary()
+        two = job.read_summary(json.dumps(job.add_summaries(one, one)))
+        self.assertEqual(two["linesRead"], 2 * one["linesRead"])
+        self.assertEqual(two["byStatus"]["expired"], [2 * c for c in one["byStatus"]["expired"]])
+        reader = [entry for entry in two["byProduct"] if entry["product"] == "com.example.reader"][0]
+        self.assertEqual((reader["entitled"], reader["lines"]), ([722, 638], [1110, 1110]))
+        under = [finding for finding in two["findings"] if finding["kind"] == "underGranted"][0]
+        self.assertEqual(under["total"], [304, 286])
+        self.assertEqual(under["products"][0], {"product": "com.example.monthly.premium", "counts": [104, 112]})
+        self.assertEqual(two["unknownGrants"], {"users": 20, "publications": 2, "issues": 2})
+        self.assertEqual([f["kind"] for f in two["findings"]], ["overGranted", "underGranted", "heldAfterEntitlementEnded"])
 
     def test_renderSummary_ordersFindingsWorstFirst_afterAdding(self):
-        one = job.parse_summary(SUMMARY.splitlines())
-        other = job.parse_summary(SUMMARY.splitlines())
-        other["findings"]["overGranted"] = {"com.example.pass.1m": [0, 100]}
-        rows = job.render_summary(job.add_summaries(one, other)).splitlines()
+        other = summary()
+        other["findings"][0]["products"] = [{"product": "com.example.pass.1m", "counts": [0, 100]}]
+        other["findings"][0]["total"] = [0, 100]
+        rows = job.render_summary(job.add_summaries(summary(), other)).splitlines()
         start = rows.index(next(r for r in rows if r.startswith("    overGranted")))
+        self.assertTrue(rows[start].endswith(" 147"), rows[start])
         self.assertTrue(rows[start + 1].startswith("      com.example.pass.1m "))
 
-    def test_parseSummary_refusesAShardsSummary(self):
-        rows = SUMMARY.splitlines()
-        rows.insert(2, "  shard".ljust(len("  lines read") + 24) + "1/2")
+    def test_readSummary_refusesAShardsSummary(self):
+        sharded = json.loads(SUMMARY_JSON)
+        sharded["shard"] = "1/2"
         with self.assertRaises(job.SummaryError):
-            job.parse_summary(rows)
+            job.read_summary(json.dumps(sharded))
+
+    def test_readSummary_refusesWhatMastheadDoesNotWrite(self):
+        def changed(change):
+            value = json.loads(SUMMARY_JSON)
+            change(value)
+            return json.dumps(value)
+        for text in (
+            "audit summary",
+            "[]",
+            changed(lambda v: v.pop("users")),
+            changed(lambda v: v.update(rejectedLines=-1)),
+            changed(lambda v: v.update(linesRead=True)),
+            changed(lambda v: v["byStatus"].update(active=[1])),
+            changed(lambda v: v["byProduct"][0].update(lines=[1, "2"])),
+            changed(lambda v: v["findings"][1]["products"][0].pop("counts")),
+            changed(lambda v: v.update(instants=[])),
+        ):
+            with self.assertRaises(job.SummaryError, msg=text[:80]):
+                job.read_summary(text)
 
 
 class TrailerTests(unittest.TestCase):

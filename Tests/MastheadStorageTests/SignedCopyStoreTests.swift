@@ -2,6 +2,7 @@ import Foundation
 import Masthead
 import MastheadSQLite
 import MastheadStorage
+import MastheadSynthetic
 import MastheadTestSupport
 import Testing
 
@@ -84,7 +85,7 @@ struct SignedCopyStoreTests {
     /// Many copies of a few transactions, saved one by one in shuffled orders: the stored history
     /// is the engine's merge of all of them.
     @Test(arguments: StoreBackend.tested) func shuffledCopies_storeTheEnginesMerge(backend: StoreBackend) throws {
-        var random = SplitMix(seed: 7)
+        var random = SeededGenerator(seed: 7)
         for round in 0..<20 {
             var copies: [Transaction] = []
             for _ in 0..<12 {
@@ -135,18 +136,5 @@ struct SignedCopyStoreTests {
         try fixture.execute("UPDATE transactions SET offer = 'loyalty'")
         #expect(throws: StorageError.self) { try store.history(forUser: "u") }
         do { _ = try store.history(forUser: "u") } catch { #expect("\(error)".contains("offer")) }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that shuffled cases are the same at every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

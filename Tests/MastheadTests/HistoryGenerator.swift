@@ -1,22 +1,16 @@
 import Masthead
+import MastheadSynthetic
 
-/// A small seeded generator of purchase histories for property tests (SplitMix64).
+/// A small seeded generator of purchase histories for property tests, drawing from a
+/// ``SeededGenerator`` (SplitMix64).
 struct HistoryGenerator {
-    private var state: UInt64
+    private var random: SeededGenerator
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func below(_ bound: Int) -> Int { random.below(bound) }
 
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    mutating func chance(_ percent: Int) -> Bool { random.chance(percent) }
 
     static let base = Mock.instant("2019-12-01T00:00").milliseconds
     static let hour: Int64 = 3_600_000

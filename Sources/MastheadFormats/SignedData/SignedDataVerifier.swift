@@ -1,5 +1,4 @@
 public import Masthead
-import MastheadClock
 public import MastheadCrypto
 import MastheadJSON
 
@@ -26,16 +25,23 @@ public struct SignedDataVerifier: Sendable {
     public let app: AppIdentity
     /// Reads verified payloads into the engine's values.
     public let decoder: SignedDataDecoder
+    /// The current instant, the caller's clock: a token whose payload has no `signedDate` has its
+    /// chain judged at it.
+    public let now: @Sendable () -> Instant
 
     /// Creates a verifier of signed data for `app`.
     /// - Parameters:
     ///   - trust: how tokens are trusted.
     ///   - app: the bundle id (and App Apple ID) the data must carry, and the accepted environments.
     ///   - catalog: when given, product types and expiry dates are checked against it.
-    public init(trust: Trust, app: AppIdentity, catalog: Catalog? = nil) {
+    ///   - now: the caller's clock, asked only for a token whose payload has no `signedDate`: its
+    ///     chain is judged at that instant (`SystemClock.now` for the command line, the service's
+    ///     own clock in the service).
+    public init(trust: Trust, app: AppIdentity, catalog: Catalog? = nil, now: @escaping @Sendable () -> Instant) {
         self.trust = trust
         self.app = app
         decoder = SignedDataDecoder(catalog: catalog)
+        self.now = now
     }
 
     /// Verifies and reads a signed transaction (`Transaction.jwsRepresentation`) found at `path`.
@@ -89,7 +95,7 @@ public struct SignedDataVerifier: Sendable {
     private func payload(of token: String, path: String) throws(FormatError) -> JSONValue {
         do {
             switch trust {
-            case .verifySignatures(let verifier): return try verifier.verify(token, now: SystemClock.epochMilliseconds).payloadObject
+            case .verifySignatures(let verifier): return try verifier.verify(token, now: { now().milliseconds }).payloadObject
             case .trustedAlready: return try JWSVerifier.unverifiedPayload(utf8: Array(token.utf8))
             }
         } catch {

@@ -1,28 +1,6 @@
 public import Masthead
 import MastheadJSON
 
-/// A small deterministic random generator (SplitMix64): the same seed gives the same sequence.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    /// Creates a generator from a seed.
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound`.
-    public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-    /// True with probability `percent`/100.
-    public mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-}
-
 /// Writes synthetic users as audit input lines, `{"user_id": …, "receipt": {…}}`, from a catalog's
 /// products: renewals that overlap slightly, lapses of hours and months, refunds, upgrades,
 /// trials, grace periods, non-renewing passes, single issues, sandbox receipts, and the date and

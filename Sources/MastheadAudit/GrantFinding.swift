@@ -1,3 +1,5 @@
+public import MastheadReports
+
 /// What reconciling a content system's grants with the entitlements finds about one issue of one
 /// (user, publication) line, as of an audit instant.
 public enum GrantFinding: String, CaseIterable, Sendable {
@@ -33,4 +35,7 @@ public enum GrantFinding: String, CaseIterable, Sendable {
 
     /// Whether it counts as a discrepancy (`--fail-on-discrepancy`).
     public var isDiscrepancy: Bool { self != .heldAfterEntitlementEnded }
+
+    /// How the HTML report shows it.
+    public var presentation: AuditReportPage.FindingKind { AuditReportPage.FindingKind(name: rawValue, title: title, meaning: meaning) }
 }

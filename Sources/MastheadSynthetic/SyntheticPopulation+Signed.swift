@@ -1,5 +1,6 @@
 public import MastheadCrypto
 import Masthead
+import MastheadFormats
 import MastheadJSON
 
 extension SyntheticPopulation {
