@@ -32,16 +32,16 @@ let package = Package(
         .target(name: "MastheadJSON", swiftSettings: settings),
         // The system's real-time and monotonic clocks, read in one place.
         .target(name: "MastheadClock", swiftSettings: settings),
-        // OpenSSL 3's libcrypto as the OS ships it (libssl-dev).
+        // OpenSSL 3's libcrypto and libssl as the OS ships them (libssl-dev).
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Apple's signed data: certificates, ES256, chain verification to configured roots, compact JWS.
         .target(name: "MastheadCrypto", dependencies: ["COpenSSL", "MastheadJSON"], swiftSettings: settings),
         // File and wire formats: catalog.json, App Store receipts (R2) and signed data (R2.8), entitlement JSON.
         .target(
             name: "MastheadFormats", dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto"], swiftSettings: settings),
-        // Asking Apple: one HTTPS transport, verifyReceipt and the App Store Server API client.
+        // Asking Apple: one HTTPS transport (HTTP/1.1 over OpenSSL's TLS), verifyReceipt and the App Store Server API client.
         .target(
-            name: "MastheadAppStore", dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats"],
+            name: "MastheadAppStore", dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "COpenSSL"],
             swiftSettings: settings),
         // SQLite 3 as the OS ships it (libsqlite3-dev).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
@@ -101,7 +101,7 @@ let package = Package(
         // data, a fake App Store Server API, and a throwaway PostgreSQL cluster with a fresh
         // database per test.
         .target(
-            name: "MastheadTestSupport", dependencies: ["MastheadCrypto", "MastheadJSON", "MastheadHTTP", "MastheadPostgreSQL"],
+            name: "MastheadTestSupport", dependencies: ["MastheadCrypto", "MastheadJSON", "MastheadHTTP", "MastheadPostgreSQL", "COpenSSL"],
             path: "Tests/MastheadTestSupport", swiftSettings: settings),
         .testTarget(
             name: "MastheadAppStoreTests",

@@ -46,3 +46,15 @@ static inline X509 *masthead_x509_stack_get(const STACK_OF(X509) *stack, int ind
 static inline int masthead_print_name(BIO *bio, const X509_NAME *name) {
     return X509_NAME_print_ex(bio, name, 0, ASN1_STRFLGS_RFC2253 | XN_FLAG_SEP_COMMA_PLUS | XN_FLAG_FN_SN | XN_FLAG_DUMP_UNKNOWN_FIELDS);
 }
+
+#include <openssl/ssl.h>
+
+/// Names the server for SNI (SSL_set_tlsext_host_name is a macro); 1 on success.
+static inline long masthead_ssl_set_server_name(SSL *ssl, const char *name) {
+    return SSL_set_tlsext_host_name(ssl, name);
+}
+
+/// Refuses protocol versions below TLS 1.2 (SSL_CTX_set_min_proto_version is a macro); 1 on success.
+static inline long masthead_ssl_ctx_require_tls12(SSL_CTX *context) {
+    return SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
+}

@@ -18,6 +18,9 @@ public enum AppStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case rateLimited(endpoint: String, attempts: Int, retryAfterSeconds: Int?)
     /// The network failed, or Apple answered 5xx, at every attempt; `last` says how the last one ended.
     case unavailable(endpoint: String, attempts: Int, last: String)
+    /// The call's deadline passed before Apple's answers were all in (`last` says how the last
+    /// attempt ended, when one failed); the exchange under way was cancelled.
+    case timedOut(endpoint: String, last: String?)
     /// An answer larger than the transport takes, or the pages of one call together larger than
     /// ``AppStoreServerAPIClient/Configuration/maxTotalBytes``.
     case answerTooLarge(endpoint: String, limit: Int)
@@ -49,6 +52,7 @@ public enum AppStoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .rateLimited(let endpoint, let attempts, let retryAfter):
             "\(endpoint): rate limited (HTTP 429) after \(attempts) attempt(s)" + (retryAfter.map { ", Retry-After \($0) s" } ?? "")
         case .unavailable(let endpoint, let attempts, let last): "\(endpoint): unavailable after \(attempts) attempt(s): \(last)"
+        case .timedOut(let endpoint, let last): "\(endpoint): no answer before the call's deadline" + (last.map { " (last attempt: \($0))" } ?? "")
         case .answerTooLarge(let endpoint, let limit): "\(endpoint): answer larger than \(limit) bytes"
         case .unreadableAnswer(let endpoint, let reason): "\(endpoint): unreadable answer: \(reason)"
         case .signedDataRefused(let endpoint, let reason): "\(endpoint): \(reason)"

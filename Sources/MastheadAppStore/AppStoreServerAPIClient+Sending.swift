@@ -1,5 +1,6 @@
 import Foundation
 import Masthead
+import MastheadClock
 import MastheadFormats
 import Synchronization
 
@@ -15,6 +16,8 @@ extension AppStoreServerAPIClient {
         var page = 1
         /// Whether Apple's "transaction id not found" in production is asked again in the sandbox.
         var fallsBackToSandbox = false
+        /// When the call must have ended, on the monotonic clock: no request, retry or wait goes past it.
+        var deadline: Int64?
 
         /// `GET /inApps/v1/transactions/1 (Production)`, naming the page past the first, for errors.
         func name(_ environment: Environment) -> String {
@@ -56,12 +59,19 @@ extension AppStoreServerAPIClient {
     /// A 401 or 403 drops the token and, unless it answered a fallback request, is remembered for
     /// `environment` during ``refusalMemoryMilliseconds``: calls to it fail with the same error
     /// without asking Apple until then.
+    ///
+    /// No exchange, and no wait before a retry, goes past the endpoint's deadline: when it comes
+    /// first, the call fails with ``AppStoreError/timedOut(endpoint:last:)``.
     func send(_ endpoint: Endpoint, environment: Environment) throws(AppStoreError) -> Answer {
         if let refused = refusals.withLock({ $0[environment] }), refused.until > now() { throw refused.error }
         var server = environment
         var attempt = 0
+        var last: String?
         while true {
             attempt += 1
+            if let deadline = endpoint.deadline, SystemClock.monotonicMilliseconds() >= deadline {
+                throw .timedOut(endpoint: endpoint.name(server), last: last)
+            }
             let base = server == .production ? configuration.productionURL : configuration.sandboxURL
             var url = (base.hasSuffix("/") ? String(base.dropLast()) : base) + endpoint.path
             if !endpoint.query.isEmpty { url += "?" + endpoint.queryText }
@@ -70,11 +80,14 @@ extension AppStoreServerAPIClient {
             if !endpoint.body.isEmpty { headers.append(("Content-Type", "application/json")) }
             let name = endpoint.name(server)
             let response: HTTPSTransport.Response
-            switch transport.send(HTTPSTransport.Request(method: endpoint.method, url: url, headers: headers, body: endpoint.body)) {
+            let request = HTTPSTransport.Request(method: endpoint.method, url: url, headers: headers, body: endpoint.body)
+            switch transport.send(request, deadline: endpoint.deadline) {
             case .failure(.tooLarge(_, let limit)): throw .answerTooLarge(endpoint: name, limit: limit)
             case .failure(let failure):
+                last = failure.description
+                if let deadline = endpoint.deadline, SystemClock.monotonicMilliseconds() >= deadline { throw .timedOut(endpoint: name, last: last) }
                 guard attempt < configuration.attempts else { throw .unavailable(endpoint: name, attempts: attempt, last: failure.description) }
-                sleep(backoff(attempt))
+                try pause(backoff(attempt), endpoint, name, last)
                 continue
             case .success(let answer): response = answer
             }
@@ -102,17 +115,28 @@ extension AppStoreServerAPIClient {
                 guard attempt < configuration.attempts, wait <= configuration.maxWaitMilliseconds else {
                     throw .rateLimited(endpoint: name, attempts: attempt, retryAfterSeconds: retryAfter)
                 }
-                sleep(wait)
+                last = "HTTP 429"
+                try pause(wait, endpoint, name, last)
             case 404 where error?.errorCode.map(Self.retryableNotFoundCodes.contains) == true, 500...:
+                let failure = "HTTP \(response.status)" + (error?.errorCode.map { ", error \($0)" } ?? "")
                 guard attempt < configuration.attempts else {
-                    let last = "HTTP \(response.status)" + (error?.errorCode.map { ", error \($0)" } ?? "")
-                    throw .unavailable(endpoint: name, attempts: attempt, last: last)
+                    throw .unavailable(endpoint: name, attempts: attempt, last: failure)
                 }
-                sleep(backoff(attempt))
+                last = failure
+                try pause(backoff(attempt), endpoint, name, last)
             default:
                 throw .refused(endpoint: name, status: response.status, errorCode: error?.errorCode, errorMessage: error?.errorMessage)
             }
         }
+    }
+
+    /// Waits `milliseconds` before a retry, unless the endpoint's deadline comes first.
+    /// - Throws: ``AppStoreError/timedOut(endpoint:last:)`` when the wait would end past the deadline.
+    private func pause(_ milliseconds: Int, _ endpoint: Endpoint, _ name: String, _ last: String?) throws(AppStoreError) {
+        if let deadline = endpoint.deadline, SystemClock.monotonicMilliseconds() + Int64(milliseconds) >= deadline {
+            throw .timedOut(endpoint: name, last: last)
+        }
+        sleep(milliseconds)
     }
 
     /// The wait before retry `attempt + 1`: the backoff doubled per attempt, capped (a doubling

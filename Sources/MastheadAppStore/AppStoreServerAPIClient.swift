@@ -27,6 +27,9 @@ import Synchronization
 /// - HTTP 429 waits what `Retry-After` asks (at least the backoff; more than
 ///   ``Configuration/maxWaitMilliseconds`` gives up); network failures and 5xx wait with
 ///   exponential backoff; ``Configuration/attempts`` bounds the tries of one request.
+/// - Each request ends by the transport's total deadline (a timeout counts as a network
+///   failure); a call given a deadline (``transactionHistory(transactionId:servers:deadline:)``)
+///   sends no request and waits for no retry past it: ``AppStoreError/timedOut(endpoint:last:)``.
 /// - HTTP 401 or 403 is a configuration error naming the key id and issuer id. The token is
 ///   dropped, and the refusal is remembered for the environment asked for 5 minutes: calls to it
 ///   fail with the same error without asking Apple until then. A refusal of a sandbox fallback is
@@ -135,9 +138,13 @@ public final class AppStoreServerAPIClient: Sendable {
     /// Get Transaction History, version 2 (`GET /inApps/v2/history/{transactionId}`, sorted
     /// ascending): every transaction of the customer `transactionId` belongs to, every page read
     /// and every token verified.
-    /// - Parameter servers: the server to ask, or production then the sandbox (decided by the
-    ///   first page; the next pages ask the server that answered it).
-    public func transactionHistory(transactionId: String, servers: Servers) throws(AppStoreError) -> TransactionHistory {
+    /// - Parameters:
+    ///   - servers: the server to ask, or production then the sandbox (decided by the first page;
+    ///     the next pages ask the server that answered it).
+    ///   - deadline: when the whole call (every page, retry and wait) must have ended, on the
+    ///     monotonic clock (`SystemClock.monotonicMilliseconds()`); past it the call fails with
+    ///     ``AppStoreError/timedOut(endpoint:last:)``. Nil: each request has the transport's timeout only.
+    public func transactionHistory(transactionId: String, servers: Servers, deadline: Int64? = nil) throws(AppStoreError) -> TransactionHistory {
         let path = "/inApps/v2/history/" + Endpoint.segment(transactionId)
         let (first, fallsBack) = route(servers)
         var history = TransactionHistory(environment: first)
@@ -148,7 +155,7 @@ public final class AppStoreServerAPIClient: Sendable {
         for page in 1...configuration.maxPages {
             var query = [("sort", "ASCENDING")]
             if let revision { query.append(("revision", revision)) }
-            let endpoint = Endpoint(method: "GET", path: path, query: query, page: page, fallsBackToSandbox: fallsBack && page == 1)
+            let endpoint = Endpoint(method: "GET", path: path, query: query, page: page, fallsBackToSandbox: fallsBack && page == 1, deadline: deadline)
             let answer = try send(endpoint, environment: server)
             try count(answer, endpoint, into: &bytes)
             server = answer.environment

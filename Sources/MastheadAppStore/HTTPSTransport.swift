@@ -1,39 +1,41 @@
-import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Synchronization
+import MastheadClock
 
-/// One blocking HTTP client for Apple's endpoints (verifyReceipt and the App Store Server API),
-/// through Foundation's `URLSession`: a request out, the status, headers and body back.
+/// One blocking HTTP/1.1 client for Apple's endpoints (verifyReceipt and the App Store Server
+/// API): a request out on a connection of its own (TLS through OpenSSL for `https://`: TLS 1.2 or
+/// later, the certificate chained to the system's roots and issued for the host), the status,
+/// header fields and body back, the connection closed.
 ///
-/// Each exchange has a timeout; an answer whose body would pass ``maxResponseBytes`` is cut off
-/// and reported as ``TransportFailure/tooLarge(url:limit:)``, so a broken or hostile peer cannot
-/// make the process hold an unbounded body. Redirects are not followed. Safe to use from several
-/// threads at once; each call blocks its thread until the exchange ends.
+/// Each exchange has a total deadline, ``timeoutSeconds`` from its start (or the caller's
+/// earlier one): resolving the name, connecting, the TLS handshake, the first byte and the whole
+/// answer must fit in it, however slowly the peer trickles bytes; past it the connection is
+/// closed and the exchange reported as ``TransportFailure/timedOut(url:milliseconds:)``. An
+/// answer whose body would pass ``maxResponseBytes`` (by its `Content-Length`, a chunk's size or
+/// the bytes received) is not read further: the connection is closed at once and the exchange
+/// reported as ``TransportFailure/tooLarge(url:limit:)``, so a broken or hostile peer can make
+/// the process hold no more than the limit and one read. Redirects are not followed (a 3xx is an
+/// answer like another); no compression is asked for. Safe to use from several threads at once;
+/// each call blocks its thread until the exchange ends.
 public final class HTTPSTransport: Sendable {
-    /// Seconds an exchange may take before it fails.
+    /// Seconds an exchange may take in all, from resolving the name to the answer's last byte.
     public let timeoutSeconds: Double
     /// The largest response body taken.
     public let maxResponseBytes: Int
-    private let session: URLSession
-    private let exchanges: Exchanges
+    /// ``timeoutSeconds`` in milliseconds, at most a year.
+    private let timeoutMilliseconds: Int64
+    /// OpenSSL's client settings, made with the transport; nil when OpenSSL could not make them
+    /// (an `https://` exchange then fails saying so).
+    private let tls: TLSContext?
 
-    /// Creates a transport with its own session.
-    public init(timeoutSeconds: Double = 30, maxResponseBytes: Int = 4 << 20) {
+    /// Creates a transport.
+    /// - Parameter rootCertificatesFile: a PEM file of the roots servers' certificates must chain
+    ///   to, instead of the system's (tests).
+    public init(timeoutSeconds: Double = 30, maxResponseBytes: Int = 4 << 20, rootCertificatesFile: String? = nil) {
         self.timeoutSeconds = timeoutSeconds
         self.maxResponseBytes = maxResponseBytes
-        exchanges = Exchanges(maxBytes: maxResponseBytes)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeoutSeconds
-        configuration.timeoutIntervalForResource = timeoutSeconds
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
+        timeoutMilliseconds = Int64(min(max(timeoutSeconds, 0), 365 * 86_400) * 1000)
+        tls = TLSContext(rootCertificatesFile: rootCertificatesFile)
     }
-
-    deinit { session.invalidateAndCancel() }
 
     /// A request: method, absolute URL, header fields and body.
     public struct Request: Sendable {
@@ -75,8 +77,11 @@ public final class HTTPSTransport: Sendable {
     public enum TransportFailure: Error, Hashable, Sendable, CustomStringConvertible {
         /// The URL cannot be used.
         case invalidURL(String)
-        /// The network failed, or the exchange timed out.
+        /// The network failed.
         case network(url: String, reason: String)
+        /// The whole answer had not arrived by the exchange's deadline, `milliseconds` after its
+        /// start; the exchange was cancelled.
+        case timedOut(url: String, milliseconds: Int64)
         /// The body was longer than the limit; it was not read further.
         case tooLarge(url: String, limit: Int)
 
@@ -84,104 +89,79 @@ public final class HTTPSTransport: Sendable {
             switch self {
             case .invalidURL(let url): "invalid URL \(url)"
             case .network(let url, let reason): "\(url) unreachable: \(reason)"
+            case .timedOut(let url, let milliseconds): "\(url) gave no complete answer within \(milliseconds) ms"
             case .tooLarge(let url, let limit): "\(url) answered more than \(limit) bytes"
             }
         }
     }
 
-    /// Sends `request` and waits for the whole answer.
-    public func send(_ request: Request) -> Result<Response, TransportFailure> {
-        guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
-            return .failure(.invalidURL(request.url))
-        }
-        var urlRequest = URLRequest(url: url, timeoutInterval: timeoutSeconds)
-        urlRequest.httpMethod = request.method
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
-        let task = session.dataTask(with: urlRequest)
-        let exchange = exchanges.begin(task.taskIdentifier)
-        task.resume()
-        exchange.done.wait()
-        let outcome = exchanges.end(task.taskIdentifier)
-        if outcome.tooLarge { return .failure(.tooLarge(url: request.url, limit: maxResponseBytes)) }
-        if let error = outcome.error { return .failure(.network(url: request.url, reason: error)) }
-        guard let response = outcome.response else { return .failure(.network(url: request.url, reason: "no answer")) }
-        return .success(Response(status: response.status, headers: response.headers, body: outcome.body))
-    }
-}
-
-/// The session's delegate: collects each task's answer, cuts off bodies past the limit, and wakes
-/// the thread waiting for the task.
-private final class Exchanges: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    /// What one task has received so far.
-    struct Outcome {
-        var response: (status: Int, headers: [String: String])?
-        var body: [UInt8] = []
-        var tooLarge = false
-        var error: String?
-    }
-
-    /// The semaphore the sending thread waits on.
-    struct Waiter: Sendable {
-        let done = DispatchSemaphore(value: 0)
-    }
-
-    private let maxBytes: Int
-    private let state = Mutex<[Int: (waiter: Waiter, outcome: Outcome)]>([:])
-
-    init(maxBytes: Int) { self.maxBytes = maxBytes }
-
-    func begin(_ task: Int) -> Waiter {
-        let waiter = Waiter()
-        state.withLock { $0[task] = (waiter, Outcome()) }
-        return waiter
-    }
-
-    func end(_ task: Int) -> Outcome { state.withLock { $0.removeValue(forKey: task)?.outcome ?? Outcome(error: "no answer") } }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        let http = response as? HTTPURLResponse
-        var headers: [String: String] = [:]
-        for (name, value) in http?.allHeaderFields ?? [:] {
-            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
-        }
-        let tooLarge = response.expectedContentLength > Int64(maxBytes)
-        state.withLock { exchanges in
-            exchanges[dataTask.taskIdentifier]?.outcome.response = (http?.statusCode ?? 0, headers)
-            if tooLarge { exchanges[dataTask.taskIdentifier]?.outcome.tooLarge = true }
-        }
-        completionHandler(tooLarge ? .cancel : .allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let cut = state.withLock { exchanges -> Bool in
-            guard var exchange = exchanges[dataTask.taskIdentifier], !exchange.outcome.tooLarge else { return false }
-            if exchange.outcome.body.count + data.count > maxBytes {
-                exchange.outcome.tooLarge = true
-                exchange.outcome.body = []
-            } else {
-                exchange.outcome.body.append(contentsOf: data)
+    /// Sends `request` and waits for the whole answer, at most ``timeoutSeconds``, and never past
+    /// `deadline` when one is given.
+    /// - Parameter deadline: the latest end of the exchange, on the monotonic clock
+    ///   (`SystemClock.monotonicMilliseconds()`), such as the end of a call of several requests.
+    public func send(_ request: Request, deadline: Int64? = nil) -> Result<Response, TransportFailure> {
+        guard let target = Target(request.url) else { return .failure(.invalidURL(request.url)) }
+        let start = SystemClock.monotonicMilliseconds()
+        let own = start + timeoutMilliseconds
+        let end = min(own, deadline ?? own)
+        guard end > start else { return .failure(.timedOut(url: request.url, milliseconds: 0)) }
+        do throws(ExchangeFailure) {
+            guard let head = target.head(request) else { throw .failed("a header field holds a line break") }
+            var context: TLSContext?
+            if target.secure {
+                guard let tls else { throw .failed("TLS: OpenSSL could not make a client context (or read the root certificates)") }
+                context = tls
             }
-            exchanges[dataTask.taskIdentifier] = exchange
-            return exchange.outcome.tooLarge
-        }
-        if cut { dataTask.cancel() }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        completionHandler(nil)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let waiter = state.withLock { exchanges -> Exchanges.Waiter? in
-            if let error, exchanges[task.taskIdentifier]?.outcome.tooLarge == false {
-                exchanges[task.taskIdentifier]?.outcome.error = error.localizedDescription
+            let connection = try OutgoingConnection(host: target.host, port: target.port, tls: context, deadline: end)
+            try connection.write(head + request.body)
+            var reader = HTTPAnswerReader(connection)
+            var answer = try reader.head()
+            while (100..<200).contains(answer.status) && answer.status != 101 { answer = try reader.head() }  // interim answers
+            let body = try reader.body(method: request.method, status: answer.status, headers: answer.headers, limit: maxResponseBytes)
+            return .success(Response(status: answer.status, headers: answer.headers, body: body))
+        } catch {
+            switch error {
+            case .timedOut: return .failure(.timedOut(url: request.url, milliseconds: end - start))
+            case .tooLarge: return .failure(.tooLarge(url: request.url, limit: maxResponseBytes))
+            case .failed(let reason): return .failure(.network(url: request.url, reason: reason))
             }
-            return exchanges[task.taskIdentifier]?.waiter
         }
-        waiter?.done.signal()
+    }
+
+    /// Where a request goes: `http` or `https`, host, port, and the path with its query.
+    struct Target {
+        var secure: Bool
+        var host: String
+        var port: UInt16
+        var pathAndQuery: String
+
+        /// Nil unless `url` is an absolute `http://` or `https://` URL with a host.
+        init?(_ url: String) {
+            guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
+                let host = components.host, !host.isEmpty, components.user == nil
+            else { return nil }
+            secure = scheme == "https"
+            self.host = host
+            guard let port = UInt16(exactly: components.port ?? (secure ? 443 : 80)), port > 0 else { return nil }
+            self.port = port
+            let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+            pathAndQuery = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+            guard !(pathAndQuery + host).utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
+        }
+
+        /// The request's head: its line, `Host`, the caller's fields, `Content-Length` and
+        /// `Connection: close`; nil when a field's name or value holds a line break.
+        func head(_ request: Request) -> [UInt8]? {
+            let defaultPort: UInt16 = secure ? 443 : 80
+            let hostName = host.contains(":") ? "[\(host)]" : host
+            var text = "\(request.method) \(pathAndQuery) HTTP/1.1\r\nHost: \(hostName)\(port == defaultPort ? "" : ":\(port)")\r\n"
+            for (name, value) in request.headers where !["host", "content-length", "connection", "transfer-encoding"].contains(name.lowercased()) {
+                guard !(name + value).utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else { return nil }
+                text += "\(name): \(value)\r\n"
+            }
+            if !request.body.isEmpty || request.method == "POST" || request.method == "PUT" { text += "Content-Length: \(request.body.count)\r\n" }
+            text += "Connection: close\r\n\r\n"
+            return Array(text.utf8)
+        }
     }
 }

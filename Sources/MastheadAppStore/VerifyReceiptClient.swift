@@ -6,11 +6,14 @@ import MastheadJSON
 ///
 /// Production first; a 21007 answer (a sandbox receipt) moves to the sandbox URL and a 21008 the
 /// reverse. Network failures, HTTP 5xx and the retryable statuses (21005, 21100–21199) are retried
-/// with exponential backoff. The URLs are configurable, so tests point them at a local fake.
+/// with exponential backoff. The URLs are configurable, so tests point them at a local fake:
+/// `https://` only, unless `allowsHTTP` (the password travels in the request's body).
 /// Requests go through an ``HTTPSTransport``, the one the App Store Server API client uses too.
 public struct VerifyReceiptClient: Sendable {
     public let productionURL: String
     public let sandboxURL: String
+    /// Whether `http://` URLs are asked: for tests against a local fake only.
+    public let allowsHTTP: Bool
     public let password: String
     public let attempts: Int
     public let backoffMilliseconds: Int
@@ -21,12 +24,14 @@ public struct VerifyReceiptClient: Sendable {
     ///   - password: the App Store shared secret.
     ///   - attempts: tries per receipt on a retryable status or a network failure.
     ///   - backoffMilliseconds: the first retry's wait; each next one twice as long.
+    ///   - allowsHTTP: whether `http://` URLs are asked (tests); otherwise only `https://` ones are.
     public init(
-        productionURL: String, sandboxURL: String, password: String, attempts: Int, backoffMilliseconds: Int,
+        productionURL: String, sandboxURL: String, password: String, attempts: Int, backoffMilliseconds: Int, allowsHTTP: Bool = false,
         transport: HTTPSTransport = HTTPSTransport()
     ) {
         self.productionURL = productionURL
         self.sandboxURL = sandboxURL
+        self.allowsHTTP = allowsHTTP
         self.password = password
         self.attempts = attempts
         self.backoffMilliseconds = backoffMilliseconds
@@ -35,12 +40,15 @@ public struct VerifyReceiptClient: Sendable {
 
     /// Why a receipt could not be verified.
     public enum Failure: Error, Sendable, CustomStringConvertible {
+        /// A URL that is not `https://` (nor `http://` while ``allowsHTTP``); nothing was sent.
+        case insecureURL(String)
         case transport(String)
         case status(Int, String)
         case unreadable(String)
 
         public var description: String {
             switch self {
+            case .insecureURL(let url): "verifyReceipt URL must be https (http only when verifyReceiptAllowHTTP is set, for tests), not \"\(url)\""
             case .transport(let message): "verifyReceipt unreachable: \(message)"
             case .status(let status, let meaning): "verifyReceipt answered status \(status): \(meaning)"
             case .unreadable(let message): "verifyReceipt answer unreadable: \(message)"
@@ -80,6 +88,7 @@ public struct VerifyReceiptClient: Sendable {
                 }
                 throw Failure.status(status, ReceiptStatus.meaning(status))
             case .failure(let error):
+                if case .insecureURL = error { throw error }
                 if attempt < attempts {
                     pause(attempt)
                     continue
@@ -97,6 +106,8 @@ public struct VerifyReceiptClient: Sendable {
     }
 
     private func post(_ receiptData: String, to address: String) -> Result<[UInt8], Failure> {
+        let lowered = address.lowercased()
+        guard lowered.hasPrefix("https://") || (allowsHTTP && lowered.hasPrefix("http://")) else { return .failure(.insecureURL(address)) }
         var writer = JSONWriter(capacity: receiptData.utf8.count + 128)
         writer.beginObject()
         writer.field("receipt-data", receiptData)

@@ -52,7 +52,7 @@ struct MigrateCommand: MastheadCommand {
         "migrate: the App Store Server API key is not configured: set MASTHEAD_APP_STORE_KEY_ID, MASTHEAD_APP_STORE_ISSUER_ID and MASTHEAD_APP_STORE_PRIVATE_KEY_FILE"
 
     func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
-        signal(SIGPIPE, SIG_IGN)  // URLSession's transport may write to a connection Apple closed.
+        signal(SIGPIPE, SIG_IGN)  // The transport may write to a connection Apple closed.
         let service = try ServeCommand.openService(configuration)
         defer { service.close() }
         let client: AppStoreServerAPIClient?

@@ -89,7 +89,7 @@ struct RefreshCommand: MastheadCommand {
     }
 
     func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
-        signal(SIGPIPE, SIG_IGN)  // URLSession's transport may write to a connection Apple closed.
+        signal(SIGPIPE, SIG_IGN)  // The transport may write to a connection Apple closed.
         let service = try ServeCommand.openService(configuration)
         defer { service.close() }
         let appStoreServerAPI: AppStoreServerAPIClient?

@@ -17,11 +17,9 @@ extension EntitlementService {
             throw .invalid("appStoreBundleId is not set: the App Store Server API's tokens and answers need the app's bundle id")
         }
         do {
-            if let sleep {
-                return try AppStoreServerAPIClient(
-                    credentials: credentials, verifier: verifier, configuration: configuration.appStoreServerAPIConfiguration, sleep: sleep)
-            }
-            return try AppStoreServerAPIClient(credentials: credentials, verifier: verifier, configuration: configuration.appStoreServerAPIConfiguration)
+            return try AppStoreServerAPIClient(
+                credentials: credentials, verifier: verifier, configuration: configuration.appStoreServerAPIConfiguration,
+                transport: configuration.appStoreTransport, sleep: sleep)
         } catch {
             throw .invalid(error.description)
         }

@@ -1,5 +1,6 @@
 import Foundation
 public import Masthead
+import MastheadClock
 import MastheadCrypto
 public import MastheadFormats
 import MastheadSQLite
@@ -348,11 +349,21 @@ public final class EntitlementService: Sendable {
     /// Stores a user's transactions and renewal infos (a receipt's, or verified signed ones), links
     /// their subscriptions to the user (applying the restore behaviour) and answers with the
     /// user's history once committed.
+    ///
+    /// With a `deadline` (monotonic milliseconds), the write checks it when it runs, inside its
+    /// transaction: past it, the write stores nothing and fails with
+    /// ``ServiceError/restoreTimedOut(_:)``.
     func postPurchases(
-        userId: String, transactions: [Transaction], renewals: [RenewalInfo], latestReceipt: String?,
+        userId: String, transactions: [Transaction], renewals: [RenewalInfo], latestReceipt: String?, deadline: Int64? = nil,
         completion: @escaping @Sendable (ReceiptOutcome) -> Void
     ) {
-        let job = Self.storing(transactions, renewals, for: userId, latestReceipt: latestReceipt, restore: configuration.restore, now: clock())
+        let storing = Self.storing(transactions, renewals, for: userId, latestReceipt: latestReceipt, restore: configuration.restore, now: clock())
+        let job: @Sendable (any EntitlementStore) throws -> [Change] = { store in
+            if let deadline, SystemClock.monotonicMilliseconds() >= deadline {
+                throw ServiceError.restoreTimedOut("its write was not begun in time")
+            }
+            return try storing(store)
+        }
         writer.submit(job) { [self] result in
             switch result {
             case .success(let changes):

@@ -827,7 +827,7 @@ enum OpenAPIDocument {
                   "Entitlements"
                 ],
                 "summary": "Restore a user's purchases from Apple",
-                "description": "Any transaction id of the user's (`{\"transactionId\": \"…\"}`, such as StoreKit's `Transaction.id` or an original transaction id): the service asks Apple's App Store Server API for the customer's transaction history (Get Transaction History, every page; production, then the sandbox when production does not know the id), verifies every signed transaction as posted signed transactions are, stores them (the copy Apple signed last gives a transaction's state, rule R2.8) and links every subscription of the history to the user as a receipt's are: when one belongs to another user, the `restore` setting decides (`transfer` moves it, `keep` answers 409, `transferIfInactive` answers 409 while a transaction of it covers the present). Whatever the setting, a subscription whose signed transactions carry an app account token another user owns is never moved (409). A transaction id is not a secret: send only ids from a StoreKit transaction the backend has verified. Needs the App Store Server API key (`MASTHEAD_APP_STORE_KEY_ID`, `MASTHEAD_APP_STORE_ISSUER_ID`, `MASTHEAD_APP_STORE_PRIVATE_KEY_FILE`) and `appStoreBundleId`. Apple is asked off the event loops, at most 4 restores at a time. Answered once committed, with the user's entitlements now, in the environment whose server answered.",
+                "description": "Any transaction id of the user's (`{\"transactionId\": \"…\"}`, such as StoreKit's `Transaction.id` or an original transaction id): the service asks Apple's App Store Server API for the customer's transaction history (Get Transaction History, every page; production, then the sandbox when production does not know the id), verifies every signed transaction as posted signed transactions are, stores them (the copy Apple signed last gives a transaction's state, rule R2.8) and links every subscription of the history to the user as a receipt's are: when one belongs to another user, the `restore` setting decides (`transfer` moves it, `keep` answers 409, `transferIfInactive` answers 409 while a transaction of it covers the present). Whatever the setting, a subscription whose signed transactions carry an app account token another user owns is never moved (409). A transaction id is not a secret: send only ids from a StoreKit transaction the backend has verified. Needs the App Store Server API key (`MASTHEAD_APP_STORE_KEY_ID`, `MASTHEAD_APP_STORE_ISSUER_ID`, `MASTHEAD_APP_STORE_PRIVATE_KEY_FILE`) and `appStoreBundleId`. Apple is asked off the event loops, at most 4 restores at a time, each done within `restoreTimeoutMilliseconds` or answered 504. Answered once committed, with the user's entitlements now, in the environment whose server answered.",
                 "operationId": "restore",
                 "parameters": [
                   {
@@ -922,6 +922,16 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "description": "- `app_store_server_api_not_configured`: no App Store Server API key is configured.\n- `app_store_server_api_key_refused`: Apple refused the key (HTTP 401 or 403); the message names the key id, issuer id and bundle id to check.\n- `signed_data_not_configured`: no `appStoreBundleId` is configured.\n- `too_many_restores`: 4 restores are asking Apple already; try again shortly.\n- `store_unavailable`: the transactions could not be stored; try again.\n- `handler_timeout`: the answer was not ready within the handler timeout.\n- `too_many_connections`: the server has too many open connections.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "504": {
+                    "description": "`restore_timeout`: the restore was not done within `restoreTimeoutMilliseconds` (Apple's answers, every page, retry and wait included, or its write not begun in time); the message says where it stood. Nothing is stored; try again. Each request to Apple has its own total deadline, `appStoreRequestTimeoutSeconds`. `restoreTimeoutMilliseconds` is less than the handler timeout, so a restore answered 503 `handler_timeout` is never stored either.",
                     "content": {
                       "application/json": {
                         "schema": {

@@ -4,7 +4,9 @@ import Synchronization
 
 /// Runs restores (`POST /v1/users/{userId}/restore`) on threads of their own, so that no event
 /// loop waits for Apple, at most ``maxConcurrent`` at a time; one more is refused (503
-/// `too_many_restores`) rather than queued behind Apple's answers.
+/// `too_many_restores`) rather than queued behind Apple's answers. A restore asks Apple until its
+/// deadline (`restoreTimeoutMilliseconds`) at the latest, so a slow or silent Apple holds a slot
+/// no longer than that.
 ///
 /// It holds one App Store Server API client, made from the service's configuration when the
 /// router is made, so that its token is reused across restores.

@@ -45,8 +45,11 @@ extension ServiceConfiguration {
         return configuration
     }
 
-    /// Checks the App Store Server API's base URLs and, when given, the credentials (the retry
-    /// settings' ranges are their rows', checked with every row's).
+    /// The HTTP client of requests to Apple: each one bounded by `appStoreRequestTimeoutSeconds`.
+    public var appStoreTransport: HTTPSTransport { HTTPSTransport(timeoutSeconds: Double(appStoreRequestTimeoutSeconds)) }
+
+    /// Checks the App Store Server API's base URLs and, when given, the credentials (the ranges of
+    /// its timeout and retry settings are their rows', checked with every row's).
     func validateAppStoreServerAPI() throws(ConfigurationError) {
         for (name, url) in [("appStoreServerAPIProductionURL", appStoreServerAPIProductionURL), ("appStoreServerAPISandboxURL", appStoreServerAPISandboxURL)] {
             let lowered = url.lowercased()
@@ -59,6 +62,8 @@ extension ServiceConfiguration {
         }
     }
 
+    /// Seconds of one request to Apple: 1 to 600.
+    static let requestTimeoutRange = 1...600
     /// Tries of one request: at least one, at most 20.
     static let attemptsRange = 1...20
     /// A first retry's wait: up to 10 minutes.

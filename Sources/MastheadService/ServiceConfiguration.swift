@@ -17,6 +17,10 @@ public struct ServiceConfiguration: Sendable {
     public var sharedSecret = ""
     /// What happens when a receipt names a subscription linked to another user.
     public var restore = RestoreBehaviour.transfer
+    /// How long a restore may ask Apple and queue its write, from its arrival; past it the restore
+    /// answers 504 and stores nothing. Less than the handler timeout, so that a restore answered
+    /// 503 `handler_timeout` is never stored afterwards.
+    public var restoreTimeoutMilliseconds = 20_000
     /// Most writes committed in one transaction.
     public var maxCommitBatch = 1000
     /// Most users whose histories and answers the download check keeps in memory; the cache is
@@ -29,6 +33,8 @@ public struct ServiceConfiguration: Sendable {
     public var pollingWindowSeconds = 3 * 86_400
     public var verifyReceiptProductionURL = "https://buy.itunes.apple.com/verifyReceipt"
     public var verifyReceiptSandboxURL = "https://sandbox.itunes.apple.com/verifyReceipt"
+    /// Whether the verifyReceipt URLs may be plain `http://`: for tests against a local fake only.
+    public var verifyReceiptAllowHTTP = false
     /// Attempts per receipt when Apple answers a retryable status (21005, 21100–21199) or the network fails.
     public var verifyReceiptAttempts = 4
     /// The first retry waits this long; each next one twice as long.
@@ -54,6 +60,9 @@ public struct ServiceConfiguration: Sendable {
     public var appStoreServerAPIBackoffMilliseconds = 500
     /// The longest wait before a retry; a `Retry-After` asking more gives up.
     public var appStoreServerAPIMaxWaitMilliseconds = 60_000
+    /// Seconds one request to Apple (verifyReceipt or the App Store Server API) may take in all:
+    /// connecting, the first byte and the whole answer.
+    public var appStoreRequestTimeoutSeconds = 15
     /// The In-App Purchase key's id (`MASTHEAD_APP_STORE_KEY_ID`).
     public var appStoreKeyId = ""
     /// The team's issuer id (`MASTHEAD_APP_STORE_ISSUER_ID`).
@@ -96,6 +105,9 @@ public struct ServiceConfiguration: Sendable {
         .number("maxPendingOutputBytes", \.http.maxPendingOutputBytes, "Unread answers past it: the connection is not read."),
         .number("maxPipelinedBytes", \.http.maxPipelinedBytes, "Requests read ahead while one is answered."),
         .choice("restore", "MODE", \.restore, "A receipt with another user's subscription"),
+        .number(
+            "restoreTimeoutMilliseconds", \.restoreTimeoutMilliseconds,
+            "A restore not done in time: 504, nothing stored; less than handlerTimeoutMilliseconds.", range: 1...Int(Int32.max)),
         .number("maxCommitBatch", \.maxCommitBatch, "Most writes committed together.", required: ServiceConfiguration.atLeastOne),
         .number("maxCachedUsers", \.maxCachedUsers, "Most users kept in the answer cache (emptied when full).", required: ServiceConfiguration.atLeastOne),
         .toggle("polling", \.pollingEnabled, "Poll Apple for subscriptions about to expire."),
@@ -103,9 +115,12 @@ public struct ServiceConfiguration: Sendable {
         .number("pollingWindowSeconds", \.pollingWindowSeconds, "How far ahead polling looks for expiries, in seconds."),
         .text("verifyReceiptProductionURL", "URL", \.verifyReceiptProductionURL, "Apple's verifyReceipt for production receipts."),
         .text("verifyReceiptSandboxURL", "URL", \.verifyReceiptSandboxURL, "Apple's verifyReceipt for sandbox receipts."),
-        .number("verifyReceiptAttempts", \.verifyReceiptAttempts, "Tries on 21005, 21100-21199 and network errors.", required: ServiceConfiguration.attemptsRange),
+        .toggle("verifyReceiptAllowHTTP", \.verifyReceiptAllowHTTP, "Allow http:// verifyReceipt URLs (tests against a local fake only)."),
         .number(
-            "verifyReceiptBackoffMilliseconds", \.verifyReceiptBackoffMilliseconds, "The first retry's wait; doubled each retry.", required: ServiceConfiguration.backoffRange),
+            "verifyReceiptAttempts", \.verifyReceiptAttempts, "Tries on 21005, 21100-21199 and network errors.", required: ServiceConfiguration.attemptsRange),
+        .number(
+            "verifyReceiptBackoffMilliseconds", \.verifyReceiptBackoffMilliseconds, "The first retry's wait; doubled each retry.",
+            required: ServiceConfiguration.backoffRange),
         .text("appStoreBundleId", "ID", \.appStoreBundleId, "Bundle id signed data must carry; empty: signed data is refused."),
         .number("appStoreAppAppleId", \.appStoreAppAppleId, "App Apple ID production notifications must carry; 0: not checked.", range: 0...Int.max),
         .list(
@@ -126,6 +141,9 @@ public struct ServiceConfiguration: Sendable {
         .number(
             "appStoreServerAPIMaxWaitMilliseconds", \.appStoreServerAPIMaxWaitMilliseconds,
             "Longest wait before an App Store Server API retry; a longer Retry-After gives up.", required: ServiceConfiguration.maxWaitRange),
+        .number(
+            "appStoreRequestTimeoutSeconds", \.appStoreRequestTimeoutSeconds,
+            "Seconds one request to Apple may take in all (connect, first byte, whole answer).", range: ServiceConfiguration.requestTimeoutRange),
         .text("accessLog", "FILE|-", \.accessLog, "Access log: a JSON line per request to this file, or - for standard error; empty: none."),
     ]
 
@@ -223,8 +241,13 @@ public struct ServiceConfiguration: Sendable {
         collect { () throws(ConfigurationError) in _ = try rootCertificates() }
         collect { () throws(ConfigurationError) in try validateAppStoreServerAPI() }
         for (name, url) in [("verifyReceiptProductionURL", verifyReceiptProductionURL), ("verifyReceiptSandboxURL", verifyReceiptSandboxURL)]
-        where !(url.hasPrefix("https://") || url.hasPrefix("http://")) {
-            problems.append("\(name) must be an http(s) URL, not \"\(url)\"")
+        where !(url.lowercased().hasPrefix("https://") || (verifyReceiptAllowHTTP && url.lowercased().hasPrefix("http://"))) {
+            problems.append("\(name) must be an https URL (http only when verifyReceiptAllowHTTP is set, for tests), not \"\(url)\"")
+        }
+        if restoreTimeoutMilliseconds >= http.handlerTimeoutMilliseconds {
+            problems.append(
+                "restoreTimeoutMilliseconds (\(restoreTimeoutMilliseconds)) must be less than handlerTimeoutMilliseconds (\(http.handlerTimeoutMilliseconds)): "
+                    + "a restore answered 503 handler_timeout must not be stored afterwards")
         }
         if appStoreEnvironments.isEmpty { problems.append("appStoreEnvironments must name at least one environment") }
         if let problem = ConfigurationError(problems) { throw problem }

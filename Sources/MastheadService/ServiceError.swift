@@ -82,6 +82,9 @@ enum ServiceError: Error, Sendable {
     case appStoreServerAPIFailed(String)
     /// As many restores as allowed are asking Apple already.
     case tooManyRestores(Int)
+    /// A restore not done within `restoreTimeoutMilliseconds` (Apple too slow, or the write not
+    /// begun in time): why; nothing is stored.
+    case restoreTimedOut(String)
     /// Apple's transaction history for a subscription's original transaction id has none of its
     /// transactions (a receipt-only subscription `masthead migrate` cannot move).
     case subscriptionNotInHistory(environment: String, originalTransactionId: String)
@@ -107,6 +110,7 @@ enum ServiceError: Error, Sendable {
         case .transactionNotFound: 404
         case .invalidTransactionId: 400
         case .appleSignedDataRefused, .appStoreServerAPIFailed, .subscriptionNotInHistory: 502
+        case .restoreTimedOut: 504
         }
     }
 
@@ -161,6 +165,7 @@ enum ServiceError: Error, Sendable {
         case .appleSignedDataRefused: "apple_signed_data_refused"
         case .appStoreServerAPIFailed: "app_store_server_api_unavailable"
         case .tooManyRestores: "too_many_restores"
+        case .restoreTimedOut: "restore_timeout"
         case .subscriptionNotInHistory: "subscription_not_in_history"
         }
     }
@@ -201,6 +206,7 @@ enum ServiceError: Error, Sendable {
         case .appStoreServerAPIKeyRefused(let reason), .appleSignedDataRefused(let reason), .appStoreServerAPIFailed(let reason): reason
         case .transactionNotFound(let transactionId): "Apple knows no transaction \(transactionId), in production nor in the sandbox"
         case .tooManyRestores(let limit): "\(limit) restores are asking Apple already; try again shortly"
+        case .restoreTimedOut(let reason): "the restore was not done within restoreTimeoutMilliseconds, and nothing is stored: \(reason)"
         case .subscriptionNotInHistory(let environment, let original):
             "Apple's transaction history has no transaction of subscription \(original) (\(environment))"
         }

@@ -1,5 +1,6 @@
 import Masthead
 import MastheadAppStore
+import MastheadClock
 import MastheadHTTP
 import MastheadJSON
 
@@ -14,6 +15,12 @@ extension ServiceRouter {
     /// their subscriptions linked to the user as a posted receipt's are (the restore behaviour,
     /// 409 `receipt_already_in_use`), and the answer is the user's entitlements, as for a
     /// receipt. Apple is asked on a restore thread (``Restorer``), never on the event loop.
+    ///
+    /// The restore has `restoreTimeoutMilliseconds` from its arrival, less than the handler
+    /// timeout (the configuration says so): Apple's calls (every page, retry and wait) end by
+    /// then, and the write checks it before it stores anything; past it the answer is 504
+    /// `restore_timeout`, nothing is stored, and the restore's thread is free again. So a restore
+    /// the handler timeout answered 503 is never stored afterwards.
     func restore(_ request: HTTPRequest, userId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let root: JSONValue
         do { root = try JSONDocument(parsing: request.body).root } catch {
@@ -22,9 +29,12 @@ extension ServiceRouter {
         let transactionId: String
         do { transactionId = try Self.transactionId(root) } catch { return reply(error.response) }
         guard service.signedDataVerifier != nil else { return reply(ServiceError.signedDataNotConfigured.response) }
+        let deadline = SystemClock.monotonicMilliseconds() + Int64(service.configuration.restoreTimeoutMilliseconds)
         let refusal = restorer.run { [self] api in
             let history: TransactionHistory
-            do throws(AppStoreError) { history = try api.transactionHistory(transactionId: transactionId, servers: .productionThenSandbox) } catch {
+            do throws(AppStoreError) {
+                history = try api.transactionHistory(transactionId: transactionId, servers: .productionThenSandbox, deadline: deadline)
+            } catch {
                 return reply(Self.restoreError(error, transactionId: transactionId).response)
             }
             guard !history.transactions.isEmpty else { return reply(ServiceError.transactionNotFound(transactionId).response) }
@@ -38,7 +48,7 @@ extension ServiceRouter {
                 return reply(ServiceError.storeUnavailable(error).response)
             }
             service.postPurchases(
-                userId: userId, transactions: history.history.transactions, renewals: [], latestReceipt: nil,
+                userId: userId, transactions: history.history.transactions, renewals: [], latestReceipt: nil, deadline: deadline,
                 completion: purchasesAnswer(userId: userId, environment: history.environment, what: "restored transactions", reply: reply))
         }
         if let refusal { reply(refusal.response) }
@@ -62,6 +72,7 @@ extension ServiceRouter {
         switch error {
         case .notAuthorized, .invalidCredentials, .invalidBaseURL: return .appStoreServerAPIKeyRefused(error.description)
         case .signedDataRefused: return .appleSignedDataRefused("Apple's answer was refused: \(error.description)")
+        case .timedOut: return .restoreTimedOut(error.description)
         default: return .appStoreServerAPIFailed(error.description)
         }
     }

@@ -281,6 +281,8 @@ public struct ServiceRouter: Sendable {
                 reply(.json(200, writer.bytes))
             case .failed(StorageError.receiptAlreadyInUse(let environment, let original, _)):
                 reply(ServiceError.receiptAlreadyInUse(environment: environment, originalTransactionId: original).response)
+            case .failed(ServiceError.restoreTimedOut(let reason)):
+                reply(ServiceError.restoreTimedOut(reason).response)
             case .failed(let error):
                 reply(ServiceError.notStored(what, error).response)
             }

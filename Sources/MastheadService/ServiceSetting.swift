@@ -30,17 +30,20 @@ public struct ServiceSetting: Sendable {
     /// What the setting does, one sentence.
     public let help: String
     public let kind: Kind
-    /// For a number: the values a service (or command) can start with, checked by
-    /// ``ServiceConfiguration/validate(for:)`` for a configuration built in code as well as from
-    /// flags and files; nil when every value of ``kind`` will do.
+    /// For a number a flag or a file may give but a service (or command) cannot start with: the
+    /// values it can start with; nil when every value of ``kind`` will do. The one range checked
+    /// by ``ServiceConfiguration/validate(for:)`` is this one, else the kind's (``rangeProblem(in:)``).
     public let required: ClosedRange<Int>?
     private let read: @Sendable (ServiceConfiguration) -> Value
     private let write: @Sendable (inout ServiceConfiguration, Value) -> Void
 
-    /// Why the number in `configuration` is outside ``required``, naming the setting; nil when
-    /// it is within it, or the setting has no such range.
+    /// Why the number in `configuration` is outside its range (``required``, else the kind's),
+    /// naming the setting; nil when it is within it, or the setting is not a number. A
+    /// configuration set in code, not through the rows, is held to the same ranges this way.
     public func rangeProblem(in configuration: ServiceConfiguration) -> String? {
-        guard let required, case .number(let number) = read(configuration), !required.contains(number) else { return nil }
+        guard case .number(let accepted) = kind, case .number(let number) = read(configuration) else { return nil }
+        let required = required ?? accepted
+        guard !required.contains(number) else { return nil }
         let bounds = required.upperBound == Int(Int32.max) ? "at least \(required.lowerBound)" : "from \(required.lowerBound) to \(required.upperBound)"
         return "\(key) must be \(bounds), not \(number)"
     }

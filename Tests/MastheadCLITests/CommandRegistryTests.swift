@@ -83,3 +83,17 @@ struct ChoiceOptionTests {
         #expect(refused == "try: --format must be text or json, not 'JSON'")
     }
 }
+
+/// An instant option is read the same way for every command, and its error names the option given.
+struct InstantOptionTests {
+    @Test(arguments: [
+        (["timeline", "--catalog", "c", "--receipt", "r", "--output", "o.svg", "--from", "May"], "timeline: --from 'May' is not an RFC 3339 instant"),
+        (["generate", "--catalog", "c", "--users", "1", "--grants-at", "May"], "generate: --grants-at 'May' is not an RFC 3339 instant"),
+        (["audit", "--catalog", "c", "--receipts", "r", "--at", "2020-07-02T00:00:00Z", "--at", "May"], "audit: --at 'May' is not an RFC 3339 instant"),
+    ])
+    func notAnInstant_isUsageError_namingTheOption(arguments: [String], message: String) throws {
+        let outcome = try Tool.run(arguments)
+        #expect(outcome.status == 64)
+        #expect(outcome.errors == "masthead: \(message) such as 2020-07-02T00:00:00Z\n")
+    }
+}

@@ -35,7 +35,7 @@ struct RefreshCommandTests {
         let folder = try Tool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("config.json")
-        try Data(#"{"verifyReceiptProductionURL": "http://127.0.0.1:\#(apple.port)/verifyReceipt"}"#.utf8).write(to: config)
+        try Data(#"{"verifyReceiptProductionURL": "http://127.0.0.1:\#(apple.port)/verifyReceipt", "verifyReceiptAllowHTTP": true}"#.utf8).write(to: config)
         let server = try ServerProcess(database: database)
         let client = try TestClient(port: server.port)
         let authorization = ["Authorization": "Bearer api-token"]

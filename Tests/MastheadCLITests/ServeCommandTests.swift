@@ -103,7 +103,7 @@ struct ServeCommandTests {
         let folder = try Tool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("config.json")
-        try Data(#"{"polling": true, "pollingIntervalSeconds": 1, "verifyReceiptProductionURL": "http://127.0.0.1:\#(apple.port)/verifyReceipt"}"#.utf8).write(to: config)
+        try Data(#"{"polling": true, "pollingIntervalSeconds": 1, "verifyReceiptProductionURL": "http://127.0.0.1:\#(apple.port)/verifyReceipt", "verifyReceiptAllowHTTP": true}"#.utf8).write(to: config)
         let server = try ServerProcess(database: database, extra: ["--config", config.path])
         let client = try TestClient(port: server.port)
         let receipt = #"{"status": 0, "latest_receipt": "OLD", "latest_receipt_info": [\#(FakeApple.firstMonth(now: now))]}"#

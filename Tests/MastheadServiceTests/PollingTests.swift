@@ -19,6 +19,7 @@ struct PollingTests {
         let harness = try ServiceHarness(now: "2020-07-15T00:00:00Z") { configuration in
             configuration.verifyReceiptProductionURL = "http://127.0.0.1:\(apple.server.port)/production/verifyReceipt"
             configuration.verifyReceiptSandboxURL = "http://127.0.0.1:\(apple.server.port)/sandbox/verifyReceipt"
+            configuration.verifyReceiptAllowHTTP = true
             configuration.verifyReceiptBackoffMilliseconds = 10
         }
         defer { harness.close() }
@@ -51,6 +52,7 @@ struct PollingTests {
         }
         let harness = try ServiceHarness(now: "2020-07-15T00:00:00Z") { configuration in
             configuration.verifyReceiptProductionURL = "http://127.0.0.1:\(failing.port)/verifyReceipt"
+            configuration.verifyReceiptAllowHTTP = true
             configuration.verifyReceiptAttempts = 3
             configuration.verifyReceiptBackoffMilliseconds = 5
         }

@@ -1,8 +1,9 @@
 import Foundation
 import Masthead
+import MastheadFormats
 import MastheadHTTP
 import MastheadJSON
-import MastheadService
+@testable import MastheadService
 import MastheadTestSupport
 import Synchronization
 import Testing
@@ -44,6 +45,24 @@ struct RestoreTests {
             configuration.appStoreServerAPIProductionURL = fake.productionURL
             configuration.appStoreServerAPISandboxURL = fake.sandboxURL
             configuration.appStoreServerAPIAllowHTTP = true
+        }
+    }
+
+    /// A service whose restores ask `baseURL` + `/production` and `/sandbox` with the fake's key,
+    /// a restore timeout of `restoreTimeout` and a handler timeout of `handlerTimeout` milliseconds.
+    static func harness(baseURL: String, restoreTimeout: Int, handlerTimeout: Int) throws -> ServiceHarness {
+        try ServiceHarness { configuration in
+            SignedFixtures.configure(&configuration)
+            configuration.appStoreServerAPIBackoffMilliseconds = 1
+            configuration.appStoreServerAPIAttempts = 2
+            configuration.appStoreKeyId = FakeAppStoreServerAPI.keyId
+            configuration.appStoreIssuerId = FakeAppStoreServerAPI.issuerId
+            configuration.appStorePrivateKeyFile = FakeAppStoreServerAPI.privateKeyPath
+            configuration.appStoreServerAPIProductionURL = baseURL + "/production"
+            configuration.appStoreServerAPISandboxURL = baseURL + "/sandbox"
+            configuration.appStoreServerAPIAllowHTTP = true
+            configuration.restoreTimeoutMilliseconds = restoreTimeout
+            configuration.http.handlerTimeoutMilliseconds = handlerTimeout
         }
     }
 
@@ -169,6 +188,84 @@ struct RestoreTests {
         case "not digits", "number", "missing": #expect(message.contains("$.transactionId"), "\(message)")
         default: break
         }
+        #expect(harness.call("GET", "/v1/users/ivy/entitlements").json?["error"]?["code"]?.string == "unknown_user")
+    }
+
+    /// Apple trickling its answer (a byte every 100 ms, which no idle timeout ends) keeps no
+    /// restore: each answers 504 `restore_timeout` at its deadline, before the handler timeout,
+    /// and frees its slot, so a fifth restore after four is served too (not 503
+    /// `too_many_restores`); nothing is stored.
+    @Test func restores_ofATrickledAnswer_answer504_freeTheirSlots_andStoreNothing() throws {
+        let apple = try HostileHTTPServer(.trickle(intervalMilliseconds: 100, bytes: 300))
+        defer { apple.stop() }
+        let harness = try Self.harness(baseURL: apple.url, restoreTimeout: 1000, handlerTimeout: 5000)
+        defer { harness.close() }
+        let server = try ServiceHTTPTests.serve(harness)
+        defer { ServiceHTTPTests.stop(server) }
+        for restore in 1...5 {
+            let client = try TestClient(port: server.port, timeoutMilliseconds: 20_000)
+            let answer = client.request("POST", "/v1/users/ivy/restore", headers: Self.api, body: Array(Self.body("1000001").utf8))
+            #expect(answer?.status == 504, "restore \(restore): \(answer?.body ?? "no answer")")
+            #expect(answer?.body.contains(#""code":"restore_timeout""#) == true, "restore \(restore): \(answer?.body ?? "no answer")")
+        }
+        #expect(apple.waitUntilFinished(5, seconds: 10), "Apple's connections are still open: \(apple.counts)")
+        #expect(apple.counts.closedEarly == 5)
+        #expect(harness.call("GET", "/v1/users/ivy/entitlements").json?["error"]?["code"]?.string == "unknown_user")
+    }
+
+    /// A restore whose Apple answers later than `restoreTimeoutMilliseconds` (less than the
+    /// handler timeout) is answered 504 `restore_timeout`, not 503 `handler_timeout`, and is not
+    /// stored afterwards, when Apple's late answer has come.
+    @Test func restore_slowerThanItsTimeout_answers504_andIsNeverStoredAfterwards() throws {
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        fake.state.withLock { $0.delayMilliseconds = 1500 }
+        let harness = try Self.harness(baseURL: fake.productionURL.replacingOccurrences(of: "/production", with: ""), restoreTimeout: 500, handlerTimeout: 1000)
+        defer { harness.close() }
+        let server = try ServiceHTTPTests.serve(harness)
+        defer { ServiceHTTPTests.stop(server) }
+        let client = try TestClient(port: server.port, timeoutMilliseconds: 20_000)
+        let answer = client.request("POST", "/v1/users/ivy/restore", headers: Self.api, body: Array(Self.body("1000003").utf8))
+        #expect(answer?.status == 504, "\(answer?.body ?? "no answer")")
+        #expect(answer?.body.contains(#""code":"restore_timeout""#) == true, "\(answer?.body ?? "no answer")")
+        // Long enough for Apple's two late pages (1.5 s each) and a write, had the restore gone on.
+        Thread.sleep(forTimeInterval: 4)
+        #expect(fake.seen.count == 1, "\(fake.seen.map(\.target))")
+        #expect(harness.call("GET", "/v1/users/ivy/entitlements").json?["error"]?["code"]?.string == "unknown_user")
+    }
+
+    /// A slow Apple that answers within the restore timeout: the restore finishes, stored and
+    /// answered 200.
+    @Test func restore_slowButInTime_isStored_andAnswered200() throws {
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        fake.state.withLock { $0.delayMilliseconds = 200 }
+        let harness = try Self.harness(baseURL: fake.productionURL.replacingOccurrences(of: "/production", with: ""), restoreTimeout: 10_000, handlerTimeout: 15_000)
+        defer { harness.close() }
+        let answer = harness.call("POST", "/v1/users/ivy/restore", json: Self.body("1000003"))
+        #expect(answer.status == 200, "\(answer.body)")
+        #expect(ServiceRouterTests.readable(harness, "ivy", "2020-06", at: "2020-07-01T12:00:00Z") == true)
+    }
+
+    /// The restore's write checks its deadline when it runs: past it, nothing is stored and the
+    /// restore answers 504 `restore_timeout`.
+    @Test func restoresWrite_pastItsDeadline_storesNothing() throws {
+        let harness = try ServiceHarness { SignedFixtures.configure(&$0) }
+        defer { harness.close() }
+        let verifier = try #require(harness.service.signedDataVerifier)
+        let history = try Self.table61().map { try verifier.transaction($0, path: "$").transaction }
+        let answer = Mutex<HTTPResponse?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        harness.service.postPurchases(
+            userId: "ivy", transactions: history, renewals: [], latestReceipt: nil, deadline: 0,
+            completion: harness.router.purchasesAnswer(userId: "ivy", environment: .production, what: "restored transactions") { response in
+                answer.withLock { $0 = response }
+                done.signal()
+            })
+        done.wait()
+        let response = try #require(answer.withLock { $0 })
+        #expect(response.status == 504)
+        #expect(String(decoding: response.body, as: UTF8.self).contains(#""code":"restore_timeout""#))
         #expect(harness.call("GET", "/v1/users/ivy/entitlements").json?["error"]?["code"]?.string == "unknown_user")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MastheadCrypto
 import MastheadFormats
+import MastheadAppStore
 import MastheadHTTP
 import MastheadService
 import MastheadTestSupport
@@ -168,7 +169,8 @@ struct ConfigurationProblemsTests {
     }
 
     /// The ranges a service starts with are held by the settings rows alone: validate() checks
-    /// each row's range, for a value a flag gave as for one set in code.
+    /// each row's range, for a value a flag gave as for one set in code (where even the range a
+    /// flag would have refused is checked).
     @Test func validate_checksEverySettingsRowsRange_forFlagsAndCode() throws {
         let ranged = ServiceConfiguration.settings.filter { $0.required != nil }
         #expect(ranged.map(\.key).contains("threads"))
@@ -189,8 +191,12 @@ struct ConfigurationProblemsTests {
         }
         var configuration = ServiceConfiguration()
         configuration.http.threads = 65
+        configuration.restoreTimeoutMilliseconds = 0
         configuration.maxCachedUsers = 0
-        #expect(throws: ConfigurationError.invalid("2 problems:\n  threads must be from 1 to 64, not 65\n  maxCachedUsers must be at least 1, not 0")) {
+        let problems = [
+            "threads must be from 1 to 64, not 65", "restoreTimeoutMilliseconds must be at least 1, not 0", "maxCachedUsers must be at least 1, not 0",
+        ]
+        #expect(throws: ConfigurationError.invalid("3 problems:\n  " + problems.joined(separator: "\n  "))) {
             try configuration.validate(for: .appStoreServerAPI)
         }
     }
@@ -247,5 +253,54 @@ struct ConfigurationProblemsTests {
         #expect(throws: ConfigurationError.invalid("maxBufferedBodyBytes (2097151) must be at least maxBodyBytes (2097152)")) {
             try configuration.validate(for: .refresh)
         }
+    }
+    /// A restore timeout not below the handler timeout is refused: a restore answered 503
+    /// `handler_timeout` must not be stored afterwards.
+    @Test(arguments: [(30_000, 30_000, false), (40_000, 30_000, false), (29_999, 30_000, true), (1000, 2000, true)])
+    func restoreTimeout_mustBeBelowTheHandlerTimeout(restore: Int, handler: Int, valid: Bool) throws {
+        var configuration = ServiceConfiguration()
+        configuration.sharedSecret = "secret"
+        configuration.restoreTimeoutMilliseconds = restore
+        configuration.http.handlerTimeoutMilliseconds = handler
+        if valid {
+            try configuration.validate(for: .refresh)
+        } else {
+            let message = "restoreTimeoutMilliseconds (\(restore)) must be less than handlerTimeoutMilliseconds (\(handler)): "
+                + "a restore answered 503 handler_timeout must not be stored afterwards"
+            #expect(throws: ConfigurationError.invalid(message)) { try configuration.validate(for: .refresh) }
+        }
+    }
+
+    /// The defaults keep the restore timeout below the handler timeout, and one request to Apple
+    /// bounded.
+    @Test func defaults_restoreTimeout_belowTheHandlerTimeout() throws {
+        let configuration = ServiceConfiguration()
+        #expect(configuration.restoreTimeoutMilliseconds < configuration.http.handlerTimeoutMilliseconds)
+        #expect(configuration.appStoreTransport.timeoutSeconds == Double(configuration.appStoreRequestTimeoutSeconds))
+    }
+
+    /// A request timeout out of range is refused by name.
+    @Test(arguments: [0, 601])
+    func requestTimeout_outOfRange_failsValidation(seconds: Int) throws {
+        var configuration = ServiceConfiguration()
+        configuration.sharedSecret = "secret"
+        configuration.appStoreRequestTimeoutSeconds = seconds
+        #expect(throws: ConfigurationError.invalid("appStoreRequestTimeoutSeconds must be from 1 to 600, not \(seconds)")) {
+            try configuration.validate(for: .refresh)
+        }
+    }
+
+    /// verifyReceipt URLs over plain http need `verifyReceiptAllowHTTP`, as the App Store Server
+    /// API's need `appStoreServerAPIAllowHTTP`.
+    @Test(arguments: ["verifyReceiptProductionURL", "verifyReceiptSandboxURL"])
+    func verifyReceiptURL_overHTTP_needsTheOptIn(name: String) throws {
+        var configuration = ServiceConfiguration()
+        configuration.sharedSecret = "secret"
+        let setting = try #require(ServiceConfiguration.setting(name))
+        try setting.apply(flag: "http://127.0.0.1:9/verifyReceipt", to: &configuration)
+        let message = "\(name) must be an https URL (http only when verifyReceiptAllowHTTP is set, for tests), not \"http://127.0.0.1:9/verifyReceipt\""
+        #expect(throws: ConfigurationError.invalid(message)) { try configuration.validate(for: .refresh) }
+        try #require(ServiceConfiguration.setting("verifyReceiptAllowHTTP")).apply(flag: nil, to: &configuration)
+        try configuration.validate(for: .refresh)
     }
 }

@@ -8,7 +8,8 @@ public import Synchronization
 /// environment, customers' transactions and statuses, notifications and orders, answered by
 /// every endpoint the client uses with data the test chain signed; small pages; failures on
 /// demand. It checks every request's JWT (header, claims, expiry, signature with the test key)
-/// and answers 401 to a bad one, recording what it saw.
+/// and answers 401 to a bad one, recording what it saw. It can answer late (a slow Apple);
+/// ``HostileHTTPServer`` answers as a broken or hostile one would.
 ///
 /// The production server is at `productionURL` (`…/production`), the sandbox at `sandboxURL`.
 public final class FakeAppStoreServerAPI: Sendable {
@@ -77,6 +78,8 @@ public final class FakeAppStoreServerAPI: Sendable {
         /// Next-page tokens (history revisions, notification pagination tokens) answered as
         /// another: real → given, such as `"3": "1"` to send the client back to an older page.
         public var rewoundTokens: [String: String] = [:]
+        /// How long after a request arrives its answer is sent: a slow Apple.
+        public var delayMilliseconds = 0
     }
 
     public let state = Mutex(State())
@@ -96,7 +99,10 @@ public final class FakeAppStoreServerAPI: Sendable {
         let box = Mutex(WeakFake())
         server = try HTTPServer(configuration: configuration) { request, responder in
             guard let fake = box.withLock({ $0.fake }) else { return responder.send(.json(503, [])) }
-            responder.send(fake.answer(request))
+            let response = fake.answer(request)
+            let delay = fake.state.withLock { $0.delayMilliseconds }
+            guard delay > 0 else { return responder.send(response) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { responder.send(response) }
         }
         box.withLock { $0.fake = self }
         try server.start()

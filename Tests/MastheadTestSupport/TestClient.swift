@@ -117,5 +117,5 @@ extension String {
 }
 
 /// Makes a write to a closed socket or pipe an error (EPIPE) instead of killing the test process:
-/// tests close connections on purpose, and URLSession's transport may write after a peer left.
+/// tests close connections on purpose, and the outgoing transport may write after a peer left.
 public func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
