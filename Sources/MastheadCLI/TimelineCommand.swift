@@ -1,5 +1,4 @@
 import Masthead
-import MastheadFormats
 import MastheadReports
 
 /// `masthead timeline`: one reader's intervals, periods, lapses and issues as an SVG picture.
