@@ -254,6 +254,7 @@ struct ConfigurationProblemsTests {
             try configuration.validate(for: .refresh)
         }
     }
+
     /// A restore timeout not below the handler timeout is refused: a restore answered 503
     /// `handler_timeout` must not be stored afterwards.
     @Test(arguments: [(30_000, 30_000, false), (40_000, 30_000, false), (29_999, 30_000, true), (1000, 2000, true)])
