@@ -55,7 +55,7 @@ do throws(CLIError) {
     case .print(let text):
         print(text, terminator: "")
         exit(0)
-    case .run(let spec, let arguments):
+    case .run(let spec, _, let arguments):
         command = spec
         options = try BenchOptions(Arguments(arguments, spec: spec))
     }

@@ -5,7 +5,7 @@ import MastheadReports
 
 /// `masthead audit`: one result per (user, publication) for every user of a receipts file or of
 /// the service's database, as JSON lines or CSV, with an optional reconciliation and HTML report.
-struct AuditCommand {
+struct AuditCommand: MastheadCommand {
     static let spec = CommandSpec(
         name: "audit", summary: "Decide entitlements for many users (receipts file or service database); reconcile grants.",
         description: """
@@ -28,15 +28,14 @@ struct AuditCommand {
             CommonOptions.catalogOption,
             .value("receipts", "FILE.jsonl", "JSON lines input; - reads standard input."),
             .value("database", "FILE|URL", "The service's database, a SQLite file or postgresql:// URL (instead of --receipts)."),
-            .value(
-                "at", "INSTANT",
+            CommonOptions.at.repeatable(
                 """
-                The as-of instant, RFC 3339 (default: now). Repeat for a series: JSON
+                Repeat for a series: JSON
                 lines then carry "asOf": [{"at", "status", "readable"}, ...], CSV has
                 the columns once per instant, suffixed @INSTANT.
-                """, repeatable: true),
-            CommonOptions.environmentOption,
-            .value("format", "FORMAT", "jsonl (default) or csv."),
+                """),
+            CommonOptions.environment.spec,
+            formatOption.spec,
             .value(
                 "output", "FILE",
                 """
@@ -108,6 +107,11 @@ struct AuditCommand {
             environment is read; only the chosen --environment's grants. With --trust-verified, the
             summary and the report say that no signature was verified.
             """)
+    /// `--format FORMAT`.
+    static let formatOption = ChoiceOption<AuditFormat>("format", "FORMAT", default: .jsonl)
+    /// Stopped by SIGINT or SIGTERM, an audit leaves no temporary output file behind.
+    static let removesTemporaryFilesOnStopSignals = true
+
     let catalogPath: String
     /// Where the users come from: a receipts JSON lines file, or the service's database.
     let source: AuditConfiguration.Source
@@ -130,8 +134,7 @@ struct AuditCommand {
     /// The longest input line read.
     let maxLineBytes: Int
 
-    init(_ arguments: [String], now: Instant) throws(CLIError) {
-        let parsed = try Arguments(arguments, spec: Self.spec)
+    init(_ parsed: Arguments, now: Instant) throws(CLIError) {
         grantsPath = parsed.value("grants")
         failOnDiscrepancy = parsed.flag("fail-on-discrepancy")
         if failOnDiscrepancy && grantsPath == nil {
@@ -148,15 +151,10 @@ struct AuditCommand {
         catalogPath = parsed.required("catalog")
         // The parser has made sure exactly one of the two is given.
         source = parsed.value("receipts").map { .receipts(path: $0) } ?? .database(path: parsed.required("database"))
-        var instants: [Instant] = []
-        for text in parsed.all("at") { instants.append(try CommonOptions.instant(text, now: now, command: Self.spec.name)) }
+        let instants = try CommonOptions.at.instants(in: parsed, command: Self.spec.name)
         self.instants = instants.isEmpty ? [now] : instants
-        environment = try CommonOptions.environment(parsed.value("environment"), command: Self.spec.name)
-        let formatName = parsed.value("format") ?? "jsonl"
-        guard let format = AuditFormat(rawValue: formatName) else {
-            throw CLIError.usage("\(Self.spec.name): --format must be jsonl or csv, not '\(formatName)'")
-        }
-        self.format = format
+        environment = try CommonOptions.environment.value(in: parsed, command: Self.spec.name)
+        format = try Self.formatOption.value(in: parsed, command: Self.spec.name)
         outputPath = parsed.value("output")
         reportPath = parsed.value("report")
         summaryJSONPath = parsed.value("summary-json")

@@ -3,7 +3,7 @@ import MastheadFormats
 import MastheadJSON
 
 /// `masthead check`: one user's entitlements from one or more receipt files.
-struct CheckCommand {
+struct CheckCommand: MastheadCommand {
     static let spec = CommandSpec(
         name: "check", summary: "Show one user's status, periods and every issue's decision, from a receipt.",
         description: """
@@ -11,31 +11,38 @@ struct CheckCommand {
             whether it is readable and why.
             """,
         options: [
-            CommonOptions.catalogOption, CommonOptions.receiptOption, CommonOptions.atOption,
-            .value("publication", "ID", "Only this publication (shown even without a transaction)."), CommonOptions.environmentOption,
-            .value("format", "FORMAT", "text (default) or json."),
+            CommonOptions.catalogOption, CommonOptions.receiptOption, CommonOptions.at.spec,
+            .value("publication", "ID", "Only this publication (shown even without a transaction)."), CommonOptions.environment.spec,
+            formatOption.spec,
         ] + CommonOptions.trustOptions,
         epilogue: ReaderOptions.signedDataNote)
-    let reader: ReaderOptions
-    let json: Bool
-
-    init(_ arguments: [String], now: Instant) throws(CLIError) {
-        let parsed = try Arguments(arguments, spec: Self.spec)
-        reader = try ReaderOptions(parsed, now: now, command: Self.spec.name)
-        switch parsed.value("format") ?? "text" {
-        case "text": json = false
-        case "json": json = true
-        case let other: throw CLIError.usage("check: --format must be text or json, not '\(other)'")
-        }
+    /// How the answer is printed.
+    enum Format: String, CaseIterable, Sendable {
+        /// For people (``TextReport``).
+        case text
+        /// The service's entitlement JSON.
+        case json
     }
 
-    func run(output: OutputFile) throws(CLIError) -> Int32 {
+    /// `--format FORMAT`.
+    static let formatOption = ChoiceOption<Format>("format", "FORMAT", default: .text)
+
+    let reader: ReaderOptions
+    let format: Format
+
+    init(_ parsed: Arguments, now: Instant) throws(CLIError) {
+        reader = try ReaderOptions(parsed, now: now, command: Self.spec.name)
+        format = try Self.formatOption.value(in: parsed, command: Self.spec.name)
+    }
+
+    func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
         let entitlements = try reader.entitlements()
-        if json {
+        switch format {
+        case .json:
             var writer = JSONWriter()
             EntitlementJSON.write(entitlements, userId: nil, into: &writer)
             try output.write(writer.bytes + [0x0A])
-        } else {
+        case .text:
             try output.write(TextReport.render(entitlements))
         }
         return 0
@@ -69,9 +76,9 @@ struct ReaderOptions {
         self.command = command
         catalogPath = parsed.required("catalog")
         receiptPaths = parsed.all("receipt")
-        at = try CommonOptions.instant(parsed.value("at"), now: now, command: command)
+        at = try CommonOptions.at.instant(in: parsed, command: command) ?? now
         publicationId = parsed.value("publication")
-        environment = try CommonOptions.environment(parsed.value("environment"), command: command)
+        environment = try CommonOptions.environment.value(in: parsed, command: command)
         trust = try TrustOptions(parsed, command: command)
     }
 

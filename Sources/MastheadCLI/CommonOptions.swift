@@ -14,10 +14,17 @@ package enum CommonOptions {
         {"signedTransactions": [...], "signedRenewalInfos": [...]}, or an audit
         input line (JSON; told apart by shape). Repeat to merge several.
         """, repeatable: true, required: true)
-    /// `--at INSTANT` for one as-of instant.
-    static let atOption = OptionSpec.value("at", "INSTANT", "The as-of instant, RFC 3339 (default: now).")
-    /// `--environment ENV`.
-    static let environmentOption = OptionSpec.value("environment", "ENV", "production (default) or sandbox.")
+    /// `--at INSTANT`: the as-of instant, once (`check`, `timeline`) or a series (`audit`).
+    static let at = InstantOption(name: "at", help: "The as-of instant, RFC 3339 (default: now).")
+    /// `--environment ENV`: whose grants count, production (the default) or sandbox; any case.
+    static let environment = ChoiceOption<Environment>("environment", "ENV", default: .production, lowercased: true)
+
+    /// `--config FILE`: the JSON file of the service's settings, for the commands that share
+    /// them (`serve`, `import`, `refresh`, `migrate`; ``ServeCommand/settings(_:command:)`` reads
+    /// it); `help` says what of the file applies to the command.
+    static func configOption(_ help: String) -> OptionSpec { .value(configName, "FILE", help) }
+    /// The name of `--config`.
+    static let configName = "config"
 
     /// `--root-certificate FILE`, `--bundle-id ID`, `--app-apple-id N`: how signed data is trusted
     /// (``TrustOptions``).
@@ -57,23 +64,5 @@ package enum CommonOptions {
         let file = catalogFile(path)
         let bytes = try Files.read(file)
         do { return try CatalogDecoder().decodeDocument(bytes, file: file) } catch { throw CLIError.invalidInput(path: file, error) }
-    }
-
-    /// The as-of instant from `--at`, or `now`.
-    static func instant(_ text: String?, now: Instant, command: String) throws(CLIError) -> Instant {
-        guard let text else { return now }
-        guard let instant = DateText.rfc3339(text) else {
-            throw CLIError.usage("\(command): --at '\(text)' is not an RFC 3339 instant such as 2020-07-02T00:00:00Z")
-        }
-        return instant
-    }
-
-    /// The environment from `--environment` (production by default).
-    static func environment(_ text: String?, command: String) throws(CLIError) -> Environment {
-        guard let text else { return .production }
-        guard let environment = Environment(rawValue: text.lowercased()) else {
-            throw CLIError.usage("\(command): --environment must be production or sandbox, not '\(text)'")
-        }
-        return environment
     }
 }

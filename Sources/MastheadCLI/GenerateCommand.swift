@@ -10,7 +10,7 @@ import Synchronization
 /// `masthead generate`: a synthetic population as audit input, the same bytes for the same seed;
 /// optionally what a content system would have served them, with a few mistakes, for demos of
 /// `audit --grants`.
-struct GenerateCommand {
+struct GenerateCommand: MastheadCommand {
     static let spec = CommandSpec(
         name: "generate", summary: "Write a synthetic population of receipts as audit input (same seed, same bytes).",
         description: """
@@ -36,12 +36,7 @@ struct GenerateCommand {
             .value("seed", "S", "The random seed (default 1)."),
             .value("output", "FILE", "Write here (atomically; a regular file) instead of standard output."),
             .value("grants", "FILE", "Also write grants for the users here."),
-            .value(
-                "grants-at", "INSTANT",
-                """
-                An instant the grants describe, RFC 3339 (default: now); repeat it
-                for the instants of an audit series.
-                """, repeatable: true),
+            grantsAtOption.repeatable(),
             .flag("signed", "Write signed transactions and renewal infos instead of receipts."),
             .value("signing-key", "FILE", "With --signed: PEM file of the P-256 private key that signs (PKCS#8 or SEC1)."),
             .value(
@@ -52,6 +47,16 @@ struct GenerateCommand {
                 """),
             .value("bundle-id", "ID", "With --signed: the app's bundle id (default com.example.magazine)."),
         ])
+    /// `--grants-at INSTANT`, repeatable.
+    static let grantsAtOption = InstantOption(
+        name: "grants-at",
+        help: """
+            An instant the grants describe, RFC 3339 (default: now); repeat it
+            for the instants of an audit series.
+            """)
+    /// Stopped by SIGINT or SIGTERM, it leaves no temporary output file behind.
+    static let removesTemporaryFilesOnStopSignals = true
+
     let catalogPath: String
     let users: Int
     let seed: UInt64
@@ -62,15 +67,13 @@ struct GenerateCommand {
     /// With `--signed`: the key and certificate chain files that sign, and the app's bundle id.
     let signing: (keyPath: String, chainPath: String, bundleId: String)?
 
-    init(_ arguments: [String], now: Instant) throws(CLIError) {
-        let parsed = try Arguments(arguments, spec: Self.spec)
+    init(_ parsed: Arguments, now: Instant) throws(CLIError) {
         catalogPath = parsed.required("catalog")
         users = try parsed.integer("users", in: 0...Int.max) ?? 0  // required: always given
         seed = try parsed.unsigned("seed") ?? 1
         outputPath = parsed.value("output")
         grantsPath = parsed.value("grants")
-        var grantsAt: [Instant] = []
-        for text in parsed.all("grants-at") { grantsAt.append(try CommonOptions.instant(text, now: now, command: Self.spec.name)) }
+        let grantsAt = try Self.grantsAtOption.instants(in: parsed, command: Self.spec.name)
         self.grantsAt = grantsAt.isEmpty ? [now] : grantsAt.sorted()
         if parsed.flag("signed") {
             guard let key = parsed.value("signing-key"), let chain = parsed.value("signing-chain") else {
@@ -93,7 +96,7 @@ struct GenerateCommand {
     /// The share (in percent) of users served one issue they may not read.
     static let extraPercent = 3
 
-    func run(output: OutputFile) throws(CLIError) -> Int32 {
+    func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
         let catalog = try CommonOptions.catalog(catalogPath)
         let destination = try outputPath.map { (path) throws(CLIError) in try OutputFile(path: path) } ?? output
         let grants = try grantsPath.map { (path) throws(CLIError) in try OutputFile(path: path) }

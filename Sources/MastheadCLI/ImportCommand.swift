@@ -7,7 +7,7 @@ import MastheadStorage
 /// `masthead import`: a receipts file's users stored in the service's database, as the service
 /// stores posted receipts and signed transactions, so that `audit --database` (or the service)
 /// can read them.
-struct ImportCommand {
+struct ImportCommand: MastheadCommand {
     static let spec = CommandSpec(
         name: "import", summary: "Store a receipts file's users in the service's database, as posted receipts are stored.",
         description: """
@@ -29,7 +29,7 @@ struct ImportCommand {
             .value(
                 "database", "FILE.sqlite|URL", "The service's SQLite database (created if needed) or postgresql:// URL; a running service may use it.",
                 required: true),
-            .value("config", "FILE", "JSON file of the service's settings (see 'masthead serve --help'): restore and maxCommitBatch apply."),
+            CommonOptions.configOption("JSON file of the service's settings (see 'masthead serve --help'): restore and maxCommitBatch apply."),
         ] + ["restore", "maxCommitBatch"].compactMap(ServiceConfiguration.setting).map(ServeCommand.option) + CommonOptions.trustOptions
             + [CommonOptions.trustVerifiedOption],
         epilogue: """
@@ -45,12 +45,14 @@ struct ImportCommand {
     /// How signed lines are trusted.
     let trust: TrustOptions
 
-    init(_ arguments: [String]) throws(CLIError) {
-        let parsed = try Arguments(arguments, spec: Self.spec)
+    init(_ parsed: Arguments, now: Instant) throws(CLIError) {
         var configuration = try ServeCommand.settings(parsed, command: Self.spec.name)
         configuration.catalogPath = parsed.required("catalog")
         configuration.databasePath = parsed.required("database")
-        guard configuration.maxCommitBatch >= 1 else { throw CLIError.configuration("invalid configuration: maxCommitBatch must be at least 1") }
+        // The service's own range for the batch (its settings row's); import needs none of its secrets.
+        if let problem = ServiceConfiguration.setting("maxCommitBatch")?.rangeProblem(in: configuration) {
+            throw CLIError.configuration("invalid configuration: \(problem)")
+        }
         self.configuration = configuration
         receiptsPath = parsed.required("receipts")
         trust = try TrustOptions(parsed, command: Self.spec.name)

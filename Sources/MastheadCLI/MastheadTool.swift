@@ -2,15 +2,20 @@ public import Masthead
 import MastheadClock
 import MastheadFormats
 
-/// The `masthead` command: a table of subcommands, each parsing its arguments, then running.
+/// The `masthead` command: one list of subcommands, each parsing its arguments, then running.
 public enum MastheadTool {
-    /// The program and its commands, for the help and for finding the command to run.
+    /// Every command, in the order the help lists them: the one list the help and the choice of
+    /// the command to run both come from.
+    static let commands: [any MastheadCommand.Type] = [
+        CheckCommand.self, AuditCommand.self, ImportCommand.self, TimelineCommand.self, GenerateCommand.self, ServeCommand.self, RefreshCommand.self,
+        MigrateCommand.self,
+    ]
+
+    /// The program and its commands' specs (those of ``commands``, in order), for the help and
+    /// for finding the command to run.
     static let spec = ToolSpec(
         program: "masthead", about: "decide which magazine issues App Store subscribers may read, and why.",
-        commands: [
-            CheckCommand.spec, AuditCommand.spec, ImportCommand.spec, TimelineCommand.spec, GenerateCommand.spec, ServeCommand.spec, RefreshCommand.spec,
-            MigrateCommand.spec,
-        ],
+        commands: commands.map { $0.spec },
         footer: """
             Run 'masthead help <command>' or 'masthead <command> --help' for a command's options,
             'masthead --version' for the version.
@@ -36,21 +41,8 @@ public enum MastheadTool {
             case .print(let text):
                 try out.write(text)
                 return 0
-            case .run(let command, let rest):
-                switch command.name {
-                case CheckCommand.spec.name: return try CheckCommand(rest, now: now).run(output: out)
-                // Stopped by SIGINT or SIGTERM, these leave no temporary output file behind.
-                case AuditCommand.spec.name:
-                    return try TemporaryFiles.removedOnStopSignals { () throws(CLIError) in try AuditCommand(rest, now: now).run(output: out, errors: err) }
-                case ImportCommand.spec.name: return try ImportCommand(rest).run(output: out, errors: err)
-                case TimelineCommand.spec.name: return try TimelineCommand(rest, now: now).run(output: out)
-                case GenerateCommand.spec.name:
-                    return try TemporaryFiles.removedOnStopSignals { () throws(CLIError) in try GenerateCommand(rest, now: now).run(output: out) }
-                case ServeCommand.spec.name: return try ServeCommand(rest).run(output: out, errors: err)
-                case RefreshCommand.spec.name: return try RefreshCommand(rest).run(output: out)
-                case MigrateCommand.spec.name: return try MigrateCommand(rest).run(output: out)
-                default: preconditionFailure("no runner for the command \(command.name)")
-                }
+            case .run(_, let position, let rest):
+                return try commands[position].parseAndRun(rest, now: now, output: out, errors: err)
             }
         } catch {
             try? out.flush()

@@ -6,7 +6,7 @@ import MastheadStorage
 
 /// `masthead migrate`: moves the subscriptions known only from receipts to signed data, asking
 /// Apple's App Store Server API for each one's history once.
-struct MigrateCommand {
+struct MigrateCommand: MastheadCommand {
     static let spec = CommandSpec(
         name: "migrate", summary: "Move receipt-only subscriptions to signed data from the App Store Server API.",
         description: """
@@ -27,14 +27,18 @@ struct MigrateCommand {
             subscription failed.
             """,
         options: ["catalog", "database"].compactMap(ServiceConfiguration.setting).map(ServeCommand.option) + [
-            .value("config", "FILE", "JSON file of settings (see 'masthead serve --help')."),
+            CommonOptions.configOption("JSON file of settings (see 'masthead serve --help')."),
             .flag("dry-run", "Ask Apple and report what would change; write nothing."),
         ])
     let configuration: ServiceConfiguration
     let dryRun: Bool
 
-    init(_ arguments: [String], environment: [String: String] = ServeCommand.secretsFromEnvironment()) throws(CLIError) {
-        let parsed = try Arguments(arguments, spec: Self.spec)
+    init(_ parsed: Arguments, now: Instant) throws(CLIError) {
+        try self.init(parsed, environment: ServeCommand.secretsFromEnvironment())
+    }
+
+    /// Reads the arguments, with the secrets from `environment`.
+    init(_ parsed: Arguments, environment: [String: String]) throws(CLIError) {
         configuration = try ServeCommand.configuration(parsed, command: Self.spec.name, environment: environment, use: .appStoreServerAPI).configuration
         // Checked before the database is opened, so a run without the key creates nothing.
         let credentials: AppStoreCredentials?
@@ -47,7 +51,7 @@ struct MigrateCommand {
     static let keyMissing =
         "migrate: the App Store Server API key is not configured: set MASTHEAD_APP_STORE_KEY_ID, MASTHEAD_APP_STORE_ISSUER_ID and MASTHEAD_APP_STORE_PRIVATE_KEY_FILE"
 
-    func run(output: OutputFile) throws(CLIError) -> Int32 {
+    func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
         signal(SIGPIPE, SIG_IGN)  // The transport may write to a connection Apple closed.
         let service = try ServeCommand.openService(configuration)
         defer { service.close() }

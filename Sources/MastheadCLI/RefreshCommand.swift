@@ -6,7 +6,7 @@ import MastheadFormats
 import MastheadService
 
 /// `masthead refresh`: re-verifies with Apple the subscriptions about to expire, once.
-struct RefreshCommand {
+struct RefreshCommand: MastheadCommand {
     static let spec = CommandSpec(
         name: "refresh", summary: "Ask Apple about the subscriptions about to expire, once.",
         description: """
@@ -30,7 +30,7 @@ struct RefreshCommand {
             after it starts, no later than now. Needs the App Store Server API key.
             """,
         options: ["catalog", "database"].compactMap(ServiceConfiguration.setting).map(ServeCommand.option) + [
-            .value("config", "FILE", "JSON file of settings (see 'masthead serve --help')."),
+            CommonOptions.configOption("JSON file of settings (see 'masthead serve --help')."),
             .value("within", "DURATION", "How far ahead to look: 3d, 12h, 30m, 45s (default: pollingWindowSeconds)."),
             .value("notifications-since", "INSTANT", "Apply the notifications Apple sent since this RFC 3339 instant, instead of polling."),
             .value("notifications-until", "INSTANT", "The end of --notifications-since's range (default: now)."),
@@ -42,8 +42,12 @@ struct RefreshCommand {
     /// The notification history's range, instead of polling; nil to poll.
     let notifications: (since: Instant, until: Instant)?
 
-    init(_ arguments: [String], environment: [String: String] = ServeCommand.secretsFromEnvironment()) throws(CLIError) {
-        let parsed = try Arguments(arguments, spec: Self.spec)
+    init(_ parsed: Arguments, now: Instant) throws(CLIError) {
+        try self.init(parsed, environment: ServeCommand.secretsFromEnvironment())
+    }
+
+    /// Reads the arguments, with the secrets from `environment`.
+    init(_ parsed: Arguments, environment: [String: String]) throws(CLIError) {
         // The notification history asks the App Store Server API only; polling re-verifies receipts with the shared secret.
         let use: ServiceConfiguration.Use = parsed.value("notifications-since") == nil ? .refresh : .appStoreServerAPI
         configuration = try ServeCommand.configuration(parsed, command: Self.spec.name, environment: environment, use: use).configuration
@@ -84,7 +88,7 @@ struct RefreshCommand {
         return (since, until)
     }
 
-    func run(output: OutputFile) throws(CLIError) -> Int32 {
+    func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
         signal(SIGPIPE, SIG_IGN)  // The transport may write to a connection Apple closed.
         let service = try ServeCommand.openService(configuration)
         defer { service.close() }

@@ -11,7 +11,7 @@ import MastheadSockets
 import MastheadStorage
 
 /// `masthead serve`: the companion service on HTTP.
-struct ServeCommand {
+struct ServeCommand: MastheadCommand {
     static let spec = CommandSpec(
         name: "serve", summary: "Run the companion service: receipts, notifications, download checks over HTTP.",
         description: """
@@ -26,7 +26,8 @@ struct ServeCommand {
             Every option after --config is a setting, and also a key of the --config file (a JSON
             object such as {"port": 0, "polling": true}); a flag given here wins over the file.
             """,
-        options: [configOption] + ServiceConfiguration.settings.map(option),
+        options: [CommonOptions.configOption("JSON file of settings (below); flags given here win over it.")]
+            + ServiceConfiguration.settings.map(option),
         epilogue: "Secrets come from the environment only:\n" + ServiceConfiguration.secrets.map { secret in
             "  " + secret.variable + String(repeating: " ", count: secretsWidth - secret.variable.count) + secret.help
         }.joined(separator: "\n")
@@ -36,9 +37,6 @@ struct ServeCommand {
 
     /// The secrets' column in the help: the longest variable name and two spaces.
     private static let secretsWidth = (ServiceConfiguration.secrets.map(\.variable.count).max() ?? 0) + 2
-
-    /// `--config FILE`.
-    static let configOption = OptionSpec.value("config", "FILE", "JSON file of settings (below); flags given here win over it.")
 
     /// A setting of the settings table as an option: its key as the flag's name, its help and default.
     static func option(_ setting: ServiceSetting) -> OptionSpec {
@@ -53,8 +51,12 @@ struct ServeCommand {
     /// What signed data the service takes in, or why none: its start-up line.
     let signedData: String
 
-    init(_ arguments: [String], environment: [String: String] = ServeCommand.secretsFromEnvironment()) throws(CLIError) {
-        let parsed = try Arguments(arguments, spec: Self.spec)
+    init(_ parsed: Arguments, now: Instant) throws(CLIError) {
+        try self.init(parsed, environment: Self.secretsFromEnvironment())
+    }
+
+    /// Reads the arguments, with the secrets from `environment`.
+    init(_ parsed: Arguments, environment: [String: String]) throws(CLIError) {
         let loaded = try ServeCommand.configuration(parsed, command: Self.spec.name, environment: environment)
         configuration = loaded.configuration
         catalog = loaded.catalog.catalog
@@ -132,7 +134,7 @@ struct ServeCommand {
     /// not validated); every invalid flag reported at once.
     static func settings(_ parsed: Arguments, command: String) throws(CLIError) -> ServiceConfiguration {
         var configuration = ServiceConfiguration()
-        if let file = parsed.value("config") {
+        if let file = parsed.value(CommonOptions.configName) {
             let bytes = try Files.read(file)
             do { try configuration.apply(configurationFile: bytes, file: file) } catch { throw CLIError.configuration(error.description) }
         }

@@ -1,9 +1,8 @@
 import Masthead
-import MastheadFormats
 import MastheadReports
 
 /// `masthead timeline`: one reader's intervals, periods, lapses and issues as an SVG picture.
-struct TimelineCommand {
+struct TimelineCommand: MastheadCommand {
     static let spec = CommandSpec(
         name: "timeline", summary: "Draw one reader's intervals, periods, lapses and issues as an SVG picture.",
         description: """
@@ -21,18 +20,22 @@ struct TimelineCommand {
         options: [
             CommonOptions.catalogOption,
             CommonOptions.receiptOption,
-            .value("output", "FILE.svg", "The SVG file to write (atomically; a regular file, or - for standard output).", required: true), CommonOptions.atOption,
-            .value("publication", "ID", "Only this publication (drawn even without a transaction)."), CommonOptions.environmentOption,
+            .value("output", "FILE.svg", "The SVG file to write (atomically; a regular file, or - for standard output).", required: true), CommonOptions.at.spec,
+            .value("publication", "ID", "Only this publication (drawn even without a transaction)."), CommonOptions.environment.spec,
             .value(
                 "user", "NAME",
                 """
                 The reader's name for the heading (default: the file's user_id,
                 else the subscription's original transaction id).
                 """),
-            .value("from", "INSTANT", "Draw from this instant (default: the earliest issue, period or refund)."),
-            .value("to", "INSTANT", "Draw up to this instant (default: the latest one, or the as-of instant)."),
+            fromOption.spec, toOption.spec,
         ] + CommonOptions.trustOptions,
         epilogue: ReaderOptions.signedDataNote)
+    /// `--from INSTANT`.
+    static let fromOption = InstantOption(name: "from", help: "Draw from this instant (default: the earliest issue, period or refund).")
+    /// `--to INSTANT`.
+    static let toOption = InstantOption(name: "to", help: "Draw up to this instant (default: the latest one, or the as-of instant).")
+
     let reader: ReaderOptions
     let outputPath: String
     /// The name for the heading; by default the file's `user_id`, else the subscription's id.
@@ -41,24 +44,16 @@ struct TimelineCommand {
     let from: Instant?
     let to: Instant?
 
-    init(_ arguments: [String], now: Instant) throws(CLIError) {
-        let parsed = try Arguments(arguments, spec: Self.spec)
+    init(_ parsed: Arguments, now: Instant) throws(CLIError) {
         reader = try ReaderOptions(parsed, now: now, command: Self.spec.name)
         outputPath = parsed.required("output")
         user = parsed.value("user")
-        func instant(_ name: String) throws(CLIError) -> Instant? {
-            guard let text = parsed.value(name) else { return nil }
-            guard let instant = DateText.rfc3339(text) else {
-                throw CLIError.usage("\(Self.spec.name): --\(name) '\(text)' is not an RFC 3339 instant such as 2020-07-02T00:00:00Z")
-            }
-            return instant
-        }
-        from = try instant("from")
-        to = try instant("to")
+        from = try Self.fromOption.instant(in: parsed, command: Self.spec.name)
+        to = try Self.toOption.instant(in: parsed, command: Self.spec.name)
         if let from, let to, from >= to { throw CLIError.usage("\(Self.spec.name): --from must be before --to") }
     }
 
-    func run(output: OutputFile) throws(CLIError) -> Int32 {
+    func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
         let (history, userId, entitlements) = try reader.read()
         // Named as the user is known: given, from the file, or by the App Store's subscription ids.
         var subscriptions: [String] = []

@@ -25,8 +25,9 @@ package struct ToolSpec: Sendable {
     package enum Request {
         /// Print this text (a help) and succeed.
         case print(String)
-        /// Run `command` with `arguments` (those after its name).
-        case run(CommandSpec, arguments: [String])
+        /// Run `command`, the one at `position` in ``ToolSpec/commands``, with `arguments` (those
+        /// after its name).
+        case run(CommandSpec, position: Int, arguments: [String])
     }
 
     /// The request `arguments` (without the program name) make: no arguments, `--help`, `-h` or
@@ -40,19 +41,21 @@ package struct ToolSpec: Sendable {
         case "--help", "-h", "help":
             guard let topic = rest.first else { return .print(help) }
             guard rest.count == 1 else { throw CLIError.usage("help: name one command (see '\(program) --help')") }
-            return .print(try command(topic).help)
+            return .print(commands[try position(topic)].help)
         case "--version", "version":
             return .print("\(program) \(MastheadVersion.current)\n")
         default:
-            let command = try command(name)
+            let position = try position(name)
+            let command = commands[position]
             if rest.contains("--help") || rest.contains("-h") { return .print(command.help) }
-            return .run(command, arguments: rest)
+            return .run(command, position: position, arguments: rest)
         }
     }
 
-    /// The command called `name`; a usage error suggesting the nearest one when there is none.
-    private func command(_ name: String) throws(CLIError) -> CommandSpec {
-        if let command = commands.first(where: { $0.name == name }) { return command }
+    /// Where the command called `name` is in ``commands``; a usage error suggesting the nearest
+    /// one when there is none.
+    private func position(_ name: String) throws(CLIError) -> Int {
+        if let position = commands.firstIndex(where: { $0.name == name }) { return position }
         let suggestion = Spelling.suggestion(for: name, among: commands.map(\.name) + ["help", "version", "--help", "--version"])
         throw CLIError.usage("unknown command '\(name)'\(suggestion) (see '\(program) --help')")
     }

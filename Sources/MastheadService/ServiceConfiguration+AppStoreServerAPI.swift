@@ -48,12 +48,9 @@ extension ServiceConfiguration {
     /// The HTTP client of requests to Apple: each one bounded by `appStoreRequestTimeoutSeconds`.
     public var appStoreTransport: HTTPSTransport { HTTPSTransport(timeoutSeconds: Double(appStoreRequestTimeoutSeconds)) }
 
-    /// Checks the App Store Server API settings and, when given, the credentials.
+    /// Checks the App Store Server API's base URLs and, when given, the credentials (the ranges of
+    /// its timeout and retry settings are their rows', checked with every row's).
     func validateAppStoreServerAPI() throws(ConfigurationError) {
-        try Self.check("appStoreRequestTimeoutSeconds", appStoreRequestTimeoutSeconds, in: Self.requestTimeoutRange)
-        try Self.check("appStoreServerAPIAttempts", appStoreServerAPIAttempts, in: Self.attemptsRange)
-        try Self.check("appStoreServerAPIBackoffMilliseconds", appStoreServerAPIBackoffMilliseconds, in: Self.backoffRange)
-        try Self.check("appStoreServerAPIMaxWaitMilliseconds", appStoreServerAPIMaxWaitMilliseconds, in: Self.maxWaitRange)
         for (name, url) in [("appStoreServerAPIProductionURL", appStoreServerAPIProductionURL), ("appStoreServerAPISandboxURL", appStoreServerAPISandboxURL)] {
             let lowered = url.lowercased()
             guard lowered.hasPrefix("https://") || (appStoreServerAPIAllowHTTP && lowered.hasPrefix("http://")) else {
@@ -73,9 +70,6 @@ extension ServiceConfiguration {
     static let backoffRange = 0...600_000
     /// The longest wait before a retry: up to an hour.
     static let maxWaitRange = 0...3_600_000
-
-    /// Throws unless the integer setting `name` lies in `range`.
-    static func check(_ name: String, _ value: Int, in range: ClosedRange<Int>) throws(ConfigurationError) {
-        guard range.contains(value) else { throw .invalid("\(name) must be from \(range.lowerBound) to \(range.upperBound), not \(value)") }
-    }
+    /// A count that must be at least one (a batch, a cache).
+    static let atLeastOne = 1...Int(Int32.max)
 }

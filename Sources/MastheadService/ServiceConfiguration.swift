@@ -89,7 +89,7 @@ public struct ServiceConfiguration: Sendable {
         .text("database", "FILE|URL", \.databasePath, "SQLite database (created if needed), or postgresql://user@host:port/db."),
         .text("host", "HOST", \.http.host, "Address to listen on."),
         .port("port", \.http.port, "Port; 0 picks a free one."),
-        .number("threads", \.http.threads, "Event-loop threads."),
+        .number("threads", \.http.threads, "Event-loop threads.", required: 1...64),
         .number("maxRequestLineBytes", \.http.maxRequestLineBytes, "Longest request line; longer: 414."),
         .number("maxHeaderFieldBytes", \.http.maxHeaderFieldBytes, "Longest header field; longer: 431."),
         .number("maxHeaderListBytes", \.http.maxHeaderListBytes, "Largest header section; larger: 431."),
@@ -104,20 +104,23 @@ public struct ServiceConfiguration: Sendable {
         .number("maxConnectionsPerThread", \.http.maxConnectionsPerThread, "More connections per event loop: 503."),
         .number("maxPendingOutputBytes", \.http.maxPendingOutputBytes, "Unread answers past it: the connection is not read."),
         .number("maxPipelinedBytes", \.http.maxPipelinedBytes, "Requests read ahead while one is answered."),
-        .choice("restore", "MODE", \.restore, "A receipt with another user's subscription: transfer, keep or transferIfInactive."),
+        .choice("restore", "MODE", \.restore, "A receipt with another user's subscription"),
         .number(
             "restoreTimeoutMilliseconds", \.restoreTimeoutMilliseconds,
             "A restore not done in time: 504, nothing stored; less than handlerTimeoutMilliseconds.", range: 1...Int(Int32.max)),
-        .number("maxCommitBatch", \.maxCommitBatch, "Most writes committed together."),
-        .number("maxCachedUsers", \.maxCachedUsers, "Most users kept in the answer cache (emptied when full)."),
+        .number("maxCommitBatch", \.maxCommitBatch, "Most writes committed together.", required: ServiceConfiguration.atLeastOne),
+        .number("maxCachedUsers", \.maxCachedUsers, "Most users kept in the answer cache (emptied when full).", required: ServiceConfiguration.atLeastOne),
         .toggle("polling", \.pollingEnabled, "Poll Apple for subscriptions about to expire."),
         .number("pollingIntervalSeconds", \.pollingIntervalSeconds, "Seconds between polls."),
         .number("pollingWindowSeconds", \.pollingWindowSeconds, "How far ahead polling looks for expiries, in seconds."),
         .text("verifyReceiptProductionURL", "URL", \.verifyReceiptProductionURL, "Apple's verifyReceipt for production receipts."),
         .text("verifyReceiptSandboxURL", "URL", \.verifyReceiptSandboxURL, "Apple's verifyReceipt for sandbox receipts."),
         .toggle("verifyReceiptAllowHTTP", \.verifyReceiptAllowHTTP, "Allow http:// verifyReceipt URLs (tests against a local fake only)."),
-        .number("verifyReceiptAttempts", \.verifyReceiptAttempts, "Tries on 21005, 21100-21199 and network errors."),
-        .number("verifyReceiptBackoffMilliseconds", \.verifyReceiptBackoffMilliseconds, "The first retry's wait; doubled each retry."),
+        .number(
+            "verifyReceiptAttempts", \.verifyReceiptAttempts, "Tries on 21005, 21100-21199 and network errors.", required: ServiceConfiguration.attemptsRange),
+        .number(
+            "verifyReceiptBackoffMilliseconds", \.verifyReceiptBackoffMilliseconds, "The first retry's wait; doubled each retry.",
+            required: ServiceConfiguration.backoffRange),
         .text("appStoreBundleId", "ID", \.appStoreBundleId, "Bundle id signed data must carry; empty: signed data is refused."),
         .number("appStoreAppAppleId", \.appStoreAppAppleId, "App Apple ID production notifications must carry; 0: not checked.", range: 0...Int.max),
         .list(
@@ -129,11 +132,15 @@ public struct ServiceConfiguration: Sendable {
         .text("appStoreServerAPIProductionURL", "URL", \.appStoreServerAPIProductionURL, "App Store Server API base URL for production."),
         .text("appStoreServerAPISandboxURL", "URL", \.appStoreServerAPISandboxURL, "App Store Server API base URL for the sandbox."),
         .toggle("appStoreServerAPIAllowHTTP", \.appStoreServerAPIAllowHTTP, "Allow http:// App Store Server API URLs (tests against a local fake only)."),
-        .number("appStoreServerAPIAttempts", \.appStoreServerAPIAttempts, "Tries of an App Store Server API request on 429, 5xx and network errors."),
-        .number("appStoreServerAPIBackoffMilliseconds", \.appStoreServerAPIBackoffMilliseconds, "The first App Store Server API retry's wait; doubled each retry."),
+        .number(
+            "appStoreServerAPIAttempts", \.appStoreServerAPIAttempts, "Tries of an App Store Server API request on 429, 5xx and network errors.",
+            required: ServiceConfiguration.attemptsRange),
+        .number(
+            "appStoreServerAPIBackoffMilliseconds", \.appStoreServerAPIBackoffMilliseconds, "The first App Store Server API retry's wait; doubled each retry.",
+            required: ServiceConfiguration.backoffRange),
         .number(
             "appStoreServerAPIMaxWaitMilliseconds", \.appStoreServerAPIMaxWaitMilliseconds,
-            "Longest wait before an App Store Server API retry; a longer Retry-After gives up."),
+            "Longest wait before an App Store Server API retry; a longer Retry-After gives up.", required: ServiceConfiguration.maxWaitRange),
         .number(
             "appStoreRequestTimeoutSeconds", \.appStoreRequestTimeoutSeconds,
             "Seconds one request to Apple may take in all (connect, first byte, whole answer).", range: ServiceConfiguration.requestTimeoutRange),
@@ -225,24 +232,18 @@ public struct ServiceConfiguration: Sendable {
             do throws(ConfigurationError) { try check() } catch { problems.append(error.message) }
         }
         collect { () throws(ConfigurationError) in try checkSecretsDiffer(callerTokens: use == .serve) }
-        if http.threads < 1 || http.threads > 64 { problems.append("threads must be from 1 to 64") }
+        // The ranges are the settings rows' own, so one built in code is held to them too.
+        problems += Self.settings.compactMap { $0.rangeProblem(in: self) }
         if http.maxBufferedBodyBytes < http.maxBodyBytes {
             problems.append("maxBufferedBodyBytes (\(http.maxBufferedBodyBytes)) must be at least maxBodyBytes (\(http.maxBodyBytes))")
         }
-        if maxCommitBatch < 1 { problems.append("maxCommitBatch must be at least 1") }
-        if maxCachedUsers < 1 { problems.append("maxCachedUsers must be at least 1") }
         if pollingEnabled && pollingIntervalSeconds < 1 { problems.append("pollingIntervalSeconds must be at least 1") }
-        collect { () throws(ConfigurationError) in try Self.check("verifyReceiptAttempts", verifyReceiptAttempts, in: Self.attemptsRange) }
-        collect { () throws(ConfigurationError) in
-            try Self.check("verifyReceiptBackoffMilliseconds", verifyReceiptBackoffMilliseconds, in: Self.backoffRange)
-        }
         collect { () throws(ConfigurationError) in _ = try rootCertificates() }
         collect { () throws(ConfigurationError) in try validateAppStoreServerAPI() }
         for (name, url) in [("verifyReceiptProductionURL", verifyReceiptProductionURL), ("verifyReceiptSandboxURL", verifyReceiptSandboxURL)]
         where !(url.lowercased().hasPrefix("https://") || (verifyReceiptAllowHTTP && url.lowercased().hasPrefix("http://"))) {
             problems.append("\(name) must be an https URL (http only when verifyReceiptAllowHTTP is set, for tests), not \"\(url)\"")
         }
-        collect { () throws(ConfigurationError) in try Self.check("restoreTimeoutMilliseconds", restoreTimeoutMilliseconds, in: 1...Int(Int32.max)) }
         if restoreTimeoutMilliseconds >= http.handlerTimeoutMilliseconds {
             problems.append(
                 "restoreTimeoutMilliseconds (\(restoreTimeoutMilliseconds)) must be less than handlerTimeoutMilliseconds (\(http.handlerTimeoutMilliseconds)): "

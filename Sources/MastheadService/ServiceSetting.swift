@@ -3,13 +3,16 @@ import MastheadJSON
 /// One row of the service's settings table: a key (the same in a `--config` file and as a
 /// `masthead serve` flag), the kind of value it takes, its help, and the field of
 /// ``ServiceConfiguration`` it reads and sets. The default is that field's value in
-/// `ServiceConfiguration()`, so the help and the code cannot name different defaults.
+/// `ServiceConfiguration()`, so the help and the code cannot name different defaults. A number's
+/// row also holds the range a service can start with (``required``), which
+/// ``ServiceConfiguration/validate(for:)`` checks however the configuration was built.
 public struct ServiceSetting: Sendable {
     /// The values a setting takes.
     public enum Kind: Sendable, Hashable {
         /// Any string.
         case text
-        /// A whole number within the range.
+        /// A whole number within the range (what a flag or a file may give; ``ServiceSetting/required``
+        /// may narrow what a service starts with).
         case number(ClosedRange<Int>)
         /// true or false; as a flag it takes no value and means true.
         case toggle
@@ -27,8 +30,23 @@ public struct ServiceSetting: Sendable {
     /// What the setting does, one sentence.
     public let help: String
     public let kind: Kind
+    /// For a number a flag or a file may give but a service (or command) cannot start with: the
+    /// values it can start with; nil when every value of ``kind`` will do. The one range checked
+    /// by ``ServiceConfiguration/validate(for:)`` is this one, else the kind's (``rangeProblem(in:)``).
+    public let required: ClosedRange<Int>?
     private let read: @Sendable (ServiceConfiguration) -> Value
     private let write: @Sendable (inout ServiceConfiguration, Value) -> Void
+
+    /// Why the number in `configuration` is outside its range (``required``, else the kind's),
+    /// naming the setting; nil when it is within it, or the setting is not a number. A
+    /// configuration set in code, not through the rows, is held to the same ranges this way.
+    public func rangeProblem(in configuration: ServiceConfiguration) -> String? {
+        guard case .number(let accepted) = kind, case .number(let number) = read(configuration) else { return nil }
+        let required = required ?? accepted
+        guard !required.contains(number) else { return nil }
+        let bounds = required.upperBound == Int(Int32.max) ? "at least \(required.lowerBound)" : "from \(required.lowerBound) to \(required.upperBound)"
+        return "\(key) must be \(bounds), not \(number)"
+    }
 
     /// A setting's value, checked against its kind.
     private enum Value: Sendable {
@@ -43,24 +61,25 @@ public struct ServiceSetting: Sendable {
         _ key: String, _ valueName: String, _ field: any WritableKeyPath<ServiceConfiguration, String> & Sendable, _ help: String
     ) -> ServiceSetting {
         ServiceSetting(
-            key: key, valueName: valueName, help: help, kind: .text, read: { .text($0[keyPath: field]) },
+            key: key, valueName: valueName, help: help, kind: .text, required: nil, read: { .text($0[keyPath: field]) },
             write: { configuration, value in if case .text(let text) = value { configuration[keyPath: field] = text } })
     }
 
-    /// A whole-number setting, from 0 to `Int32.max` unless `range` says otherwise.
+    /// A whole-number setting, from 0 to `Int32.max` unless `range` says otherwise; a service
+    /// starts only with a value within `required` when it is given.
     static func number(
         _ key: String, _ field: any WritableKeyPath<ServiceConfiguration, Int> & Sendable, _ help: String,
-        range: ClosedRange<Int> = 0...Int(Int32.max)
+        range: ClosedRange<Int> = 0...Int(Int32.max), required: ClosedRange<Int>? = nil
     ) -> ServiceSetting {
         ServiceSetting(
-            key: key, valueName: "N", help: help, kind: .number(range), read: { .number($0[keyPath: field]) },
+            key: key, valueName: "N", help: help, kind: .number(range), required: required, read: { .number($0[keyPath: field]) },
             write: { configuration, value in if case .number(let number) = value { configuration[keyPath: field] = number } })
     }
 
     /// The port setting (a 16-bit number).
     static func port(_ key: String, _ field: any WritableKeyPath<ServiceConfiguration, UInt16> & Sendable, _ help: String) -> ServiceSetting {
         ServiceSetting(
-            key: key, valueName: "N", help: help, kind: .number(0...Int(UInt16.max)), read: { .number(Int($0[keyPath: field])) },
+            key: key, valueName: "N", help: help, kind: .number(0...Int(UInt16.max)), required: nil, read: { .number(Int($0[keyPath: field])) },
             write: { configuration, value in
                 if case .number(let number) = value, let port = UInt16(exactly: number) { configuration[keyPath: field] = port }
             })
@@ -69,16 +88,18 @@ public struct ServiceSetting: Sendable {
     /// A true-or-false setting.
     static func toggle(_ key: String, _ field: any WritableKeyPath<ServiceConfiguration, Bool> & Sendable, _ help: String) -> ServiceSetting {
         ServiceSetting(
-            key: key, valueName: nil, help: help, kind: .toggle, read: { .bool($0[keyPath: field]) },
+            key: key, valueName: nil, help: help, kind: .toggle, required: nil, read: { .bool($0[keyPath: field]) },
             write: { configuration, value in if case .bool(let flag) = value { configuration[keyPath: field] = flag } })
     }
 
-    /// A setting that takes one of an enumeration's raw values.
+    /// A setting that takes one of an enumeration's raw values; its help is `lead`, then the
+    /// values (`lead: a, b or c.`).
     static func choice<Choice: RawRepresentable<String> & CaseIterable & Sendable>(
-        _ key: String, _ valueName: String, _ field: any WritableKeyPath<ServiceConfiguration, Choice> & Sendable, _ help: String
+        _ key: String, _ valueName: String, _ field: any WritableKeyPath<ServiceConfiguration, Choice> & Sendable, _ lead: String
     ) -> ServiceSetting {
-        ServiceSetting(
-            key: key, valueName: valueName, help: help, kind: .choice(Choice.allCases.map(\.rawValue)),
+        let words = Choice.allCases.map(\.rawValue)
+        return ServiceSetting(
+            key: key, valueName: valueName, help: "\(lead): \(describe(words)).", kind: .choice(words), required: nil,
             read: { .text($0[keyPath: field].rawValue) },
             write: { configuration, value in
                 if case .text(let text) = value, let choice = Choice(rawValue: text) { configuration[keyPath: field] = choice }
@@ -91,7 +112,7 @@ public struct ServiceSetting: Sendable {
         words: [String]? = nil
     ) -> ServiceSetting {
         ServiceSetting(
-            key: key, valueName: valueName, help: help, kind: .list(words), read: { .list($0[keyPath: field]) },
+            key: key, valueName: valueName, help: help, kind: .list(words), required: nil, read: { .list($0[keyPath: field]) },
             write: { configuration, value in if case .list(let items) = value { configuration[keyPath: field] = items } })
     }
 

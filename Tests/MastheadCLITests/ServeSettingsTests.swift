@@ -10,6 +10,11 @@ import Testing
 struct ServeSettingsTests {
     static let secrets = ServerProcess.environment
 
+    /// `serve` made from `arguments` with the test secrets, not run.
+    static func serve(_ arguments: [String]) throws -> ServeCommand {
+        try ServeCommand(Arguments(arguments, spec: ServeCommand.spec), environment: secrets)
+    }
+
     /// A value of the setting's kind other than its default, as a flag and as JSON.
     static func otherValue(_ setting: ServiceSetting) -> (flag: String?, json: String) {
         let current = setting.defaultText
@@ -52,7 +57,7 @@ struct ServeSettingsTests {
             let value = Self.otherValue(setting)
             arguments += ["--\(setting.key)"] + (value.flag.map { [$0] } ?? [])
         }
-        let configuration = try ServeCommand(arguments, environment: Self.secrets).configuration
+        let configuration = try Self.serve(arguments).configuration
         for setting in ServiceConfiguration.settings {
             #expect(setting.json(in: configuration) == Self.otherValue(setting).json, "\(setting.key)")
         }
@@ -64,11 +69,11 @@ struct ServeSettingsTests {
         let file = folder.appendingPathComponent("config.json")
         let document = ServiceConfiguration.settings.map { "\"\($0.key)\": \(Self.otherValue($0).json)" }.joined(separator: ",\n")
         try Data("{\(document)}".utf8).write(to: file)
-        let configuration = try ServeCommand(["--config", file.path], environment: Self.secrets).configuration
+        let configuration = try Self.serve(["--config", file.path]).configuration
         for setting in ServiceConfiguration.settings {
             #expect(setting.json(in: configuration) == Self.otherValue(setting).json, "\(setting.key)")
         }
-        let overridden = try ServeCommand(["--config", file.path, "--port", "0", "--host", "0.0.0.0"], environment: Self.secrets).configuration
+        let overridden = try Self.serve(["--config", file.path, "--port", "0", "--host", "0.0.0.0"]).configuration
         #expect(overridden.http.port == 0)
         #expect(overridden.http.host == "0.0.0.0")
         #expect(overridden.http.threads == configuration.http.threads)
@@ -78,13 +83,13 @@ struct ServeSettingsTests {
     /// start-up line says which app's signed data it accepts, or why none.
     @Test func signedData_catalogsAppUnlessSet_andTheStartUpLineSaysWhich() throws {
         let catalog = Tool.root.appendingPathComponent("Catalog/the-monthly").path
-        let fromCatalog = try ServeCommand(["--catalog", catalog, "--appStoreEnvironments", "Production"], environment: Self.secrets)
+        let fromCatalog = try Self.serve(["--catalog", catalog, "--appStoreEnvironments", "Production"])
         #expect(fromCatalog.configuration.appStoreBundleId == "com.example.magazine")
         #expect(
             fromCatalog.signedData
                 == #"signed data: accepted for bundle id com.example.magazine (from the "app" of \#(catalog)/catalog.json), App Apple ID not checked, environments Production, roots Apple Root CA - G3"#
         )
-        let set = try ServeCommand(["--catalog", catalog, "--appStoreBundleId", "com.example.other", "--appStoreAppAppleId", "7"], environment: Self.secrets)
+        let set = try Self.serve(["--catalog", catalog, "--appStoreBundleId", "com.example.other", "--appStoreAppAppleId", "7"])
         #expect(set.configuration.appStoreBundleId == "com.example.other")
         #expect(set.signedData.hasPrefix("signed data: accepted for bundle id com.example.other (from appStoreBundleId), App Apple ID 7,"), "\(set.signedData)")
         let folder = try Tool.temporaryFolder()
@@ -93,7 +98,7 @@ struct ServeSettingsTests {
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: catalog + "/catalog.json"))) as? [String: Any])
         document["app"] = nil
         try JSONSerialization.data(withJSONObject: document).write(to: folder.appendingPathComponent("catalog.json"))
-        let none = try ServeCommand(["--catalog", folder.path], environment: Self.secrets)
+        let none = try Self.serve(["--catalog", folder.path])
         #expect(none.configuration.appStoreBundleId == "")
         #expect(none.signedData == #"signed data: refused: no appStoreBundleId is set and \#(folder.path)/catalog.json has no "app" object ({"bundleId": "..."})"#)
     }

@@ -168,6 +168,39 @@ struct ConfigurationProblemsTests {
         }
     }
 
+    /// The ranges a service starts with are held by the settings rows alone: validate() checks
+    /// each row's range, for a value a flag gave as for one set in code (where even the range a
+    /// flag would have refused is checked).
+    @Test func validate_checksEverySettingsRowsRange_forFlagsAndCode() throws {
+        let ranged = ServiceConfiguration.settings.filter { $0.required != nil }
+        #expect(ranged.map(\.key).contains("threads"))
+        for setting in ranged {
+            guard let required = setting.required, case .number(let accepted) = setting.kind else {
+                Issue.record("\(setting.key): a range on a setting that is not a number")
+                continue
+            }
+            let outside = required.lowerBound > accepted.lowerBound ? required.lowerBound - 1 : required.upperBound + 1
+            var configuration = ServiceConfiguration()
+            try setting.apply(flag: String(outside), to: &configuration)
+            do {
+                try configuration.validate(for: .appStoreServerAPI)
+                Issue.record("\(setting.key) \(outside) validated")
+            } catch {
+                #expect(error.message.contains("\(setting.key) must be "), "\(error.message)")
+            }
+        }
+        var configuration = ServiceConfiguration()
+        configuration.http.threads = 65
+        configuration.restoreTimeoutMilliseconds = 0
+        configuration.maxCachedUsers = 0
+        let problems = [
+            "threads must be from 1 to 64, not 65", "restoreTimeoutMilliseconds must be at least 1, not 0", "maxCachedUsers must be at least 1, not 0",
+        ]
+        #expect(throws: ConfigurationError.invalid("3 problems:\n  " + problems.joined(separator: "\n  "))) {
+            try configuration.validate(for: .appStoreServerAPI)
+        }
+    }
+
     @Test func configurationFile_reportsEveryUnknownKeyAndWrongType_atOnce_andAppliesNothing() {
         var configuration = ServiceConfiguration()
         let file = #"{"port": 9, "maxBodyBites": 10, "threads": "four", "polling": 1}"#
