@@ -33,7 +33,9 @@ struct ServeCommand: MastheadCommand {
         }.joined(separator: "\n")
             + "\nThe API token, the admin token and the shared secret must all be different.\n"
             + "At start the soft open-file limit is raised (up to the hard one) to threads x maxConnectionsPerThread + 64;\n"
-            + "below that a warning is printed, and out of descriptors accepting pauses 100 ms at a time.")
+            + "below that maxConnectionsPerThread is lowered to (limit - 64) / threads (at least 1), so that 64 descriptors\n"
+            + "stay for the database, the access log and Apple, and a warning is printed; out of descriptors accepting pauses\n"
+            + "100 ms at a time.")
 
     /// The secrets' column in the help: the longest variable name and two spaces.
     private static let secretsWidth = (ServiceConfiguration.secrets.map(\.variable.count).max() ?? 0) + 2
@@ -177,7 +179,7 @@ struct ServeCommand: MastheadCommand {
     /// Serves until a stop signal, then stops the server, the polling and the access log and
     /// closes the service; answers why the database's checkpoint failed, or nil.
     private func serve(_ stopSignals: sigset_t, output: OutputFile, errors: OutputFile) throws(CLIError) -> StorageError? {
-        try ServeCommand.raiseDescriptorLimit(configuration.http, errors: errors)
+        let http = try ServeCommand.raiseDescriptorLimit(configuration.http, errors: errors)
         // The port first: a start that cannot listen leaves no database behind.
         let listener = try ServeCommand.listen(configuration)
         let accessLog = try openAccessLog()
@@ -188,7 +190,7 @@ struct ServeCommand: MastheadCommand {
         }
         let router = ServiceRouter(service: service, accessLog: accessLog)
         let server = HTTPServer(
-            configuration: configuration.http, listener: listener, headCheck: router.headCheck, errorResponse: router.errorResponse,
+            configuration: http, listener: listener, headCheck: router.headCheck, errorResponse: router.errorResponse,
             counters: router.httpCounters, handler: router.handler)
         do { try server.start() } catch {
             service.close()
@@ -248,16 +250,23 @@ struct ServeCommand: MastheadCommand {
     }
 
     /// Raises the open-file limit to what `threads × maxConnectionsPerThread` connections need (up
-    /// to the hard limit) and, when it stays lower, says so: past it new connections wait in the
-    /// listen queue (accepting pauses 100 ms at a time) until one closes.
-    static func raiseDescriptorLimit(_ http: HTTPServerConfiguration, errors: OutputFile) throws(CLIError) {
+    /// to the hard limit) and answers the configuration to serve with: when the limit stays lower,
+    /// `maxConnectionsPerThread` lowered so that ``DescriptorLimit/reserved`` descriptors stay for
+    /// the database, the access log and the outgoing connections (more connections are answered
+    /// 503), which it says.
+    static func raiseDescriptorLimit(_ http: HTTPServerConfiguration, errors: OutputFile) throws(CLIError) -> HTTPServerConfiguration {
         let limit = DescriptorLimit.raise(toServe: http)
-        guard !limit.isEnough else { return }
+        guard !limit.isEnough else { return http }
+        var lowered = http
+        lowered.maxConnectionsPerThread = limit.connectionsPerThread(threads: http.threads)
         try errors.write(
             "masthead: warning: the open-file limit is \(limit.limit) (hard limit \(limit.hardLimit)) but threads × maxConnectionsPerThread "
-                + "(\(http.threads) × \(http.maxConnectionsPerThread)) and \(DescriptorLimit.reserved) more need \(limit.needed): past it new "
-                + "connections wait until one closes; raise the limit (ulimit -n, LimitNOFILE=) or lower maxConnectionsPerThread\n")
+                + "(\(http.threads) × \(http.maxConnectionsPerThread)) and \(DescriptorLimit.reserved) more need \(limit.needed): "
+                + "maxConnectionsPerThread is lowered to \(lowered.maxConnectionsPerThread) so that \(DescriptorLimit.reserved) stay for the "
+                + "database, the access log and Apple (more connections are answered 503); raise the limit (ulimit -n, LimitNOFILE=) "
+                + "or lower maxConnectionsPerThread\n")
         try errors.flush()
+        return lowered
     }
 
     /// Opens the service's database (applying migrations) with `catalog`, or the configured

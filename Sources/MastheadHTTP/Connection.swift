@@ -10,8 +10,11 @@ final class Connection {
     /// Whether the current request's head has been checked before its body (and its
     /// `Expect: 100-continue` answered).
     var headReported = false
-    /// The bytes of its request's body reserved in the server's body budget, until it is answered.
+    /// The bytes of its request's body reserved in the server's body budget as they arrive, until
+    /// it is answered.
     var reservedBodyBytes = 0
+    /// The `Content-Length` of the request whose head was reported.
+    var announcedBodyBytes = 0
     /// Bytes to send; those before `outputStart` are sent.
     var output: [UInt8] = []
     var outputStart = 0

@@ -17,6 +17,10 @@ public struct DescriptorLimit: Sendable, Hashable {
     /// Whether the limit lets every connection the configuration allows be open at once.
     public var isEnough: Bool { limit >= needed }
 
+    /// The most connections each of `threads` event loops may hold so that ``reserved``
+    /// descriptors stay free under the limit (at least 1).
+    public func connectionsPerThread(threads: Int) -> Int { max(1, (limit - DescriptorLimit.reserved) / max(1, threads)) }
+
     /// The descriptors `configuration` needs.
     public static func needed(by configuration: HTTPServerConfiguration) -> Int {
         let connections = max(1, configuration.threads).multipliedReportingOverflow(by: max(0, configuration.maxConnectionsPerThread))

@@ -13,9 +13,11 @@ import Synchronization
 /// they are not, the connection is not read past `maxPipelinedBytes`, so one client cannot make
 /// the server buffer without bound.
 ///
-/// A request whose body has not all arrived is shown to the head check first, and its body's
-/// bytes are reserved in the budget all loops share (`maxBufferedBodyBytes`) until it is answered:
-/// a refused head or a full budget is answered at once and the body is never read. When `accept`
+/// A request whose body has not all arrived is shown to the head check first (a refused head is
+/// answered at once and its body never read); then its body's bytes are reserved in the budget all
+/// loops share (`maxBufferedBodyBytes`) as they arrive, read by read, until it is answered: a read
+/// that would take the budget past its limit is answered 503 at once. A head alone reserves
+/// nothing, so announcing a large body holds no budget that is not sent. When `accept`
 /// fails (out of descriptors, say) the listener is not watched for ``acceptBackoffMilliseconds``,
 /// so that the loop does not spin on a connection it cannot take.
 final class EventLoop {
@@ -151,6 +153,10 @@ final class EventLoop {
             let count = readBuffer.withUnsafeMutableBytes { Glibc.read(connection.descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
                 if connection.closing { break }
+                if connection.headReported && !connection.awaitingResponse && !reserveBodyRead(connection, bytes: count) {
+                    respond(connection, .bodyBudgetExhausted(limit: configuration.maxBufferedBodyBytes))
+                    break
+                }
                 connection.input.append(contentsOf: readBuffer[0..<count])
                 connection.lastActivity = SystemClock.monotonicMilliseconds()
                 if connection.requestStarted == nil { connection.requestStarted = connection.lastActivity }
@@ -200,15 +206,16 @@ final class EventLoop {
                 connection.headSearched = searched
                 if connection.requestStarted == nil { connection.requestStarted = SystemClock.monotonicMilliseconds() }
                 break parsing
-            case .head(let head, let bodyBytes, let expectsContinue):
+            case .head(let head, let bodyBytes, let received, let expectsContinue):
                 connection.headReported = true
+                connection.announcedBodyBytes = bodyBytes
                 connection.requestIsHead = head.method == "HEAD"
                 connection.requestIsHTTP10 = false
                 if var refusal = headCheck?(head) {
                     // Answered before its body, which is never read: the connection closes after it.
                     refusal.closeConnection = true
                     respond(connection, refusal)
-                } else if !reserveBody(connection, bytes: bodyBytes) {
+                } else if !reserveBody(connection, bytes: received) {
                     respond(connection, .bodyBudgetExhausted(limit: configuration.maxBufferedBodyBytes))
                 } else if expectsContinue {
                     connection.output.append(contentsOf: EventLoop.continueResponse)
@@ -279,8 +286,8 @@ final class EventLoop {
         respond(connection, response)
     }
 
-    /// Reserves a request body's bytes in the budget all loops share; false, reserving nothing,
-    /// when they would exceed `maxBufferedBodyBytes`.
+    /// Adds `bytes` of the connection's request body to its reservation in the budget all loops
+    /// share; false, reserving nothing more, when they would take it past `maxBufferedBodyBytes`.
     private func reserveBody(_ connection: Connection, bytes: Int) -> Bool {
         guard bytes > 0 else { return true }
         let total = state.bufferedBodyBytes.add(bytes, ordering: .relaxed).newValue
@@ -288,8 +295,14 @@ final class EventLoop {
             state.bufferedBodyBytes.subtract(bytes, ordering: .relaxed)
             return false
         }
-        connection.reservedBodyBytes = bytes
+        connection.reservedBodyBytes += bytes
         return true
+    }
+
+    /// Reserves the body bytes among `bytes` just read after a reported head: those up to its
+    /// `Content-Length` (the rest are the next request's); false when the budget cannot take them.
+    private func reserveBodyRead(_ connection: Connection, bytes: Int) -> Bool {
+        reserveBody(connection, bytes: min(bytes, connection.announcedBodyBytes - connection.reservedBodyBytes))
     }
 
     /// Gives the connection's reserved body bytes back to the budget (its request is answered, or it closed).

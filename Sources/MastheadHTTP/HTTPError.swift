@@ -46,8 +46,8 @@ public enum HTTPError: Error, Hashable, Sendable {
     case handlerTimeout
     /// The event loop has as many connections as it may: 503.
     case tooManyConnections
-    /// The request bodies being received or answered, all connections together, would exceed
-    /// `limit` bytes with this one (``HTTPServerConfiguration/maxBufferedBodyBytes``): 503, with
+    /// The request body bytes received of requests being received or answered, all connections
+    /// together, would exceed `limit` bytes with those just read of this one (``HTTPServerConfiguration/maxBufferedBodyBytes``): 503, with
     /// `Retry-After` (``retryAfterSeconds``).
     case bodyBudgetExhausted(limit: Int)
 

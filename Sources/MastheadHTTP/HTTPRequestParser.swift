@@ -28,9 +28,10 @@ package struct HTTPRequestParser {
         /// A whole request, how many bytes it used, and whether it is HTTP/1.0.
         case request(HTTPRequest, consumed: Int, isHTTP10: Bool)
         /// The head of a request whose body has not all arrived (the request's body is empty),
-        /// `bodyBytes` its `Content-Length`, and whether it expects `100 Continue` before sending
-        /// it; reported while `headReported` is false, else it is `incomplete`.
-        case head(HTTPRequest, bodyBytes: Int, expectsContinue: Bool)
+        /// `bodyBytes` its `Content-Length`, `received` how many of them have arrived, and whether
+        /// it expects `100 Continue` before sending it; reported while `headReported` is false,
+        /// else it is `incomplete`.
+        case head(HTTPRequest, bodyBytes: Int, received: Int, expectsContinue: Bool)
     }
 
     /// Parses the first request in `bytes`; `hint` is the `headSearched` of the previous
@@ -157,7 +158,8 @@ package struct HTTPRequestParser {
                 var head = HTTPRequest(method: method, target: target, keepAlive: keepAlive)
                 head.headers = headers
                 // A server must not send 100 Continue to an HTTP/1.0 client (RFC 9110 §10.1.1).
-                return .head(head, bodyBytes: length, expectsContinue: expectsContinue && isHTTP11)
+                return .head(
+                    head, bodyBytes: length, received: bytes.count - headEnd.bodyStart, expectsContinue: expectsContinue && isHTTP11)
             }
             return .incomplete(headSearched: hint)
         }

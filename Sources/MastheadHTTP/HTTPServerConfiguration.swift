@@ -15,8 +15,9 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var maxHeaderCount = 1000
     /// The request body; larger is 413.
     public var maxBodyBytes = 2 * 1024 * 1024
-    /// The bodies of requests being received or answered, all connections together: a request
-    /// whose body would take them past it is answered 503 with `Retry-After: 1`, its body unread.
+    /// The body bytes received of requests being received or answered, all connections together
+    /// (counted as they arrive): a request whose bytes would take them past it is answered 503
+    /// with `Retry-After: 1`, the rest of its body unread.
     public var maxBufferedBodyBytes = 64 * 1024 * 1024
     /// A connection with no request in progress is closed after this long.
     public var idleTimeoutMilliseconds = 60_000

@@ -21,19 +21,16 @@ public final class AccessLog: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private let dropped = Atomic<Int>(0)
 
-    /// Opens the log: `-` for standard error, else the file at `destination`, appended to and
-    /// created readable by its owner only (0600).
-    /// - Throws: ``ConfigurationError`` naming the file when it cannot be opened.
+    /// Opens the log: `-` for standard error, else the regular file at `destination`, appended to
+    /// and created readable by its owner only (0600). A symbolic link, a FIFO, a device or a folder
+    /// is refused (opening never waits on a FIFO's reader).
+    /// - Throws: ``ConfigurationError`` naming the file when it cannot be opened or is not a regular file.
     public init(destination: String) throws(ConfigurationError) {
         if destination == "-" {
             descriptor = 2
             closesDescriptor = false
         } else {
-            let opened = Glibc.open(destination, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-            guard opened >= 0 else {
-                throw .invalid("accessLog: cannot open \(destination): \(String(cString: strerror(errno)))")
-            }
-            descriptor = opened
+            descriptor = try AccessLog.openRegularFile(destination)
             closesDescriptor = true
         }
         let thread = Thread { [self] in
@@ -42,6 +39,28 @@ public final class AccessLog: Sendable {
         }
         thread.name = "access-log"
         thread.start()
+    }
+
+    /// Opens `path` to append to, without following a symbolic link or waiting on a FIFO, and
+    /// checks that it is a regular file.
+    private static func openRegularFile(_ path: String) throws(ConfigurationError) -> Int32 {
+        let opened = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard opened >= 0 else {
+            // ENXIO: a FIFO without a reader (or a device), which O_NONBLOCK does not wait for.
+            let reason =
+                switch errno {
+                case ELOOP: "it is a symbolic link"
+                case ENXIO: "it is not a regular file"
+                default: String(cString: strerror(errno))
+                }
+            throw .invalid("accessLog: cannot open \(path): \(reason)")
+        }
+        var status = stat()
+        guard fstat(opened, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            Glibc.close(opened)
+            throw .invalid("accessLog: \(path) is not a regular file (use - for standard error)")
+        }
+        return opened
     }
 
     /// Lines dropped because the buffer was full, or lost to a failed write.

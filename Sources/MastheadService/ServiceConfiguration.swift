@@ -97,7 +97,7 @@ public struct ServiceConfiguration: Sendable {
         .number("maxBodyBytes", \.http.maxBodyBytes, "Largest request body; larger: 413."),
         .number(
             "maxBufferedBodyBytes", \.http.maxBufferedBodyBytes,
-            "Request bodies held at once, all connections together; a body past it: 503 with Retry-After, unread."),
+            "Request body bytes received and held at once, all connections together; a body whose bytes pass it: 503 with Retry-After, the rest unread."),
         .number("idleTimeoutMilliseconds", \.http.idleTimeoutMilliseconds, "Idle keep-alive connections are closed after this."),
         .number("readTimeoutMilliseconds", \.http.readTimeoutMilliseconds, "A request not complete in time: 408."),
         .number("handlerTimeoutMilliseconds", \.http.handlerTimeoutMilliseconds, "An answer not ready in time: 503."),

@@ -31,7 +31,7 @@ struct HTTPRequestParserTests {
         return switch outcome {
         case .incomplete: "incomplete"
         case .request(let request, let consumed, _): "\(request.method) \(request.target.utf8.count) bytes, consumed \(consumed)"
-        case .head(let head, let bodyBytes, let expectsContinue):
+        case .head(let head, let bodyBytes, _, let expectsContinue):
             "head \(head.method) of a \(bodyBytes)-byte body\(expectsContinue ? ", expects continue" : "")"
         }
     }

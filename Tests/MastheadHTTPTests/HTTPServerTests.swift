@@ -427,9 +427,10 @@ struct HTTPServerTests {
         #expect(server.bufferedBodyBytes == 0)
     }
 
-    /// The bodies held at once, all connections together, stay within `maxBufferedBodyBytes`: a
-    /// request whose body would pass it is answered 503 with `Retry-After` before its body is
-    /// read, and the budget is given back once a request is answered.
+    /// The bodies held at once, all connections together, stay within `maxBufferedBodyBytes`: the
+    /// body bytes received are reserved as they arrive, a read that would pass the budget is
+    /// answered 503 with `Retry-After` (the rest of its body never read), and the budget is given
+    /// back once a request is answered.
     @Test func bodiesHeldAtOnce_stayWithinTheBudget_acrossConnections() throws {
         let server = try Self.start {
             $0.maxBodyBytes = 8_000
@@ -437,22 +438,55 @@ struct HTTPServerTests {
         }
         defer { Self.stop(server) }
         let first = try TestClient(port: server.port)
-        first.send("POST /first HTTP/1.1\r\nHost: t\r\nContent-Length: 8000\r\n\r\n" + String(repeating: "a", count: 100))
-        #expect(Self.eventually { server.bufferedBodyBytes == 8_000 })
+        first.send("POST /first HTTP/1.1\r\nHost: t\r\nContent-Length: 8000\r\n\r\n" + String(repeating: "a", count: 7_000))
+        #expect(Self.eventually { server.bufferedBodyBytes == 7_000 })
         let second = try TestClient(port: server.port)
-        second.send("POST /second HTTP/1.1\r\nHost: t\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "b", count: 100))
+        second.send("POST /second HTTP/1.1\r\nHost: t\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "b", count: 3_500))
         let busy = try #require(second.response())
         #expect(busy.status == 503)
         #expect(busy.headers["retry-after"] == "1")
         #expect(second.isClosedByServer())
         #expect(server.counters.bodyBudgetRefusals == 1)
-        first.send(String(repeating: "a", count: 7_900))
+        #expect(Self.eventually { server.bufferedBodyBytes == 7_000 })
+        first.send(String(repeating: "a", count: 1_000))
         #expect(first.response()?.body == "POST first  " + String(repeating: "a", count: 8_000))
         #expect(Self.eventually { server.bufferedBodyBytes == 0 })
         let third = try TestClient(port: server.port)
         third.send("POST /third HTTP/1.1\r\nHost: t\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "c", count: 5_000))
         #expect(third.response()?.status == 200)
         #expect(server.counters.bodyBudgetRefusals == 1)
+    }
+
+    /// A head alone reserves nothing of the bodies' budget: heads announcing bodies that together
+    /// pass it, none of their bytes sent, leave a small whole request its room; the bytes those
+    /// bodies then send are what counts, and the one that passes the budget is answered 503.
+    @Test func headsWithoutTheirBodies_reserveNothing_theBytesSentAreCounted() throws {
+        let server = try Self.start {
+            $0.maxBodyBytes = 8_000
+            $0.maxBufferedBodyBytes = 10_000
+        }
+        defer { Self.stop(server) }
+        // 100 Continue says each head has been checked (and, before, reserved its announced length).
+        let heads = try (0..<3).map { index in
+            let client = try TestClient(port: server.port)
+            client.send("POST /head\(index) HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n")
+            return client
+        }
+        for head in heads { #expect(head.response()?.status == 100) }
+        #expect(server.bufferedBodyBytes == 0)
+        let small = try TestClient(port: server.port)
+        small.send("POST /small HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nhello")
+        #expect(small.response()?.body == "POST small  hello")
+        heads[0].send(String(repeating: "a", count: 4_000))
+        #expect(Self.eventually { server.bufferedBodyBytes == 4_000 })
+        heads[1].send(String(repeating: "b", count: 4_000))
+        #expect(Self.eventually { server.bufferedBodyBytes == 8_000 })
+        heads[2].send(String(repeating: "c", count: 4_000))
+        #expect(heads[2].response()?.status == 503)
+        #expect(server.counters.bodyBudgetRefusals == 1)
+        heads[0].send(String(repeating: "a", count: 1_000))
+        #expect(heads[0].response()?.body == "POST head0  " + String(repeating: "a", count: 5_000))
+        #expect(Self.eventually { server.bufferedBodyBytes == 4_000 })
     }
 
     /// RFC 9112 §3.2 and RFC 9110 §5.5 over the wire: answered 400 and closed.
