@@ -931,7 +931,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "504": {
-                    "description": "`restore_timeout`: the restore was not done within `restoreTimeoutMilliseconds` (Apple's answers, every page, retry and wait included, or its write not begun in time); the message says where it stood. Nothing is stored; try again. Each request to Apple has its own total deadline, `appStoreRequestTimeoutSeconds`. `restoreTimeoutMilliseconds` is less than the handler timeout, so a restore answered 503 `handler_timeout` is never stored either.",
+                    "description": "`restore_timeout`: the restore was not done within `restoreTimeoutMilliseconds` (Apple's answers, every page, retry and wait included, or its write not begun in time); the message says where it stood. Nothing is stored; try again. Each request to Apple has its own total deadline, `appStoreRequestTimeoutSeconds`. `restoreTimeoutMilliseconds` is at least 5 s less than the handler timeout (the time its write has to commit), so a restore answered 503 `handler_timeout` is never stored either.",
                     "content": {
                       "application/json": {
                         "schema": {
