@@ -59,12 +59,14 @@ let package = Package(
         .target(name: "MastheadSockets", dependencies: ["CEpoll"], swiftSettings: settings),
         // HTTP/1.1 on the sockets: parsing with limits, keep-alive, event loops on `threads` threads.
         .target(name: "MastheadHTTP", dependencies: ["MastheadSockets", "MastheadClock"], swiftSettings: settings),
+        // The service's OpenAPI document, openapi.json, compiled in with C23's #embed (no resource bundle to install).
+        .target(name: "COpenAPIDocument", exclude: ["openapi.json"]),
         // The companion service: routes, group-committed writes, cached histories, polling.
         .target(
             name: "MastheadService",
             dependencies: [
                 "Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "MastheadSQLite", "MastheadStorage", "MastheadHTTP",
-                "MastheadAppStore",
+                "MastheadAppStore", "COpenAPIDocument",
             ],
             swiftSettings: settings),
         // Pictures and pages for people: the reader timeline (SVG) and the audit report (HTML).

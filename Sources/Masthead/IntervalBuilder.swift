@@ -74,7 +74,8 @@ struct IntervalBuilder {
     private mutating func stack(_ purchases: [ProductPurchase]) {
         var cursor = Instant(milliseconds: .min)
         let ordered = purchases.sorted {
-            ($0.transaction.purchase, $0.transaction.transactionId) < ($1.transaction.purchase, $1.transaction.transactionId)
+            $0.transaction.purchase != $1.transaction.purchase
+                ? $0.transaction.purchase < $1.transaction.purchase : $0.transaction.transactionId.precedesInBytes($1.transaction.transactionId)
         }
         for purchase in ordered {
             guard let duration = purchase.product.duration else { continue }
@@ -92,12 +93,15 @@ struct IntervalBuilder {
     mutating func addGraceExtensions(history: PurchaseHistory, environment: Environment) {
         // Most histories have no grace period at all.
         guard history.renewals.contains(where: { $0.isInBillingRetry && $0.gracePeriodExpires != nil && $0.environment == environment }) else { return }
-        let subscriptions = Dictionary(grouping: autoRenewable, by: \.originalTransactionId)
+        let subscriptions = Dictionary(grouping: autoRenewable) { ExactKey($0.originalTransactionId) }
         for (originalId, transactions) in subscriptions.sorted(by: { $0.key < $1.key }) {
-            guard let latestExpiring = transactions.max(by: { ($0.expires!, $0.transactionId) < ($1.expires!, $1.transactionId) }),
+            guard
+                let latestExpiring = transactions.max(by: {
+                    $0.expires! != $1.expires! ? $0.expires! < $1.expires! : $0.transactionId.precedesInBytes($1.transactionId)
+                }),
                 let latestPurchased = transactions.last,
                 let renewal = history.renewal(
-                    forOriginalTransaction: originalId, environment: environment, latestProductId: latestPurchased.productId, asOf: at),
+                    forOriginalTransaction: originalId.text, environment: environment, latestProductId: latestPurchased.productId, asOf: at),
                 renewal.isInBillingRetry, let graceEnd = renewal.gracePeriodExpires,
                 let expires = latestExpiring.expires, latestExpiring.cancellation(asOf: at) == nil,
                 expires <= at, at < graceEnd,

@@ -13,6 +13,9 @@ final class LineReader {
     private var start = 0
     private var end = 0
     private var finished = false
+    /// Where the search for the current line's newline goes on: the bytes from `start` to here
+    /// hold none, so a long line arriving in many reads is searched once, not once per read.
+    private var searched = 0
     /// The longest line kept, in bytes before its `\n` (a `\r` there counts); a longer line
     /// comes out without its bytes.
     let maxLineBytes: Int
@@ -83,6 +86,7 @@ final class LineReader {
         let remaining = end - start
         if remaining > 0 { _ = memcpy(block.memory.baseAddress!, full.memory.baseAddress! + start, remaining) }
         blockOffset += start
+        searched -= start
         start = 0
         end = remaining
         return (full, lines)
@@ -95,7 +99,8 @@ final class LineReader {
     private func nextLine(refill: Bool = true) throws(AuditError) -> Found? {
         while true {
             let base = block.memory.baseAddress!
-            if start < end, let hit = memchr(base + start, 0x0A, end - start) {
+            let from = max(start, searched)
+            if from < end, let hit = memchr(base + from, 0x0A, end - from) {
                 let newline = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 defer { start = newline + 1 }
                 lineNumber += 1
@@ -107,6 +112,7 @@ final class LineReader {
                 lineNumber += 1
                 return end - start > maxLineBytes ? .tooLong : .line(lineRange(start, end))
             }
+            searched = end
             guard refill else { return nil }
             if end - start > maxLineBytes {
                 try skipToNextLine()
@@ -129,6 +135,7 @@ final class LineReader {
             blockOffset += end
             start = 0
             end = 0
+            searched = 0
             if finished { return }
             try readMore()
         }
@@ -151,6 +158,7 @@ final class LineReader {
             _ = memmove(block.memory.baseAddress!, block.memory.baseAddress! + start, remaining)
         }
         blockOffset += start
+        searched -= start
         start = 0
         end = remaining
         try readMore()

@@ -15,19 +15,23 @@ final class ServerProcess {
 
     /// Starts the server and waits for its `listening on HOST:PORT` line; `environment` is added
     /// to (and wins over) ``environment``; `openFileLimit` (the options of `ulimit`, such as
-    /// `-n 64`) runs it through `sh` with that limit.
-    init(database: String, extra: [String] = [], environment: [String: String] = [:], openFileLimit: String? = nil) throws {
+    /// `-n 64`) runs it through `sh` with that limit; `executable` run in `directory` (which must
+    /// hold `Catalog/the-monthly`) instead of the built binary in the package root.
+    init(
+        database: String, extra: [String] = [], environment: [String: String] = [:], openFileLimit: String? = nil,
+        executable: URL = Tool.binary, directory: URL = Tool.root
+    ) throws {
         ignoreBrokenPipes()
         let arguments = ["serve", "--catalog", "Catalog/the-monthly", "--database", database, "--port", "0"] + extra
         if let openFileLimit {
             // exec: the shell becomes the server, so the process is the server's.
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit \(openFileLimit) && exec \"$0\" \"$@\"", Tool.binary.path] + arguments
+            process.arguments = ["-c", "ulimit \(openFileLimit) && exec \"$0\" \"$@\"", executable.path] + arguments
         } else {
-            process.executableURL = Tool.binary
+            process.executableURL = executable
             process.arguments = arguments
         }
-        process.currentDirectoryURL = Tool.root
+        process.currentDirectoryURL = directory
         process.environment = ServerProcess.environment.merging(environment) { _, added in added }.merging(Tool.sanitizerOptions) { given, _ in given }
         process.standardOutput = output
         process.standardError = errors

@@ -1,4 +1,5 @@
 import Foundation
+import Masthead
 import MastheadHTTP
 import MastheadJSON
 @testable import MastheadService
@@ -187,6 +188,56 @@ struct OpenAPIDocumentTests {
                 }
             #expect(schemes == expected, "\(operation): security \(schemes), route access \(access)")
         }
+    }
+
+    /// Each operation's answers as (status, description), a reference's own `description`
+    /// overriding its component's (OpenAPI 3.1's Reference Object).
+    static func responses(in document: JSONValue) -> [(operation: Operation, status: String, description: String)] {
+        var answers: [(operation: Operation, status: String, description: String)] = []
+        for operation in Self.operations(in: document) {
+            guard let responses = Self.operation(operation, in: document)?["responses"] else { continue }
+            for (status, response) in responses.members {
+                let target = response["$ref"]?.string.flatMap { Self.resolve($0, in: document) } ?? response
+                answers.append((operation, status.string, response["description"]?.string ?? target["description"]?.string ?? ""))
+            }
+        }
+        return answers
+    }
+
+    /// Every code the service's errors have (`ServiceError.examples(of:)` of each kind, the HTTP
+    /// layer's included) is in the document: with the status it is answered with, in an operation's answer that
+    /// names it, or (a code any request may get, or none) in the document's description.
+    @Test func document_namesEveryErrorCode_withItsStatus() throws {
+        let document = try Self.document()
+        let responses = Self.responses(in: document)
+        let overview = try #require(document["info"]?["description"]?.string)
+        for kind in ServiceError.Kind.allCases {
+            let examples = ServiceError.examples(of: kind)
+            #expect(examples.allSatisfy { $0.kind == kind }, "the examples of \(kind) are of another kind")
+            #expect(examples.isEmpty == (kind == .hinted), "\(kind) has no examples")
+        }
+        var statuses: [String: Set<Int>] = [:]
+        for kind in ServiceError.Kind.allCases {
+            for error in ServiceError.examples(of: kind) { statuses[error.code, default: []].insert(error.status) }
+        }
+        for (code, codeStatuses) in statuses.sorted(by: { $0.key < $1.key }) {
+            let answers = responses.filter { $0.description.contains("`\(code)`") }
+            if answers.isEmpty {
+                #expect(overview.contains("`\(code)`"), "\(code) is nowhere in the document")
+                for status in codeStatuses {
+                    #expect(overview.contains("\(status) `\(code)`") || overview.contains("`\(code)` (\(status))"), "\(code) is described without its status \(status)")
+                }
+            } else {
+                let documented = Set(answers.compactMap { Int($0.status) })
+                #expect(codeStatuses.isSubset(of: documented), "\(code) is \(codeStatuses), documented under \(documented.sorted())")
+            }
+        }
+    }
+
+    /// The version in the document is the binary's, filled in where `openapi.json` holds its placeholder.
+    @Test func document_version_isMastheadVersion() throws {
+        #expect(try Self.document()["info"]?["version"]?.string == MastheadVersion.current)
+        #expect(!OpenAPIDocument.json.contains(OpenAPIDocument.versionPlaceholder))
     }
 
     /// The README's endpoint table lists the document's operations (HEAD aside).

@@ -93,6 +93,24 @@ struct IdentifierBytesEngineTests {
         #expect(found?.originalTransactionId.map { Array($0.utf8) } == Array(Self.decomposed.utf8))
     }
 
+    /// R9 by subscription: two subscriptions whose original transaction ids are two spellings
+    /// are two subscriptions for the grace period too. The one in billing retry keeps its grace;
+    /// the other, which expired later and is not retried, lends it neither its renewal info nor
+    /// its expiry.
+    @Test func graceExtension_ofTwoSpellingsOfASubscription_isDecidedForEach() {
+        let transactions = [
+            Mock.renewal("d1", "monthly", "2020-05-01T00:00", "2020-06-03T12:00", original: Self.decomposed),
+            Mock.renewal("p1", "monthly", "2020-05-02T12:00", "2020-06-01T12:00", original: Self.precomposed),
+        ]
+        let retrying = RenewalInfo(
+            originalTransactionId: Self.precomposed, productId: "monthly", autoRenewProductId: "monthly", autoRenewOn: true,
+            isInBillingRetry: true, gracePeriodExpires: Mock.instant("2020-06-17T12:00"), expirationIntent: "2")
+        let gaveUp = RenewalInfo(originalTransactionId: Self.decomposed, productId: "monthly", autoRenewOn: false, expirationIntent: "1")
+        let result = Mock.evaluate(transactions, renewals: [retrying, gaveUp], at: "2020-06-05T00:00")
+        #expect(result.status.state == .gracePeriod)
+        #expect(result.periods.last?.end == Mock.instant("2020-06-17T12:00"))
+    }
+
     @Test(arguments: pairs) func exactKey_comparesHashesAndOrdersTheBytes(first: String, second: String) {
         #expect(ExactKey(first) != ExactKey(second))
         #expect(ExactKey(first) == ExactKey(String(decoding: Array(first.utf8), as: UTF8.self)))
