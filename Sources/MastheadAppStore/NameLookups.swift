@@ -65,6 +65,9 @@ final class NameLookups: Sendable {
         let key = Array(host.utf8) + Array(":\(port)".utf8)
         let started = now()
         guard deadline > started else { throw .timedOut }
+        // An address written out is parsed at once, without a thread or a slot.
+        var literal = in6_addr()
+        if inet_pton(AF_INET, host, &literal) == 1 || inet_pton(AF_INET6, host, &literal) == 1 { return try resolver(host, port).get() }
         if let cached = state.withLock({ $0.cache[key] }), cached.until > started { return cached.addresses }
         guard slots.wait(timeout: dispatchTime(deadline)) == .success else {
             throw .failed("cannot resolve \(host): too many name lookups in flight (\(maxInFlight))")
