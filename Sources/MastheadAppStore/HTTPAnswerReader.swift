@@ -44,14 +44,14 @@ struct HTTPAnswerReader {
     mutating func body(method: String, status: Int, headers: [String: String], limit: Int) throws(ExchangeFailure) -> [UInt8] {
         if method == "HEAD" || status == 204 || status == 304 || (100..<200).contains(status) { return [] }
         if let coding = headers["transfer-encoding"] {
-            guard coding.lowercased() == "chunked" else { throw .failed("unsupported Transfer-Encoding \(coding)") }
+            guard coding.lowercased() == "chunked" else { throw .failed("unsupported Transfer-Encoding \(UpstreamText.quoted(coding))") }
             return try chunked(limit: limit)
         }
         if let length = headers["content-length"] {
             let values = Set(length.split(separator: ",").map { String($0).trimmingSpaces })
             guard values.count == 1, let text = values.first, !text.isEmpty, text.count <= 18, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
                 let count = Int(text)
-            else { throw .failed("malformed Content-Length \(length)") }
+            else { throw .failed("malformed Content-Length \(UpstreamText.quoted(length))") }
             guard count <= limit else { throw .tooLarge }
             return try bytes(count)
         }
@@ -71,10 +71,7 @@ struct HTTPAnswerReader {
         var body: [UInt8] = []
         while true {
             let sizeLine = try line(limit: Self.maxChunkLineBytes, what: "chunk size")
-            let digits = sizeLine.prefix { $0 != 0x3B && $0 != 0x20 && $0 != 0x09 }
-            guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16) else {
-                throw .failed("malformed chunk size")
-            }
+            guard let size = Self.chunkSize(sizeLine) else { throw .failed("malformed chunk size \(UpstreamText.quoted(sizeLine))") }
             if size == 0 { break }
             guard body.count + size <= limit else { throw .tooLarge }
             body.append(contentsOf: try bytes(size))
@@ -85,6 +82,32 @@ struct HTTPAnswerReader {
             let trailer = try line(limit: Self.maxHeadBytes - trailers, what: "trailer")
             if trailer.isEmpty { return body }
             trailers += trailer.count + 2
+        }
+    }
+
+    /// The size a chunk-size line gives: 1 to 15 hexadecimal digits (no sign), then nothing,
+    /// spaces or tabs, or a chunk extension after `;`; nil for any other line.
+    static func chunkSize(_ line: ArraySlice<UInt8>) -> Int? {
+        var size = 0
+        var index = line.startIndex
+        while index < line.endIndex, let digit = hexDigit(line[index]) {
+            guard index - line.startIndex < 15 else { return nil }
+            size = size << 4 | digit
+            index += 1
+        }
+        guard index > line.startIndex else { return nil }
+        let rest = line[index...].drop { $0 == 0x20 || $0 == 0x09 }
+        guard rest.isEmpty || rest.first == 0x3B else { return nil }
+        return size
+    }
+
+    /// The value of a hexadecimal digit's byte; nil for any other byte.
+    private static func hexDigit(_ byte: UInt8) -> Int? {
+        switch byte {
+        case 0x30...0x39: Int(byte - 0x30)
+        case 0x41...0x46: Int(byte - 0x41 + 10)
+        case 0x61...0x66: Int(byte - 0x61 + 10)
+        default: nil
         }
     }
 

@@ -14,7 +14,9 @@ import MastheadClock
 /// the bytes received) is not read further: the connection is closed at once and the exchange
 /// reported as ``TransportFailure/tooLarge(url:limit:)``, so a broken or hostile peer can make
 /// the process hold no more than the limit and one read. Redirects are not followed (a 3xx is an
-/// answer like another); no compression is asked for. Safe to use from several threads at once;
+/// answer like another); no compression is asked for. At most 4 name lookups run at once in the
+/// process (one stuck past its exchange's deadline still counts): an exchange that finds none
+/// free fails as a network failure; a name's addresses are used again for 60 s. Safe to use from several threads at once;
 /// each call blocks its thread until the exchange ends.
 public final class HTTPSTransport: Sendable {
     /// Seconds an exchange may take in all, from resolving the name to the answer's last byte.
@@ -26,15 +28,23 @@ public final class HTTPSTransport: Sendable {
     /// OpenSSL's client settings, made with the transport; nil when OpenSSL could not make them
     /// (an `https://` exchange then fails saying so).
     private let tls: TLSContext?
+    /// Where servers' names are looked up: the process's shared lookups, at most 4 at once.
+    let lookups: NameLookups
 
     /// Creates a transport.
     /// - Parameter rootCertificatesFile: a PEM file of the roots servers' certificates must chain
     ///   to, instead of the system's (tests).
-    public init(timeoutSeconds: Double = 30, maxResponseBytes: Int = 4 << 20, rootCertificatesFile: String? = nil) {
+    public convenience init(timeoutSeconds: Double = 30, maxResponseBytes: Int = 4 << 20, rootCertificatesFile: String? = nil) {
+        self.init(timeoutSeconds: timeoutSeconds, maxResponseBytes: maxResponseBytes, rootCertificatesFile: rootCertificatesFile, lookups: .shared)
+    }
+
+    /// Creates a transport whose names are looked up by `lookups`.
+    init(timeoutSeconds: Double, maxResponseBytes: Int, rootCertificatesFile: String?, lookups: NameLookups) {
         self.timeoutSeconds = timeoutSeconds
         self.maxResponseBytes = maxResponseBytes
         timeoutMilliseconds = Int64(min(max(timeoutSeconds, 0), 365 * 86_400) * 1000)
         tls = TLSContext(rootCertificatesFile: rootCertificatesFile)
+        self.lookups = lookups
     }
 
     /// A request: method, absolute URL, header fields and body.
@@ -112,7 +122,7 @@ public final class HTTPSTransport: Sendable {
                 guard let tls else { throw .failed("TLS: OpenSSL could not make a client context (or read the root certificates)") }
                 context = tls
             }
-            let connection = try OutgoingConnection(host: target.host, port: target.port, tls: context, deadline: end)
+            let connection = try OutgoingConnection(host: target.host, port: target.port, tls: context, lookups: lookups, deadline: end)
             try connection.write(head + request.body)
             var reader = HTTPAnswerReader(connection)
             var answer = try reader.head()

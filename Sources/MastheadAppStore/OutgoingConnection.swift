@@ -1,8 +1,6 @@
 import COpenSSL
-import Dispatch
 import Glibc
 import MastheadClock
-import Synchronization
 
 /// Why an exchange with a server ended without an answer.
 enum ExchangeFailure: Error {
@@ -23,11 +21,12 @@ final class OutgoingConnection {
     private let tls: OpaquePointer?
     private let deadline: Int64
 
-    /// Connects to `host`:`port` (each of its addresses in turn), over TLS when `context` is given:
-    /// TLS 1.2 or later, the server's certificate chained to the system's roots and issued for `host`.
-    init(host: String, port: UInt16, tls context: TLSContext?, deadline: Int64) throws(ExchangeFailure) {
+    /// Connects to `host`:`port` (each of the addresses `lookups` gives in turn), over TLS when
+    /// `context` is given: TLS 1.2 or later, the server's certificate chained to the system's
+    /// roots and issued for `host`.
+    init(host: String, port: UInt16, tls context: TLSContext?, lookups: NameLookups, deadline: Int64) throws(ExchangeFailure) {
         self.deadline = deadline
-        let descriptor = try Self.connect(Self.resolve(host, port, deadline: deadline), deadline: deadline)
+        let descriptor = try Self.connect(lookups.addresses(host, port, deadline: deadline), deadline: deadline)
         guard let context else {
             self.descriptor = descriptor
             tls = nil
@@ -106,50 +105,8 @@ final class OutgoingConnection {
 
     // MARK: Connecting
 
-    /// An address of the server, copied out of `getaddrinfo`'s list.
-    private struct Address: Sendable {
-        var family: Int32
-        var bytes: [UInt8]
-    }
-
-    /// The server's addresses. The lookup runs on a thread of its own, so that a resolver slower
-    /// than the deadline cannot hold the caller: it is left to finish alone.
-    private static func resolve(_ host: String, _ port: UInt16, deadline: Int64) throws(ExchangeFailure) -> [Address] {
-        let lookup = Lookup()
-        DispatchQueue.global().async {
-            var hints = addrinfo()
-            hints.ai_family = AF_UNSPEC
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-            hints.ai_protocol = Int32(IPPROTO_TCP)
-            var list: UnsafeMutablePointer<addrinfo>?
-            let status = getaddrinfo(host, String(port), &hints, &list)
-            var addresses: [Address] = []
-            var entry = list
-            while let current = entry {
-                if let address = current.pointee.ai_addr {
-                    let bytes = [UInt8](UnsafeRawBufferPointer(start: address, count: Int(current.pointee.ai_addrlen)))
-                    addresses.append(Address(family: current.pointee.ai_family, bytes: bytes))
-                }
-                entry = current.pointee.ai_next
-            }
-            if list != nil { freeaddrinfo(list) }
-            let outcome: Result<[Address], ExchangeFailure> =
-                status == 0 && !addresses.isEmpty ? .success(addresses) : .failure(.failed("cannot resolve \(host): \(String(cString: gai_strerror(status)))"))
-            lookup.outcome.withLock { $0 = outcome }
-            lookup.done.signal()
-        }
-        guard lookup.done.wait(timeout: dispatchTime(deadline)) == .success else { throw .timedOut }
-        return try lookup.outcome.withLock { $0 ?? .failure(.failed("cannot resolve \(host)")) }.get()
-    }
-
-    /// A name lookup's outcome, handed from its thread.
-    private final class Lookup: Sendable {
-        let outcome = Mutex<Result<[Address], ExchangeFailure>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-    }
-
     /// A connected non-blocking socket to the first address that answers.
-    private static func connect(_ addresses: [Address], deadline: Int64) throws(ExchangeFailure) -> Int32 {
+    private static func connect(_ addresses: [SocketAddress], deadline: Int64) throws(ExchangeFailure) -> Int32 {
         var reasons: [String] = []
         for address in addresses {
             let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -224,11 +181,6 @@ final class OutgoingConnection {
             if ready > 0 { return }
             if ready < 0 && errno != EINTR { throw .failed("poll: \(errorText(errno))") }
         }
-    }
-
-    /// The dispatch time of a monotonic `deadline`.
-    private static func dispatchTime(_ deadline: Int64) -> DispatchTime {
-        .now() + .milliseconds(Int(max(0, min(deadline - SystemClock.monotonicMilliseconds(), Int64(Int32.max)))))
     }
 
     private static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }

@@ -18,9 +18,13 @@ public struct ServiceConfiguration: Sendable {
     /// What happens when a receipt names a subscription linked to another user.
     public var restore = RestoreBehaviour.transfer
     /// How long a restore may ask Apple and queue its write, from its arrival; past it the restore
-    /// answers 504 and stores nothing. Less than the handler timeout, so that a restore answered
-    /// 503 `handler_timeout` is never stored afterwards.
+    /// answers 504 and stores nothing. At most the handler timeout less
+    /// ``restoreCommitMarginMilliseconds``, so that a restore answered 503 `handler_timeout` is
+    /// never stored afterwards.
     public var restoreTimeoutMilliseconds = 20_000
+    /// The least time between `restoreTimeoutMilliseconds` and the handler timeout: a restore's
+    /// write, begun by its deadline, must have committed within it.
+    public static let restoreCommitMarginMilliseconds = 5000
     /// Most writes committed in one transaction.
     public var maxCommitBatch = 1000
     /// Most users whose histories and answers the download check keeps in memory; the cache is
@@ -107,7 +111,7 @@ public struct ServiceConfiguration: Sendable {
         .choice("restore", "MODE", \.restore, "A receipt with another user's subscription"),
         .number(
             "restoreTimeoutMilliseconds", \.restoreTimeoutMilliseconds,
-            "A restore not done in time: 504, nothing stored; less than handlerTimeoutMilliseconds.", range: 1...Int(Int32.max)),
+            "A restore not done in time: 504, nothing stored; at most handlerTimeoutMilliseconds - 5000.", range: 1...Int(Int32.max)),
         .number("maxCommitBatch", \.maxCommitBatch, "Most writes committed together.", required: ServiceConfiguration.atLeastOne),
         .number("maxCachedUsers", \.maxCachedUsers, "Most users kept in the answer cache (emptied when full).", required: ServiceConfiguration.atLeastOne),
         .toggle("polling", \.pollingEnabled, "Poll Apple for subscriptions about to expire."),
@@ -244,10 +248,11 @@ public struct ServiceConfiguration: Sendable {
         where !(url.lowercased().hasPrefix("https://") || (verifyReceiptAllowHTTP && url.lowercased().hasPrefix("http://"))) {
             problems.append("\(name) must be an https URL (http only when verifyReceiptAllowHTTP is set, for tests), not \"\(url)\"")
         }
-        if restoreTimeoutMilliseconds >= http.handlerTimeoutMilliseconds {
+        if restoreTimeoutMilliseconds > http.handlerTimeoutMilliseconds - Self.restoreCommitMarginMilliseconds {
             problems.append(
-                "restoreTimeoutMilliseconds (\(restoreTimeoutMilliseconds)) must be less than handlerTimeoutMilliseconds (\(http.handlerTimeoutMilliseconds)): "
-                    + "a restore answered 503 handler_timeout must not be stored afterwards")
+                "restoreTimeoutMilliseconds (\(restoreTimeoutMilliseconds)) must be at most handlerTimeoutMilliseconds (\(http.handlerTimeoutMilliseconds)) "
+                    + "- \(Self.restoreCommitMarginMilliseconds): a restore's write must have committed before the handler timeout, "
+                    + "so that a restore answered 503 handler_timeout is never stored afterwards")
         }
         if appStoreEnvironments.isEmpty { problems.append("appStoreEnvironments must name at least one environment") }
         if let problem = ConfigurationError(problems) { throw problem }

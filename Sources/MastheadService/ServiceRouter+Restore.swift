@@ -16,8 +16,8 @@ extension ServiceRouter {
     /// 409 `receipt_already_in_use`), and the answer is the user's entitlements, as for a
     /// receipt. Apple is asked on a restore thread (``Restorer``), never on the event loop.
     ///
-    /// The restore has `restoreTimeoutMilliseconds` from its arrival, less than the handler
-    /// timeout (the configuration says so): Apple's calls (every page, retry and wait) end by
+    /// The restore has `restoreTimeoutMilliseconds` from its arrival, at least 5 s less than the
+    /// handler timeout, the time its write has to commit (the configuration says so): Apple's calls (every page, retry and wait) end by
     /// then, and the write checks it before it stores anything; past it the answer is 504
     /// `restore_timeout`, nothing is stored, and the restore's thread is free again. So a restore
     /// the handler timeout answered 503 is never stored afterwards.

@@ -198,7 +198,7 @@ struct RestoreTests {
     @Test func restores_ofATrickledAnswer_answer504_freeTheirSlots_andStoreNothing() throws {
         let apple = try HostileHTTPServer(.trickle(intervalMilliseconds: 100, bytes: 300))
         defer { apple.stop() }
-        let harness = try Self.harness(baseURL: apple.url, restoreTimeout: 1000, handlerTimeout: 5000)
+        let harness = try Self.harness(baseURL: apple.url, restoreTimeout: 1000, handlerTimeout: 6000)
         defer { harness.close() }
         let server = try ServiceHTTPTests.serve(harness)
         defer { ServiceHTTPTests.stop(server) }
@@ -220,7 +220,7 @@ struct RestoreTests {
         let fake = try Self.fake()
         defer { fake.stop() }
         fake.state.withLock { $0.delayMilliseconds = 1500 }
-        let harness = try Self.harness(baseURL: fake.productionURL.replacingOccurrences(of: "/production", with: ""), restoreTimeout: 500, handlerTimeout: 1000)
+        let harness = try Self.harness(baseURL: fake.productionURL.replacingOccurrences(of: "/production", with: ""), restoreTimeout: 500, handlerTimeout: 5500)
         defer { harness.close() }
         let server = try ServiceHTTPTests.serve(harness)
         defer { ServiceHTTPTests.stop(server) }
@@ -230,7 +230,7 @@ struct RestoreTests {
         #expect(answer?.body.contains(#""code":"restore_timeout""#) == true, "\(answer?.body ?? "no answer")")
         // Long enough for Apple's two late pages (1.5 s each) and a write, had the restore gone on.
         Thread.sleep(forTimeInterval: 4)
-        #expect(fake.seen.count == 1, "\(fake.seen.map(\.target))")
+        #expect(fake.seen.count <= 1, "\(fake.seen.map(\.target))")
         #expect(harness.call("GET", "/v1/users/ivy/entitlements").json?["error"]?["code"]?.string == "unknown_user")
     }
 

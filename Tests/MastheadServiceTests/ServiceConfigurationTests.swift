@@ -255,9 +255,13 @@ struct ConfigurationProblemsTests {
         }
     }
 
-    /// A restore timeout not below the handler timeout is refused: a restore answered 503
-    /// `handler_timeout` must not be stored afterwards.
-    @Test(arguments: [(30_000, 30_000, false), (40_000, 30_000, false), (29_999, 30_000, true), (1000, 2000, true)])
+    /// A restore timeout less than 5 s below the handler timeout is refused: a restore's write
+    /// must have committed before the handler timeout, so that a restore answered 503
+    /// `handler_timeout` is never stored afterwards.
+    @Test(arguments: [
+        (30_000, 30_000, false), (40_000, 30_000, false), (29_999, 30_000, false), (25_001, 30_000, false), (1000, 2000, false),
+        (25_000, 30_000, true), (1000, 6000, true), (20_000, 30_000, true),
+    ])
     func restoreTimeout_mustBeBelowTheHandlerTimeout(restore: Int, handler: Int, valid: Bool) throws {
         var configuration = ServiceConfiguration()
         configuration.sharedSecret = "secret"
@@ -266,8 +270,8 @@ struct ConfigurationProblemsTests {
         if valid {
             try configuration.validate(for: .refresh)
         } else {
-            let message = "restoreTimeoutMilliseconds (\(restore)) must be less than handlerTimeoutMilliseconds (\(handler)): "
-                + "a restore answered 503 handler_timeout must not be stored afterwards"
+            let message = "restoreTimeoutMilliseconds (\(restore)) must be at most handlerTimeoutMilliseconds (\(handler)) - 5000: "
+                + "a restore's write must have committed before the handler timeout, so that a restore answered 503 handler_timeout is never stored afterwards"
             #expect(throws: ConfigurationError.invalid(message)) { try configuration.validate(for: .refresh) }
         }
     }
@@ -276,7 +280,7 @@ struct ConfigurationProblemsTests {
     /// bounded.
     @Test func defaults_restoreTimeout_belowTheHandlerTimeout() throws {
         let configuration = ServiceConfiguration()
-        #expect(configuration.restoreTimeoutMilliseconds < configuration.http.handlerTimeoutMilliseconds)
+        #expect(configuration.restoreTimeoutMilliseconds <= configuration.http.handlerTimeoutMilliseconds - 5000)
         #expect(configuration.appStoreTransport.timeoutSeconds == Double(configuration.appStoreRequestTimeoutSeconds))
     }
 
