@@ -90,13 +90,8 @@ struct IdentifierBytesTests {
     /// An app account token of one spelling is another user's to the other: linking it is 409,
     /// removing it 404, and a restore of a subscription bound to it is 409 even under `transfer`.
     @Test func appAccountTokenOfOneSpelling_isAnotherUsersToTheOther() throws {
-        let token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
-        let fake = try FakeAppStoreServerAPI(bundleId: SignedFixtures.bundleId)
+        let (token, fake, history) = try RestoreTests.tokenBoundSubscription()
         defer { fake.stop() }
-        let history = try [
-            ("1000001", "2020-02-20T12:00:00Z", "2020-03-20T12:00:00Z"), ("1000002", "2020-03-20T11:58:00Z", "2020-04-20T12:00:00Z"),
-        ].map { id, from, to in try SignedFixtures.transaction(id, original: "1000001", from: from, to: to, signed: "2020-07-01T00:00:00Z", token: token) }
-        fake.state.withLock { $0.production.customers = [FakeAppStoreServerAPI.Customer(transactionIds: ["1000001", "1000002"], history: history)] }
         let harness = try RestoreTests.harness(fake, restore: "transfer")
         defer { harness.close() }
         let (owner, other) = ("caf%C3%A9", "cafe%CC%81")

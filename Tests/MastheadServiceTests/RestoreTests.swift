@@ -130,17 +130,24 @@ struct RestoreTests {
         #expect(ServiceRouterTests.readable(harness, "first", "2020-03", at: "2020-03-01T12:00:00Z") == !moved)
     }
 
-    /// A transaction id is no secret: a subscription whose signed transactions carry an app
-    /// account token of another user is never moved by restore, even under `transfer`; its owner
-    /// restores it.
-    @Test func restore_neverMovesASubscriptionBoundToAnotherUsersAppAccountToken() throws {
+    /// Apple's history of a subscription (1000001, renewed as 1000002) whose signed transactions
+    /// carry an app account token: the token, the fake that answers it, and the history.
+    static func tokenBoundSubscription() throws -> (token: String, fake: FakeAppStoreServerAPI, history: [String]) {
         let token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
         let fake = try FakeAppStoreServerAPI(bundleId: SignedFixtures.bundleId)
-        defer { fake.stop() }
         let history = try [
             ("1000001", "2020-02-20T12:00:00Z", "2020-03-20T12:00:00Z"), ("1000002", "2020-03-20T11:58:00Z", "2020-04-20T12:00:00Z"),
         ].map { id, from, to in try SignedFixtures.transaction(id, original: "1000001", from: from, to: to, signed: "2020-07-01T00:00:00Z", token: token) }
         fake.state.withLock { $0.production.customers = [FakeAppStoreServerAPI.Customer(transactionIds: ["1000001", "1000002"], history: history)] }
+        return (token, fake, history)
+    }
+
+    /// A transaction id is no secret: a subscription whose signed transactions carry an app
+    /// account token of another user is never moved by restore, even under `transfer`; its owner
+    /// restores it.
+    @Test func restore_neverMovesASubscriptionBoundToAnotherUsersAppAccountToken() throws {
+        let (token, fake, history) = try RestoreTests.tokenBoundSubscription()
+        defer { fake.stop() }
         let harness = try Self.harness(fake, restore: "transfer")
         defer { harness.close() }
         #expect(harness.call("PUT", "/v1/users/first/app-account-tokens/\(token)").status == 200)
