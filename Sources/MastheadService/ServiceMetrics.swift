@@ -1,3 +1,4 @@
+import Masthead
 import MastheadFormats
 import MastheadHTTP
 import Synchronization
@@ -39,19 +40,13 @@ final class ServiceMetrics: Sendable {
     }
 
     /// The notification types of both versions that are counted under their own name.
-    static let knownNotificationTypes: [String] = AppStoreNotification.knownTypes.union(
-        [
-            NotificationTypeV2.subscribed, .didChangeRenewalPref, .didChangeRenewalStatus, .offerRedeemed, .didRenew, .expired,
-            .didFailToRenew, .gracePeriodExpired, .priceIncrease, .refund, .refundDeclined, .consumptionRequest, .renewalExtended,
-            .revoke, .test, .renewalExtension, .refundReversed, .externalPurchaseToken, .oneTimeCharge, .rescindConsent,
-            .metadataUpdate, .migration, .priceChange,
-        ].map(\.rawValue)
-    ).sorted()
+    static let knownNotificationTypes: Set<ExactKey> = Set(
+        (AppStoreNotification.knownTypes.map { $0 } + NotificationTypeV2.documented.map(\.rawValue)).map(ExactKey.init))
 
     /// Counts a stored notification under its type, or `other` when the type is not a known one
     /// (compared as bytes: another spelling of a known type is another type).
     func recordNotification(type: String) {
-        let label = ServiceMetrics.knownNotificationTypes.first { $0.utf8.elementsEqual(type.utf8) } ?? "other"
+        let label = ServiceMetrics.knownNotificationTypes.contains(ExactKey(type)) ? type : "other"
         state.withLock { $0.notifications[label, default: 0] += 1 }
     }
 

@@ -53,4 +53,12 @@ public struct NotificationTypeV2: RawRepresentable, Hashable, Sendable {
     public static let migration = NotificationTypeV2(rawValue: "MIGRATION")
     /// An Advanced Commerce subscription's price changed.
     public static let priceChange = NotificationTypeV2(rawValue: "PRICE_CHANGE")
+
+    /// Every type above: the ones Apple documents.
+    public static let documented: [NotificationTypeV2] = [
+        .subscribed, .didChangeRenewalPref, .didChangeRenewalStatus, .offerRedeemed, .didRenew, .expired, .didFailToRenew,
+        .gracePeriodExpired, .priceIncrease, .refund, .refundDeclined, .consumptionRequest, .renewalExtended, .revoke, .test,
+        .renewalExtension, .refundReversed, .externalPurchaseToken, .oneTimeCharge, .rescindConsent, .metadataUpdate, .migration,
+        .priceChange,
+    ]
 }
