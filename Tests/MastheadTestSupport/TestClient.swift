@@ -1,3 +1,6 @@
+// `timeval`'s initialiser comes from whichever Clang module read <sys/time.h> first; in a release
+// build of this target that is COpenSSL's, so it is imported here for that alone.
+import COpenSSL
 import Glibc
 
 /// A blocking TCP client for live server tests, with a receive timeout.
