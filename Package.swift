@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.3
 import PackageDescription
 
 /// The same settings on every target: Swift 6 mode and the upcoming features the code is written for.
