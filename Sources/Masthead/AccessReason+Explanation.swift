@@ -19,11 +19,27 @@ extension Denial {
         case .notYetPublished: "not yet published"
         case .notSubscribed: "no subscription or purchase grants it"
         case .refunded(let transactionId): "the purchase was refunded (transaction \(transactionId))"
+        case .endedByRevocation(let transactionId, let at, let type, let percentage):
+            (type == .familyRevoke
+                ? "Family Sharing of the purchase ended on \(CivilTime.readable(at))"
+                : "a prorated refund\(percentage.map { " of \(Denial.percentText($0))" } ?? "") ended the purchase on \(CivilTime.readable(at))")
+                + " (transaction \(transactionId))"
         case .publishedBeforeSubscription(let start): "published before the subscription started (\(CivilTime.readable(start)))"
         case .publishedDuringLapse(let start, let end):
             "published during a lapse (\(CivilTime.readable(start)) → \(end.map(CivilTime.readable) ?? "still lapsed"))"
         case .streamingInactive(let since): "streaming access is not active" + (since.map { " (lapsed \(CivilTime.readable($0)))" } ?? "")
         case .outsideStreamingWindow(let window): "older than the latest \(window) issues streaming gives"
         }
+    }
+
+    /// A share in thousandths of a percent as a percentage: 50000 as "50%", 33333 as "33.333%".
+    static func percentText(_ milliunits: Int32) -> String {
+        let magnitude = Int64(milliunits).magnitude
+        let sign = milliunits < 0 ? "-" : ""
+        guard magnitude % 1000 != 0 else { return "\(sign)\(magnitude / 1000)%" }
+        var digits = String(magnitude % 1000)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(sign)\(magnitude / 1000).\(digits)%"
     }
 }

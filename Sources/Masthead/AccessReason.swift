@@ -32,6 +32,10 @@ public enum Denial: Hashable, Sendable {
     case notSubscribed
     /// The purchase that would have granted it was refunded (R5.1).
     case refunded(transactionId: String)
+    /// The purchase that would have granted it ended at a revocation before the issue was
+    /// published (R5.3): a prorated refund or a Family Sharing revocation, with the share revoked
+    /// in thousandths of a percent when Apple gave it.
+    case endedByRevocation(transactionId: String, revokedAt: Instant, revocationType: RevocationType, percentage: Int32?)
     /// Published before the first archive period started, and not the issue it unlocked (R11).
     case publishedBeforeSubscription(firstPeriodStart: Instant)
     /// Published during a lapse between archive periods, or after the last one ended (`lapseEnd` nil) (R8, R11).
@@ -47,6 +51,7 @@ public enum Denial: Hashable, Sendable {
         case .notYetPublished: "notYetPublished"
         case .notSubscribed: "notSubscribed"
         case .refunded: "refunded"
+        case .endedByRevocation: "endedByRevocation"
         case .publishedBeforeSubscription: "publishedBeforeSubscription"
         case .publishedDuringLapse: "publishedDuringLapse"
         case .streamingInactive: "streamingInactive"

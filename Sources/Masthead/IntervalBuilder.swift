@@ -17,32 +17,40 @@ struct IntervalBuilder {
     }
 
     /// Adds transactions (with their products) ordered by purchase instant; ones purchased after
-    /// the instant are left out (R10).
+    /// the instant are left out (R10). A cancellation that has happened by the instant refunds a
+    /// transaction (R5.1), or ends it there when it is an upgrade (R5.2) or a revocation that ends
+    /// it (R5.3).
     mutating func add(_ transactions: [ProductPurchase]) {
-        var nonRenewing: [ProductPurchase] = []
+        var nonRenewing: [(purchase: ProductPurchase, ends: Instant?)] = []
         for purchase in transactions where purchase.transaction.purchase <= at {
             let transaction = purchase.transaction
             let product = purchase.product
             let cancelled = transaction.cancellation(asOf: at)
+            let ends = cancelled.flatMap { transaction.cancellationEndsTransaction ? $0 : nil }
             switch product.type {
             case .autoRenewable:
                 addAutoRenewable(transaction, product: product, cancelled: cancelled)
             case .nonRenewing:
                 guard let duration = product.duration else { continue }
-                if let cancelled {
+                if let cancelled, ends == nil {
                     refund(transaction, at: cancelled, start: transaction.purchase, end: duration.added(to: transaction.purchase))
                 } else {
-                    nonRenewing.append(purchase)
+                    nonRenewing.append((purchase, ends))
                 }
             case .free:
-                if let cancelled {
+                if let ends {
+                    refund(transaction, at: ends, start: max(ends, transaction.purchase), end: .distantFuture)
+                    if ends > transaction.purchase { intervals.append(interval(transaction, product: product, end: ends, kind: .free)) }
+                } else if let cancelled {
                     refund(transaction, at: cancelled, start: transaction.purchase, end: .distantFuture)
                 } else {
                     intervals.append(interval(transaction, product: product, end: .distantFuture, kind: .free))
                 }
             case .issue:
                 guard let issueId = product.issueId else { continue }
-                if let cancelled {
+                // R5.3: an issue published before the revocation stays bought, as in an archive.
+                let publishedBefore = ends.map { ends in publication.index(ofIssue: issueId).map { publication.issues[$0].published < ends } ?? false }
+                if let cancelled, publishedBefore != true {
                     refund(transaction, at: cancelled, start: transaction.purchase, end: transaction.purchase, issueId: issueId)
                 } else if singlePurchases[ExactKey(issueId)] == nil {
                     singlePurchases[ExactKey(issueId)] = transaction.transactionId
@@ -52,35 +60,43 @@ struct IntervalBuilder {
         stack(nonRenewing)
     }
 
-    /// R4, R5: `[purchase, expires)`; a refund removes it, an upgrade cuts it at the cancellation.
+    /// R4, R5: `[purchase, expires)`; a refund removes it (R5.1), an upgrade (R5.2) or a revocation
+    /// that ends it (R5.3) cuts it at the cancellation; the time a revocation took back is listed.
     private mutating func addAutoRenewable(_ transaction: Transaction, product: Product, cancelled: Instant?) {
         guard let expires = transaction.expires else { return }
-        if let cancelled, !transaction.isUpgraded {
+        let endsHere = transaction.cancellationEndsTransaction
+        if let cancelled, !transaction.isUpgraded, !endsHere {
             refund(transaction, at: cancelled, start: transaction.purchase, end: expires)
             return
         }
         autoRenewable.append(transaction)
         let end = cancelled.map { min(expires, $0) } ?? expires
+        if let cancelled, endsHere, !transaction.isUpgraded { refund(transaction, at: cancelled, start: max(end, transaction.purchase), end: expires) }
         guard end > transaction.purchase else { return }
         let kind: IntervalKind =
-            cancelled != nil
+            cancelled != nil && transaction.isUpgraded
             ? .upgraded
             : transaction.isTrial ? .trial : transaction.isIntroductoryOffer ? .introductoryOffer : transaction.offer != nil ? .offer : .paid
         intervals.append(interval(transaction, product: product, end: end, kind: kind))
     }
 
     /// R6: each purchase (of a product with a duration) starts at the later of its purchase and
-    /// the end of the previous one.
-    private mutating func stack(_ purchases: [ProductPurchase]) {
+    /// the end of the previous one; one a revocation ends (R5.3) stops there, and the next starts
+    /// at the later of its purchase and that instant.
+    private mutating func stack(_ purchases: [(purchase: ProductPurchase, ends: Instant?)]) {
         var cursor = Instant(milliseconds: .min)
         let ordered = purchases.sorted {
-            $0.transaction.purchase != $1.transaction.purchase
-                ? $0.transaction.purchase < $1.transaction.purchase : $0.transaction.transactionId.precedesInBytes($1.transaction.transactionId)
+            $0.purchase.transaction.purchase != $1.purchase.transaction.purchase
+                ? $0.purchase.transaction.purchase < $1.purchase.transaction.purchase
+                : $0.purchase.transaction.transactionId.precedesInBytes($1.purchase.transaction.transactionId)
         }
-        for purchase in ordered {
+        for (purchase, ends) in ordered {
             guard let duration = purchase.product.duration else { continue }
             let start = max(purchase.transaction.purchase, cursor)
-            let end = duration.added(to: start)
+            let full = duration.added(to: start)
+            let end = ends.map { min(full, max(start, $0)) } ?? full
+            if let ends { refund(purchase.transaction, at: ends, start: end, end: full) }
+            guard end > start else { continue }
             var stacked = interval(purchase.transaction, product: purchase.product, end: end, kind: .nonRenewing)
             stacked.start = start
             intervals.append(stacked)
@@ -120,9 +136,11 @@ struct IntervalBuilder {
     }
 
     private mutating func refund(_ transaction: Transaction, at instant: Instant, start: Instant, end: Instant, issueId: String? = nil) {
+        let type = transaction.countedRevocationType
         refunded.append(
             RefundedPurchase(
                 transactionId: transaction.transactionId, productId: transaction.productId, refundedAt: instant,
-                start: start, end: end, issueId: issueId))
+                start: start, end: end, issueId: issueId, revocationType: type,
+                revocationPercentage: type == nil ? nil : transaction.revocationPercentage))
     }
 }

@@ -86,8 +86,10 @@ extension PublicationEntitlement {
             state = .active
         } else if started.contains(where: { $0.kind == .grace && $0.contains(at) }) {
             state = .gracePeriod
-        } else if let expires = latest?.expires, expires <= at,
-            at.milliseconds - expires.milliseconds < 60 * Instant.millisecondsPerDay, renewal?.isInBillingRetry == true
+        } else if let latest, let expires = latest.expires, expires <= at,
+            at.milliseconds - expires.milliseconds < 60 * Instant.millisecondsPerDay, renewal?.isInBillingRetry == true,
+            // R5.3: a transaction a revocation ended is over, not waiting for a payment.
+            latest.cancellation(asOf: at) == nil || !latest.cancellationEndsTransaction
         {
             state = .billingRetry
         } else if !started.isEmpty {

@@ -10,7 +10,8 @@ public struct PublicationEntitlement: Sendable {
     public let status: SubscriptionStatus
     /// Periods that have started by the as-of instant, ordered by start, then access style (R8, R10).
     public let periods: [Period]
-    /// Purchases that would have granted this publication but were refunded by the as-of instant (R5.1).
+    /// Purchases that would have granted this publication but were refunded by the as-of instant
+    /// (R5.1), and those a revocation ended by then (R5.3).
     public let refunded: [RefundedPurchase]
     /// Readable issues ordered by publish instant, then id, each with its reasons (R11–R13, R16).
     public let readable: [ReadableIssue]
@@ -132,9 +133,7 @@ public struct PublicationEntitlement: Sendable {
         if issue.published > at { return .notYetPublished }
         let archive = periods.filter { $0.access == .archive }
         let streaming = periods.filter { $0.access == .streaming }
-        if let refund = refunded.first(where: { covered(issue, by: $0) }) {
-            return .refunded(transactionId: refund.transactionId)
-        }
+        if let refund = refunded.first(where: { covered(issue, by: $0) }) { return denial(for: refund) }
         if let first = archive.first {
             if issue.published < first.start { return .publishedBeforeSubscription(firstPeriodStart: first.start) }
             let before = archive.last { $0.end <= issue.published } ?? first
@@ -147,8 +146,15 @@ public struct PublicationEntitlement: Sendable {
             }
             return .streamingInactive(since: streaming.last { $0.end <= at }?.end)
         }
-        if let refund = refunded.first { return .refunded(transactionId: refund.transactionId) }
+        if let refund = refunded.first { return denial(for: refund) }
         return .notSubscribed
+    }
+
+    /// A refund's denial: refunded (R5.1), or ended by the revocation (R5.3).
+    private func denial(for refund: RefundedPurchase) -> Denial {
+        guard refund.endedPurchase, let type = refund.revocationType else { return .refunded(transactionId: refund.transactionId) }
+        return .endedByRevocation(
+            transactionId: refund.transactionId, revokedAt: refund.refundedAt, revocationType: type, percentage: refund.revocationPercentage)
     }
 
     /// Whether a refunded purchase would have granted the issue had it not been refunded.
@@ -158,14 +164,27 @@ public struct PublicationEntitlement: Sendable {
     }
 }
 
-/// A purchase refunded by the as-of instant (R5.1), with what it would have granted.
+/// A purchase refunded by the as-of instant (R5.1), or ended by a revocation (R5.3), with what
+/// it would have granted.
 public struct RefundedPurchase: Hashable, Sendable {
     public var transactionId: String
     public var productId: String
+    /// When Apple refunded or revoked it.
     public var refundedAt: Instant
-    /// The time it would have paid for; for a single issue, `[purchase, purchase)`.
+    /// The time it would have paid for (R5.1; for a single issue, `[purchase, purchase)`), or, for a
+    /// revocation that ended it (R5.3), the time it no longer pays for: from the revocation (or
+    /// its start, when later) to its end.
     public var start: Instant
     public var end: Instant
     /// For a single-issue purchase, the issue.
     public var issueId: String?
+    /// How Apple revoked it, when the signed state said so (R5.3); nil for a refund known from
+    /// receipts.
+    public var revocationType: RevocationType?
+    /// The share refunded or revoked in thousandths of a percent, when the signed state said so.
+    public var revocationPercentage: Int32?
+
+    /// Whether the revocation ended the purchase, keeping what it paid for before (R5.3), rather
+    /// than refunding all of it (R5.1).
+    public var endedPurchase: Bool { revocationType?.endsTransaction == true }
 }

@@ -4,7 +4,8 @@ extension Transaction {
     ///
     /// Of signed copies, the one Apple signed last gives the state; copies signed at the same
     /// instant combine field by field. Unsigned copies combine field by field (the earliest
-    /// purchase and cancellation, the latest expiry, a flag set when any copy sets it); next to a
+    /// purchase and cancellation, the latest expiry, a flag set when any copy sets it; the
+    /// revocation type and percentage go with the cancellation kept, R5.3); next to a
     /// signed copy only their cancellation is kept (``unsignedCancellation``). An upgrade is kept
     /// whichever copy reports it: Apple never undoes one.
     public func merged(with other: Transaction) -> Transaction {
@@ -36,7 +37,10 @@ extension Transaction {
         var result = self
         result.purchase = min(purchase, other.purchase)
         result.expires = Transaction.latest(expires, other.expires)
-        result.cancellation = Transaction.earliest(cancellation, other.cancellation)
+        let revoked = Transaction.revocationPrecedes(other, self) ? other : self
+        result.cancellation = revoked.cancellation
+        result.revocationType = revoked.revocationType
+        result.revocationPercentage = revoked.revocationPercentage
         result.unsignedCancellation = Transaction.earliest(unsignedCancellation, other.unsignedCancellation)
         result.isUpgraded = isUpgraded || other.isUpgraded
         result.isTrial = isTrial || other.isTrial
@@ -45,6 +49,33 @@ extension Transaction {
         if other.originalTransactionId.precedesInBytes(result.originalTransactionId) { result.originalTransactionId = other.originalTransactionId }
         if other.productId.precedesInBytes(result.productId) { result.productId = other.productId }
         return result
+    }
+
+    /// Whether `a`'s revocation comes before `b`'s, for the field-by-field combination: the earlier
+    /// cancellation (none comes last); at one instant a refund (R5.1) before a revocation that ends
+    /// the transaction (R5.3), as the earliest cancellation wins (R2.3); then the type's bytes
+    /// (none first) and the percentage (none first). A total order, so the choice depends on
+    /// neither the order nor the grouping of copies.
+    static func revocationPrecedes(_ a: Transaction, _ b: Transaction) -> Bool {
+        switch (a.cancellation, b.cancellation) {
+        case (nil, .some): return false
+        case (.some, nil): return true
+        case (let first?, let second?) where first != second: return first < second
+        default: break
+        }
+        let aEnds = a.revocationType?.endsTransaction == true, bEnds = b.revocationType?.endsTransaction == true
+        if aEnds != bEnds { return bEnds }
+        switch (a.revocationType, b.revocationType) {
+        case (nil, .some): return true
+        case (.some, nil): return false
+        case (let first?, let second?) where first != second: return first.rawValue.precedesInBytes(second.rawValue)
+        default: break
+        }
+        switch (a.revocationPercentage, b.revocationPercentage) {
+        case (nil, .some): return true
+        case (let first?, let second?): return first < second
+        default: return false
+        }
     }
 
     /// The smaller of two optional values; nil only when both are.

@@ -11,6 +11,14 @@ public struct Transaction: Hashable, Sendable {
     /// transaction known only from unsigned copies, the earliest they give (R2.3); nil when none
     /// does. The engine uses ``countedCancellation``.
     public var cancellation: Instant?
+    /// How Apple revoked it (signed data's `revocationType`), which goes with ``cancellation``:
+    /// a prorated refund or a Family Sharing revocation ends the transaction there (R5.3); a full
+    /// refund, an unknown value or none refunds it (R5.1). Nil for unsigned copies.
+    public var revocationType: RevocationType?
+    /// The share of the transaction refunded or revoked, in thousandths of a percent (signed
+    /// data's `revocationPercentage`, 50000 for half), which goes with ``cancellation``; it labels
+    /// the refund and changes nothing else.
+    public var revocationPercentage: Int32?
     /// Cancelled because the user upgraded within the subscription group (R5.2).
     public var isUpgraded: Bool
     /// A free trial period.
@@ -33,7 +41,8 @@ public struct Transaction: Hashable, Sendable {
         transactionId: String, originalTransactionId: String? = nil, productId: String, purchase: Instant,
         expires: Instant? = nil, cancellation: Instant? = nil, isUpgraded: Bool = false, isTrial: Bool = false,
         isIntroductoryOffer: Bool = false, offer: OfferKind? = nil, environment: Environment = .production,
-        signedDate: Instant? = nil, unsignedCancellation: Instant? = nil
+        signedDate: Instant? = nil, unsignedCancellation: Instant? = nil, revocationType: RevocationType? = nil,
+        revocationPercentage: Int32? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId ?? transactionId
@@ -48,6 +57,8 @@ public struct Transaction: Hashable, Sendable {
         self.environment = environment
         self.signedDate = signedDate
         self.unsignedCancellation = unsignedCancellation
+        self.revocationType = revocationType
+        self.revocationPercentage = revocationPercentage
     }
 
     /// The cancellation the rules use (R2.8): ``cancellation``, or ``unsignedCancellation`` when it
@@ -56,6 +67,20 @@ public struct Transaction: Hashable, Sendable {
         guard let signedDate, let unsignedCancellation, unsignedCancellation > signedDate else { return cancellation }
         return Transaction.earliest(cancellation, unsignedCancellation)
     }
+
+    /// How the cancellation that counts (``countedCancellation``) was revoked (R5.3): the signed
+    /// state's ``revocationType`` when its cancellation is the one counted; nil when an unsigned
+    /// copy's cancellation is counted instead (it is earlier, or as early): receipts do not say
+    /// how a transaction was revoked, so that one is a refund (R5.1).
+    public var countedRevocationType: RevocationType? {
+        guard let counted = countedCancellation, counted == cancellation else { return nil }
+        if let signedDate, let unsignedCancellation, unsignedCancellation > signedDate, unsignedCancellation == counted { return nil }
+        return revocationType
+    }
+
+    /// Whether the cancellation that counts ends the transaction there, keeping what it paid for
+    /// before (R5.3: a prorated refund or a Family Sharing revocation), rather than refunding it (R5.1).
+    public var cancellationEndsTransaction: Bool { countedRevocationType?.endsTransaction == true }
 
     /// The cancellation that counts as of `at` (R10): only one that has happened by then.
     public func cancellation(asOf at: Instant) -> Instant? {

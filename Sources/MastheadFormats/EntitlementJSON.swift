@@ -49,6 +49,7 @@ public enum EntitlementJSON {
             writer.field("transactionId", refund.transactionId)
             writer.field("productId", refund.productId)
             writer.field("refundedAt", refund.refundedAt.description)
+            writer.field("revocationType", refund.revocationType?.rawValue)
             writer.endObject()
         }
         writer.endArray()
@@ -188,6 +189,12 @@ public enum EntitlementJSON {
         switch denial {
         case .refunded(let transactionId):
             writer.field("transactionId", transactionId)
+        case .endedByRevocation(let transactionId, let revokedAt, let revocationType, let percentage):
+            writer.field("transactionId", transactionId)
+            writer.field("revokedAt", revokedAt.description)
+            writer.field("revocationType", revocationType.rawValue)
+            writer.key("revocationPercentage")
+            if let percentage { writer.int(Int64(percentage)) } else { writer.null() }
         case .publishedBeforeSubscription(let start):
             writer.field("firstPeriodStart", start.description)
         case .publishedDuringLapse(let start, let end):

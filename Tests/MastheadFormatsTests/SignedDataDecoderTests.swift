@@ -1,6 +1,7 @@
 import Foundation
 import Masthead
 import MastheadFormats
+import MastheadJSON
 import Testing
 
 /// Signed payloads mapped to the engine's transactions and renewal info (R2.8, R5, R14).
@@ -65,6 +66,51 @@ struct SignedDataDecoderTests {
         #expect(upgraded.cancellation == Instant(milliseconds: 1_580_500_000_000) && upgraded.isUpgraded)
         let familyRevoked = try Self.transaction(#", "revocationDate": 1580500000000, "revocationType": "FAMILY_REVOKE""#)
         #expect(familyRevoked.cancellation == Instant(milliseconds: 1_580_500_000_000))
+    }
+
+    /// `revocationType` and `revocationPercentage` go with the cancellation (R5.3): prorated
+    /// refunds and Family Sharing revocations end the transaction, other types refund it, and
+    /// an unknown type is kept as sent.
+    @Test func revocationTypeAndPercentage_goWithTheCancellation_R5_3() throws {
+        let prorated = try Self.transaction(#", "revocationDate": 1580500000000, "revocationType": "REFUND_PRORATED", "revocationPercentage": 25000"#)
+        #expect(prorated.revocationType == .refundProrated && prorated.revocationPercentage == 25_000)
+        #expect(prorated.cancellationEndsTransaction)
+        let family = try Self.transaction(#", "revocationDate": 1580500000000, "revocationType": "FAMILY_REVOKE""#)
+        #expect(family.revocationType == .familyRevoke && family.cancellationEndsTransaction)
+        let full = try Self.transaction(#", "revocationDate": 1580500000000, "revocationType": "REFUND_FULL", "revocationPercentage": 100000"#)
+        #expect(full.revocationType == .refundFull && !full.cancellationEndsTransaction)
+        let unknown = try Self.transaction(#", "revocationDate": 1580500000000, "revocationType": "REFUND_LATER""#)
+        #expect(unknown.revocationType?.rawValue == "REFUND_LATER" && !unknown.cancellationEndsTransaction)
+        #expect(try Self.transaction().revocationType == nil)
+    }
+
+    /// A prorated refund in the entitlement JSON: the refund with its type, and the issues it no
+    /// longer pays for denied as `endedByRevocation` with the instant, type and share (R5.3, R16).
+    @Test func proratedRefund_inTheEntitlementJSON_R5_3() throws {
+        // Purchased 2020-01-26, expires 2020-02-18, refunded prorated on 2020-02-01 00:00.
+        let transaction = try Self.transaction(#", "revocationDate": 1580515200000, "revocationType": "REFUND_PRORATED", "revocationPercentage": 25000"#)
+        let publication = Publication(
+            id: "the-monthly", title: "The Monthly",
+            issues: [
+                Issue(id: "jan", published: Instant(milliseconds: 1_580_000_000_000)),
+                Issue(id: "feb", published: Instant(milliseconds: 1_580_600_000_000)),
+            ])
+        let catalog = Catalog(publications: [publication], products: Self.catalog.products.values.map { $0 })
+        let entitlement = EntitlementEngine(catalog: catalog).evaluate(
+            PurchaseHistory(transactions: [transaction]), publication: publication, at: Instant(milliseconds: 1_590_000_000_000))
+        var writer = JSONWriter(capacity: 1024)
+        EntitlementJSON.write(entitlement, into: &writer)
+        let root = try JSONDocument(parsing: writer.bytes).root
+        #expect(root["readable"]?.elements.map(\.string) == ["jan"])
+        let refund = try #require(root["refunded"].map { Array($0.elements) }?.first)
+        #expect(refund["transactionId"]?.string == "t1")
+        #expect(refund["revocationType"]?.string == "REFUND_PRORATED")
+        let denial = try #require(root["issues"].map { Array($0.elements) }?.last?["reason"])
+        #expect(denial["kind"]?.string == "endedByRevocation")
+        #expect(denial["transactionId"]?.string == "t1")
+        #expect(denial["revokedAt"]?.string == Instant(milliseconds: 1_580_515_200_000).description)
+        #expect(denial["revocationType"]?.string == "REFUND_PRORATED")
+        #expect(denial["revocationPercentage"]?.int64 == 25_000)
     }
 
     @Test(arguments: [("Production", Environment.production), ("Sandbox", .sandbox), ("Xcode", .sandbox), ("LocalTesting", .sandbox), ("Staging", .sandbox)])

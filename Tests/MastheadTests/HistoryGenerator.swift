@@ -13,10 +13,13 @@ struct HistoryGenerator {
     mutating func chance(_ percent: Int) -> Bool { random.chance(percent) }
 
     static let base = Mock.instant("2019-12-01T00:00").milliseconds
+    /// What a cancellation may say about itself (R5.3): nothing (receipts), a full or prorated
+    /// refund, a Family Sharing revocation, or a type the engine does not know.
+    static let revocationTypes: [RevocationType?] = [nil, .refundFull, .refundProrated, .familyRevoke, RevocationType(rawValue: "LATER")]
     static let hour: Int64 = 3_600_000
 
-    /// A history of one user: auto-renewable runs with overlaps and lapses, refunds, upgrades,
-    /// passes, free and single-issue purchases; `grace` adds billing-retry renewal info, dated
+    /// A history of one user: auto-renewable runs with overlaps and lapses, refunds and
+    /// revocations of every type, upgrades, passes, free and single-issue purchases; `grace` adds billing-retry renewal info, dated
     /// or not, with earlier states of the same subscription.
     mutating func history(grace: Bool = true) -> (transactions: [Transaction], renewals: [RenewalInfo]) {
         var transactions: [Transaction] = []
@@ -33,7 +36,8 @@ struct HistoryGenerator {
                     Transaction(
                         transactionId: "\(original)-\(renewal)", originalTransactionId: original, productId: product,
                         purchase: Instant(milliseconds: start), expires: Instant(milliseconds: end), cancellation: cancelled,
-                        isUpgraded: cancelled != nil && chance(30), environment: chance(5) ? .sandbox : .production))
+                        isUpgraded: cancelled != nil && chance(30), environment: chance(5) ? .sandbox : .production,
+                        revocationType: revocationType(cancelled), revocationPercentage: cancelled != nil && chance(50) ? Int32(below(100_001)) : nil))
                 let roll = below(10)
                 start = roll < 6 ? end - Int64(below(3)) * Self.hour : end + Int64(1 + below(24 * 60)) * Self.hour
             }
@@ -59,8 +63,14 @@ struct HistoryGenerator {
                 Transaction(
                     transactionId: "p\(index)", productId: product, purchase: Instant(milliseconds: Self.base + Int64(below(24 * 360)) * Self.hour),
                     cancellation: chance(10) ? Instant(milliseconds: Self.base + Int64(below(24 * 360)) * Self.hour) : nil))
+            transactions[transactions.count - 1].revocationType = revocationType(transactions[transactions.count - 1].cancellation)
         }
         return (transactions, renewals)
+    }
+
+    /// A revocation type for a transaction cancelled at `cancellation`; nil without one.
+    mutating func revocationType(_ cancellation: Instant?) -> RevocationType? {
+        cancellation == nil ? nil : Self.revocationTypes[below(Self.revocationTypes.count)]
     }
 
     /// An as-of instant in the generated range.

@@ -80,7 +80,7 @@ struct RuleTests {
         #expect(result.refunded.isEmpty)
     }
 
-    @Test func R5_3_autoRenewOff_isNotCancellation() {
+    @Test func R5_4_autoRenewOff_isNotCancellation() {
         let renewal = RenewalInfo(originalTransactionId: "a", productId: "monthly", autoRenewProductId: "monthly", autoRenewOn: false)
         let result = Mock.evaluate([Mock.renewal("a", "monthly", "2020-02-10T00:00", "2020-03-10T00:00")], renewals: [renewal], at: "2020-03-05T00:00")
         #expect(result.status.state == .active)

@@ -40,6 +40,42 @@ struct SeedTimelineTests {
         #expect(may == .notReadable(.publishedDuringLapse(lapseStart: Mock.instant("2020-04-20T12:00"), lapseEnd: Mock.instant("2020-06-17T12:00"))))
     }
 
+    /// Table 6-1 with Apple extending the renewal `t2` by 7 days (`RENEWAL_EXTENDED`, or a
+    /// `RENEWAL_EXTENSION` for many users): a later signed copy of `t2` carries the new
+    /// `expiresDate`, which counts (R2.8). Without a signed copy, unsigned copies keep the latest
+    /// expiry (R2.3). Pins what the engine does: the rows move by the extension, and an issue
+    /// published during it is readable.
+    @Test(arguments: [true, false])
+    func table61_renewalExtendedSevenDays_laterExpiryCounts_R2_8(signed: Bool) {
+        var original = Self.table61[1]
+        var extended = original
+        extended.expires = Mock.instant("2020-04-27T12:00")
+        if signed {
+            original.signedDate = Mock.instant("2020-03-20T11:58")
+            extended.signedDate = Mock.instant("2020-04-10T09:00")
+        }
+        let history = [Self.table61[0], extended, original, Self.table61[2]]
+        let special = Issue(id: "2020-04-special", published: Mock.instant("2020-04-24T00:00"))
+        let publication = Mock.monthly(extraIssues: [special])
+        for row in Self.table61Rows {
+            let result = Mock.evaluate(history, at: row.at, publication: publication)
+            let inExtension = Mock.instant(row.at) >= Mock.instant("2020-04-20T12:00") && Mock.instant(row.at) < Mock.instant("2020-04-27T12:00")
+            #expect(result.status.state == (inExtension ? .active : row.state), "\(row.at)")
+            let readable = row.readable.filter { $0 <= "2020-04" } + (Mock.instant(row.at) >= special.published ? [special.id] : [])
+                + row.readable.filter { $0 > "2020-04" }
+            #expect(result.readableIssueIds == readable, "\(row.at)")
+        }
+        #expect(Mock.evaluate(history, at: "2020-04-27T11:59:59.999", publication: publication).status.state == .active)
+        let lapsed = Mock.evaluate(history, at: "2020-04-27T12:00", publication: publication)
+        #expect(lapsed.status.state == .expired)
+        #expect(
+            Mock.evaluate(history, at: "2020-05-15T00:00", publication: publication).access(toIssue: "2020-05")
+                == .notReadable(.publishedDuringLapse(lapseStart: Mock.instant("2020-04-27T12:00"), lapseEnd: nil)))
+        // Without the extension the special issue falls in the lapse.
+        let unextended = Mock.evaluate(Self.table61, at: "2020-07-01T12:00", publication: publication)
+        #expect(!unextended.readableIssueIds.contains(special.id))
+    }
+
     /// Table 6-2 (streaming, no window): a billing lapse Apr 20 – May 5.
     static let table62 = [
         Mock.renewal("s1", "reader", "2020-02-20T12:00", "2020-03-20T12:00"),

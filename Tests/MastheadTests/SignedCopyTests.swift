@@ -126,7 +126,9 @@ struct SignedCopyTests {
                         expires: Instant(milliseconds: base + Int64(20 + random.below(3)) * day),
                         cancellation: random.chance(40) ? instant() : nil, isUpgraded: random.chance(10), isTrial: random.chance(20),
                         offer: random.chance(20) ? OfferKind.allCases[random.below(OfferKind.allCases.count)] : nil,
-                        environment: random.chance(90) ? .production : .sandbox, signedDate: random.chance(60) ? instant() : nil))
+                        environment: random.chance(90) ? .production : .sandbox, signedDate: random.chance(60) ? instant() : nil,
+                        revocationType: HistoryGenerator.revocationTypes[random.below(HistoryGenerator.revocationTypes.count)],
+                        revocationPercentage: random.chance(50) ? Int32(random.below(3) * 50_000) : nil))
             }
         }
         let whole = PurchaseHistory(transactions: random.shuffled(copies))
@@ -144,7 +146,23 @@ struct SignedCopyTests {
         for transaction in whole.transactions {
             let mine = copies.filter { $0.transactionId == transaction.transactionId && $0.environment == transaction.environment }
             #expect(transaction.countedCancellation == Self.expectedCancellation(of: mine))
+            #expect(transaction.cancellationEndsTransaction == Self.expectedEnding(of: mine), "\(mine)")
         }
+    }
+
+    /// R5.3 with R2.8 stated directly: the cancellation counted ends the transaction when it is a
+    /// cancellation of the latest signed copies (of all copies, without signed ones) whose type
+    /// ends a transaction, no such copy gives that instant as a refund, and the unsigned copies'
+    /// cancellation counted is not that instant.
+    static func expectedEnding(of copies: [Transaction]) -> Bool {
+        guard let counted = expectedCancellation(of: copies) else { return false }
+        let latest = copies.compactMap(\.signedDate).max()
+        let state = latest.map { latest in copies.filter { $0.signedDate == latest } } ?? copies
+        // Of unsigned copies only the earliest cancellation is kept (R2.8).
+        let unsigned = copies.filter { $0.signedDate == nil }.compactMap(\.cancellation).min()
+        let unsignedNews = latest.map { latest in unsigned == counted && counted > latest } ?? false
+        let atCounted = state.filter { $0.cancellation == counted }
+        return !unsignedNews && !atCounted.isEmpty && atCounted.allSatisfy { $0.revocationType?.endsTransaction == true }
     }
 
     /// R2.8 stated directly: the latest signed copies' earliest cancellation, and the unsigned

@@ -1,4 +1,5 @@
 public import MastheadJSON
+import Masthead
 
 extension JWSTransactionDecodedPayload {
     /// Parses and reads a signed transaction's payload: the JSON between the token's dots, once

@@ -18,7 +18,9 @@ public struct SignedRenewal: Hashable, Sendable {
 ///
 /// A transaction needs `transactionId`, `productId`, `purchaseDate`, `signedDate` and
 /// `environment`; renewal info needs `originalTransactionId`, `signedDate` and `environment`.
-/// `revocationDate` is the cancellation (R5.1; with `isUpgraded`, an upgrade, R5.2); an offer
+/// `revocationDate` is the cancellation (R5.1; with `isUpgraded`, an upgrade, R5.2), and
+/// `revocationType` and `revocationPercentage` go with it (`REFUND_PRORATED` and `FAMILY_REVOKE`
+/// end the transaction there, R5.3); an offer
 /// with `offerDiscountType` `FREE_TRIAL` is a free trial, `offerType` 1 otherwise an
 /// introductory offer, 2–4 another `OfferKind`. Only `Production` data grants in production:
 /// `Sandbox`, `Xcode`, `LocalTesting` and any environment Apple adds are sandbox data (R14).
@@ -89,7 +91,8 @@ public struct SignedDataDecoder: Sendable {
             transactionId: transactionId, originalTransactionId: payload.originalTransactionId, productId: productId, purchase: purchase,
             expires: payload.expiresDate, cancellation: payload.revocationDate, isUpgraded: payload.isUpgraded ?? false, isTrial: isTrial,
             isIntroductoryOffer: !isTrial && payload.offerType == .introductoryOffer, offer: SignedDataDecoder.offerKind(payload.offerType),
-            environment: SignedDataDecoder.environment(environment), signedDate: signedDate)
+            environment: SignedDataDecoder.environment(environment), signedDate: signedDate, revocationType: payload.revocationType,
+            revocationPercentage: payload.revocationPercentage)
     }
 
     /// The engine's renewal info for `payload`, read from `object` (for the lines of errors).
