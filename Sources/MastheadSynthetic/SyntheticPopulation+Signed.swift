@@ -38,7 +38,8 @@ extension SyntheticPopulation {
     ///
     /// A transaction is signed as of the user's latest purchase or refund; a renewal info as of
     /// its subscription's latest purchase, the instant a receipt's `pending_renewal_info` is
-    /// dated by (R2.7), so that both audit alike. Refunds carry `revocationDate`, upgrades
+    /// dated by (R2.7), so that both audit alike (unless ``endingRevocations`` is set). Refunds
+    /// carry `revocationDate`, `revocationType` and `revocationPercentage`, upgrades
     /// `isUpgraded`, free trials `offerType` 1 with `offerDiscountType` `FREE_TRIAL`, and every
     /// `type` is how the catalog's product is sold.
     public func signedUser(user index: Int, bundleId: String, random: inout SeededGenerator) -> SignedUser {
@@ -76,6 +77,7 @@ extension SyntheticPopulation {
         if let cancellation = entry.cancellation {
             writer.field("revocationReason", Int64(0))
             writer.field("revocationDate", cancellation)
+            if !entry.upgraded { writeRevocationType(entry, cancellation: cancellation, into: &writer) }
         }
         if entry.upgraded { writer.field("isUpgraded", true) }
         if entry.trial {
@@ -89,6 +91,22 @@ extension SyntheticPopulation {
         writer.field("storefrontId", "143441")
         writer.endObject()
         return writer.bytes
+    }
+
+    /// A refund's `revocationType` and `revocationPercentage` (R5.3): a full refund is 100% of the
+    /// transaction; a prorated one the share of its time left at the revocation; a Family Sharing
+    /// revocation gives no share.
+    private func writeRevocationType(_ entry: Entry, cancellation: Int64, into writer: inout JSONWriter) {
+        let type = entry.revocation ?? .refundFull
+        writer.field("revocationType", type.rawValue)
+        if type == .familyRevoke { return }
+        let end = entry.expires ?? catalog.product(entry.product)?.duration.map { $0.added(to: Instant(milliseconds: entry.purchase)).milliseconds }
+        guard type == .refundProrated, let end, end > entry.purchase else {
+            writer.field("revocationPercentage", Int64(100_000))
+            return
+        }
+        let left = min(max(0, end - cancellation), end - entry.purchase)
+        writer.field("revocationPercentage", left * 100_000 / (end - entry.purchase))
     }
 
     private func renewalPayload(_ pending: Pending, environment: String, signedDate: Int64) -> [UInt8] {

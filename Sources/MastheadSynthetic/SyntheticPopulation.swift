@@ -2,13 +2,19 @@ public import Masthead
 import MastheadJSON
 
 /// Writes synthetic users as audit input lines, `{"user_id": …, "receipt": {…}}`, from a catalog's
-/// products: renewals that overlap slightly, lapses of hours and months, refunds, upgrades,
+/// products: renewals that overlap slightly, lapses of hours and months, refunds (prorated ones
+/// and Family Sharing revocations too with ``endingRevocations``), upgrades,
 /// trials, grace periods, non-renewing passes, single issues, sandbox receipts, and the date and
 /// flag shapes real payloads use (R2.1, R2.2). The same seed gives the same bytes.
 public struct SyntheticPopulation: Sendable {
     public let catalog: Catalog
     /// The first purchase instants are spread over the year after this instant.
     public let start: Instant
+    /// Whether some refunds are drawn as prorated refunds or Family Sharing revocations, which end
+    /// a transaction at the revocation (R5.3). Signed data says so (`revocationType`); receipts
+    /// cannot, so their users are decided apart from the signed ones. Off by default: then the
+    /// receipts and the signed data of a seed are decided alike, and every refund is a full one.
+    public var endingRevocations = false
     private let autoRenewable: [Product]
     private let nonRenewing: [Product]
     private let issues: [Product]
@@ -58,6 +64,8 @@ public struct SyntheticPopulation: Sendable {
         var purchase: Int64
         var expires: Int64?
         var cancellation: Int64?
+        /// How a cancellation that is not an upgrade was revoked, when not a full refund (R5.3).
+        var revocation: RevocationType?
         var upgraded = false
         var trial = false
     }
@@ -100,11 +108,15 @@ public struct SyntheticPopulation: Sendable {
                 let length = 30 * day
                 var entry = Entry(id: renewal == 0 ? original : nextId(), original: original, product: current, purchase: purchase, expires: purchase + length)
                 entry.trial = renewal == 0 && random.chance(15)
-                if random.chance(2) { entry.cancellation = purchase + Int64(random.below(20)) * day }
+                if random.chance(2) {
+                    entry.cancellation = purchase + Int64(random.below(20)) * day
+                    entry.revocation = endingRevocation(random: &random)
+                }
                 if renewal > 0 && random.chance(3), let other = autoRenewable.first(where: { $0.productId != current && $0.access == product.access }) {
                     // Upgrade mid-period: this one is cut short, the new product starts at once.
                     let cut = purchase + Int64(1 + random.below(20)) * day
                     entry.cancellation = cut
+                    entry.revocation = nil
                     entry.upgraded = true
                     result.entries.append(entry)
                     current = other.productId
@@ -132,7 +144,10 @@ public struct SyntheticPopulation: Sendable {
                 let product = nonRenewing[random.below(nonRenewing.count)]
                 let id = nextId()
                 var entry = Entry(id: id, original: id, product: product.productId, purchase: start.milliseconds + Int64(random.below(700)) * day)
-                if random.chance(3) { entry.cancellation = entry.purchase + 2 * day }
+                if random.chance(3) {
+                    entry.cancellation = entry.purchase + 2 * day
+                    entry.revocation = endingRevocation(random: &random)
+                }
                 result.entries.append(entry)
             }
         }
@@ -145,6 +160,14 @@ public struct SyntheticPopulation: Sendable {
         result.sandbox = random.chance(3)
         result.dateShape = random.below(4)
         return result
+    }
+
+    /// With ``endingRevocations``, half the refunds end their transaction instead (R5.3), half of
+    /// those prorated refunds and half Family Sharing revocations; nil (a full refund) otherwise.
+    /// Draws nothing when off, so that a seed gives the same users as before.
+    private func endingRevocation(random: inout SeededGenerator) -> RevocationType? {
+        guard endingRevocations, random.chance(50) else { return nil }
+        return random.chance(50) ? .refundProrated : .familyRevoke
     }
 
     private func receipt(user: Int, random: inout SeededGenerator, into writer: inout JSONWriter) {
