@@ -39,7 +39,7 @@ struct RevocationTypeTests {
         let at = Mock.evaluate(history, at: "2020-03-15T00:00")
         #expect(at.status.state == .expired)
         #expect(at.periods.map(\.end) == [Mock.instant("2020-03-15T00:00")])
-        #expect(at.periods[0].intervals.map(\.kind) == [.paid])
+        #expect(at.periods.first?.intervals.map(\.kind) == [.paid])
         #expect(at.readableIssueIds == ["2020-02", "2020-03"])
         // After it, the issues published before it stay readable (archive); later ones do not.
         let after = Mock.evaluate(history, at: "2020-06-01T00:00")
