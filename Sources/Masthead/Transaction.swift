@@ -13,7 +13,8 @@ public struct Transaction: Hashable, Sendable {
     public var cancellation: Instant?
     /// How Apple revoked it (signed data's `revocationType`), which goes with ``cancellation``:
     /// a prorated refund or a Family Sharing revocation ends the transaction there (R5.3); a full
-    /// refund, an unknown value or none refunds it (R5.1). Nil for unsigned copies.
+    /// refund, an unknown value or none refunds it (R5.1). Receipts and version 1 notifications
+    /// do not carry it.
     public var revocationType: RevocationType?
     /// The share of the transaction refunded or revoked, in thousandths of a percent (signed
     /// data's `revocationPercentage`, 50000 for half), which goes with ``cancellation``; it labels
