@@ -351,7 +351,7 @@ public final class EntitlementService: Sendable {
     ///
     /// With a `deadline` (monotonic milliseconds), the write checks it when it runs, inside its
     /// transaction: past it, the write stores nothing and fails with
-    /// ``ServiceError/restoreTimedOut(_:)``.
+    /// ``PurchaseError/restoreTimedOut(_:)``.
     func postPurchases(
         userId: String, transactions: [Transaction], renewals: [RenewalInfo], latestReceipt: String?, deadline: Int64? = nil,
         completion: @escaping @Sendable (ReceiptOutcome) -> Void
@@ -359,7 +359,7 @@ public final class EntitlementService: Sendable {
         let storing = Self.storing(transactions, renewals, for: userId, latestReceipt: latestReceipt, restore: configuration.restore, now: clock())
         let job: @Sendable (any EntitlementStore) throws -> [Change] = { store in
             if let deadline, SystemClock.monotonicMilliseconds() >= deadline {
-                throw ServiceError.restoreTimedOut("its write was not begun in time")
+                throw PurchaseError.restoreTimedOut("its write was not begun in time")
             }
             return try storing(store)
         }

@@ -15,11 +15,11 @@ extension ServiceRouter {
     func postSignedNotification(_ signedPayload: String, body: [UInt8], reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard let verifier = service.signedDataVerifier else {
             let kind: RejectedNotification.Kind = ServiceRouter.hasCompactJWSShape(signedPayload) ? .signed : .malformed
-            return refuseNotification(.signedDataNotConfigured, kind: kind, body: body, reply: reply)
+            return refuseNotification(ServiceError.signedDataNotConfigured, kind: kind, body: body, reply: reply)
         }
         let notification: SignedNotification
         do { notification = try verifier.notification(signedPayload, path: "$.signedPayload") } catch {
-            return refuseNotification(.notificationRefused(error), kind: ServiceRouter.rejectionKind(error), body: body, reply: reply)
+            return refuseNotification(NotificationError.notificationRefused(error), kind: ServiceRouter.rejectionKind(error), body: body, reply: reply)
         }
         service.postSignedNotification(notification, body: body, completion: notificationAnswer(decodeError: nil, reply: reply))
     }
@@ -56,7 +56,7 @@ extension ServiceRouter {
     /// Keeps a refused notification's body with the reason (the error's message, cut to
     /// ``RejectedNotification/maxReasonBytes``), then answers the error.
     func refuseNotification(
-        _ error: ServiceError, kind: RejectedNotification.Kind, body: [UInt8], reply: @escaping @Sendable (HTTPResponse) -> Void
+        _ error: any ServiceFailure, kind: RejectedNotification.Kind, body: [UInt8], reply: @escaping @Sendable (HTTPResponse) -> Void
     ) {
         service.recordRejectedNotification(kind: kind, reason: error.message, body: body) { _ in
             // Answered the refusal whether or not it could be kept: it is not applied either way.
@@ -78,16 +78,16 @@ extension ServiceRouter {
         let tokens: (transactions: [String], renewals: [String])
         do {
             guard case .transactions(let transactions, let renewals)? = try SignedDataDocument.read(document.root) else {
-                return reply(ServiceError.notSignedTransactions.response)
+                return reply(PurchaseError.notSignedTransactions.response)
             }
             tokens = (transactions, renewals)
         } catch {
-            return reply(ServiceError.signedDataRefused(error).response)
+            return reply(PurchaseError.signedDataRefused(error).response)
         }
         guard let verifier = service.signedDataVerifier else { return reply(ServiceError.signedDataNotConfigured.response) }
         let history: PurchaseHistory
         do { history = try verifier.history(signedTransactions: tokens.transactions, signedRenewalInfos: tokens.renewals, path: "$") } catch {
-            return reply(ServiceError.signedDataRefused(error).response)
+            return reply(PurchaseError.signedDataRefused(error).response)
         }
         // Answered for production when any transaction is production data, as a receipt is for its environment.
         let environment: Environment = history.transactions.allSatisfy({ $0.environment == .sandbox }) && !history.transactions.isEmpty ? .sandbox : .production

@@ -11,7 +11,7 @@ import MastheadStorage
 /// and its handler; it drives dispatch, the `Expect: 100-continue` check, the metrics and the
 /// test that holds the OpenAPI document to the router. The API token is checked before the path
 /// is looked up (without it, an unknown path is 401 too), except on routes that need none. Errors
-/// are ``ServiceError``s, rendered in one place. HEAD is answered on every GET route as GET would
+/// are ``ServiceFailure``s, which render themselves. HEAD is answered on every GET route as GET would
 /// be; the server sends only the answer's head.
 public struct ServiceRouter: Sendable {
     public let service: EntitlementService
@@ -39,7 +39,7 @@ public struct ServiceRouter: Sendable {
             .deferred { router, request, _, reply in router.postNotification(request, reply: reply) }),
         Route(
             ["GET"], "/v1/notifications/rejected", .adminToken, label: "rejected_notifications",
-            .immediate { router, request, _ throws(ServiceError) in try router.rejectedNotifications(request) }),
+            .immediate { router, request, _ throws(AnyServiceFailure) in try router.rejectedNotifications(request) }),
         Route(
             ["POST"], "/v1/users/{userId}/receipts", .apiToken, label: "receipts",
             .deferred { router, request, ids, reply in router.postReceipt(request, userId: ids[.user], reply: reply) }),
@@ -51,15 +51,15 @@ public struct ServiceRouter: Sendable {
             .deferred { router, request, ids, reply in router.restore(request, userId: ids[.user], reply: reply) }),
         Route(
             ["GET"], "/v1/users/{userId}/entitlements", .apiToken, label: "entitlements",
-            .immediate { router, request, ids throws(ServiceError) in try router.entitlements(request, userId: ids[.user]) }),
+            .immediate { router, request, ids throws(AnyServiceFailure) in try router.entitlements(request, userId: ids[.user]) }),
         Route(
             ["GET"], "/v1/users/{userId}/issues/{publicationId}/{issueId}", .apiToken, label: "issue_check",
-            .immediate { router, request, ids throws(ServiceError) in
+            .immediate { router, request, ids throws(AnyServiceFailure) in
                 try router.issueCheck(request, userId: ids[.user], publicationId: ids[.publication], issueId: ids[.issue])
             }),
         Route(
             ["GET"], "/v1/users/{userId}/app-account-tokens", .apiToken, label: "app_account_tokens",
-            .immediate { router, _, ids throws(ServiceError) in try router.appAccountTokens(userId: ids[.user]) }),
+            .immediate { router, _, ids throws(AnyServiceFailure) in try router.appAccountTokens(userId: ids[.user]) }),
         Route(
             ["PUT", "DELETE"], "/v1/users/{userId}/app-account-tokens/{appAccountToken}", .apiToken, label: "app_account_token",
             .deferred { router, request, ids, reply in
@@ -67,7 +67,7 @@ public struct ServiceRouter: Sendable {
             }),
         Route(
             ["GET"], "/v1/publications/{publicationId}/issues", .apiToken, label: "publication_issues",
-            .immediate { router, _, ids throws(ServiceError) in try router.listIssues(publicationId: ids[.publication]) }),
+            .immediate { router, _, ids throws(AnyServiceFailure) in try router.listIssues(publicationId: ids[.publication]) }),
         Route(
             ["PUT"], "/v1/publications/{publicationId}/issues/{issueId}", .adminToken, label: "publish_issue",
             .deferred { router, request, ids, reply in
@@ -75,7 +75,7 @@ public struct ServiceRouter: Sendable {
             }),
         Route(
             ["GET"], "/v1/refresh-due", .apiToken, label: "refresh_due",
-            .immediate { router, request, _ throws(ServiceError) in try router.refreshDue(request) }),
+            .immediate { router, request, _ throws(AnyServiceFailure) in try router.refreshDue(request) }),
     ]
 
     /// The route whose template fits the decoded path, whatever the method.
@@ -151,15 +151,18 @@ public struct ServiceRouter: Sendable {
         let route = ServiceRouter.route(for: request.pathSegments)
         let label = route?.label ?? "other"
         let answer: HTTPResponse
-        do {
-            let admitted = try admit(request, method: request.method == "HEAD" ? "GET" : request.method, to: route)
+        do throws(AnyServiceFailure) {
+            let admitted: Route
+            do throws(ServiceError) { admitted = try admit(request, method: request.method == "HEAD" ? "GET" : request.method, to: route) } catch {
+                throw AnyServiceFailure(error)
+            }
             let ids = PathParameters(template: admitted.segments, path: request.pathSegments)
             switch admitted.handler {
             case .immediate(let handler): answer = try handler(self, request, ids)
             case .deferred(let handler): return .later(Later(handler: handler, ids: ids, route: admitted, started: started))
             }
         } catch {
-            answer = error.response
+            answer = error.failure.response
         }
         let seconds = SystemClock.seconds() - started
         service.metrics.record(route: label, status: answer.status, seconds: seconds)
@@ -245,12 +248,12 @@ public struct ServiceRouter: Sendable {
     private func postReceipt(_ request: HTTPRequest, userId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let document: JSONDocument
         do { document = try JSONDocument(parsing: request.body) } catch {
-            return reply(ServiceRouter.hinted(.invalidJSON(error), ServiceRouter.receiptBodyHint(body: request.body, root: nil)).response)
+            return reply(HintedFailure.hinted(ServiceError.invalidJSON(error), ServiceRouter.receiptBodyHint(body: request.body, root: nil)).response)
         }
         let receipt: Receipt
         do { receipt = try ReceiptDecoder(catalog: service.catalog).decode(document.root, path: "$") } catch {
-            if case .receiptRejected = error { return reply(ServiceError.receiptRejected(error).response) }
-            return reply(ServiceRouter.hinted(.invalidReceipt(error), ServiceRouter.receiptBodyHint(body: request.body, root: document.root)).response)
+            if case .receiptRejected = error { return reply(PurchaseError.receiptRejected(error).response) }
+            return reply(HintedFailure.hinted(PurchaseError.invalidReceipt(error), ServiceRouter.receiptBodyHint(body: request.body, root: document.root)).response)
         }
         let latest = document.root.member("latest_receipt")?.string
         service.postReceipt(userId: userId, receipt: receipt, latestReceipt: latest, completion: purchasesAnswer(userId: userId, environment: receipt.environment, what: "receipt", reply: reply))
@@ -280,9 +283,9 @@ public struct ServiceRouter: Sendable {
                 writer.endObject()
                 reply(.json(200, writer.bytes))
             case .failed(StorageError.receiptAlreadyInUse(let environment, let original, _)):
-                reply(ServiceError.receiptAlreadyInUse(environment: environment, originalTransactionId: original).response)
-            case .failed(ServiceError.restoreTimedOut(let reason)):
-                reply(ServiceError.restoreTimedOut(reason).response)
+                reply(PurchaseError.receiptAlreadyInUse(environment: environment, originalTransactionId: original).response)
+            case .failed(PurchaseError.restoreTimedOut(let reason)):
+                reply(PurchaseError.restoreTimedOut(reason).response)
             case .failed(let error):
                 reply(ServiceError.notStored(what, error).response)
             }
@@ -297,14 +300,14 @@ public struct ServiceRouter: Sendable {
         // Version 2 (`{"signedPayload": …}`) is told apart by its shape, and verified instead of a password.
         let signed: SignedDataDocument?
         do { signed = try SignedDataDocument.read(document.root) } catch {
-            return refuseNotification(.notificationRefused(error), kind: .malformed, body: request.body, reply: reply)
+            return refuseNotification(NotificationError.notificationRefused(error), kind: .malformed, body: request.body, reply: reply)
         }
         if case .notification(let signedPayload)? = signed {
             return postSignedNotification(signedPayload, body: request.body, reply: reply)
         }
         let password = document.root.member("password")?.string ?? ""
         guard ServiceRouter.constantTimeEqual(password, service.configuration.sharedSecret) else {
-            return reply(ServiceError.wrongSharedSecret.response)
+            return reply(NotificationError.wrongSharedSecret.response)
         }
         let type = document.root.member("notification_type")?.string ?? "UNKNOWN"
         // A notification that cannot be read is still kept (raw body) and acknowledged: Apple's
@@ -346,16 +349,16 @@ public struct ServiceRouter: Sendable {
         }
     }
 
-    private func entitlements(_ request: HTTPRequest, userId: String) throws(ServiceError) -> HTTPResponse {
+    private func entitlements(_ request: HTTPRequest, userId: String) throws(AnyServiceFailure) -> HTTPResponse {
         let query = try asOf(request)
         let history: PurchaseHistory?
-        do { history = try service.history(forUser: userId) } catch { throw .storeUnavailable(error) }
-        guard let history else { throw .unknownUser(userId) }
+        do { history = try service.history(forUser: userId) } catch { throw AnyServiceFailure(ServiceError.storeUnavailable(error)) }
+        guard let history else { throw AnyServiceFailure(ServiceError.unknownUser(userId)) }
         let catalog = service.catalog
         let engine = EntitlementEngine(catalog: catalog)
         var answer = engine.evaluate(history, at: query.at, environment: query.environment)
         if let publicationId = request.query["publication"] {
-            guard let publication = catalog.publication(publicationId) else { throw .unknownPublication(publicationId) }
+            guard let publication = catalog.publication(publicationId) else { throw AnyServiceFailure(ServiceError.unknownPublication(publicationId)) }
             answer.publications = [engine.evaluate(history, publication: publication, at: query.at, environment: query.environment)]
         }
         var writer = JSONWriter(capacity: 4096)
@@ -364,7 +367,7 @@ public struct ServiceRouter: Sendable {
     }
 
     /// The download check: the hot path.
-    private func issueCheck(_ request: HTTPRequest, userId: String, publicationId: String, issueId: String) throws(ServiceError) -> HTTPResponse {
+    private func issueCheck(_ request: HTTPRequest, userId: String, publicationId: String, issueId: String) throws(AnyServiceFailure) -> HTTPResponse {
         let query = try asOf(request)
         let body: [UInt8]?
         do {
@@ -375,17 +378,17 @@ public struct ServiceRouter: Sendable {
                 return (writer.bytes, at)
             }
         } catch {
-            throw .storeUnavailable(error)
+            throw AnyServiceFailure(ServiceError.storeUnavailable(error))
         }
         guard let body else {
-            guard service.catalog.publication(publicationId) != nil else { throw .unknownPublication(publicationId) }
-            throw .unknownIssue(publicationId: publicationId, issueId: issueId)
+            guard service.catalog.publication(publicationId) != nil else { throw AnyServiceFailure(ServiceError.unknownPublication(publicationId)) }
+            throw AnyServiceFailure(EntitlementError.unknownIssue(publicationId: publicationId, issueId: issueId))
         }
         return .json(200, body)
     }
 
-    private func listIssues(publicationId: String) throws(ServiceError) -> HTTPResponse {
-        guard let publication = service.catalog.publication(publicationId) else { throw .unknownPublication(publicationId) }
+    private func listIssues(publicationId: String) throws(AnyServiceFailure) -> HTTPResponse {
+        guard let publication = service.catalog.publication(publicationId) else { throw AnyServiceFailure(ServiceError.unknownPublication(publicationId)) }
         var writer = JSONWriter(capacity: 2048)
         writer.beginObject()
         writer.field("publication", publication.id)
@@ -407,10 +410,10 @@ public struct ServiceRouter: Sendable {
             return reply(ServiceError.invalidJSON(error).response)
         }
         guard root.kind == .object, let published = root["published"]?.string.flatMap(DateText.rfc3339) else {
-            return reply(ServiceError.invalidIssue("expected {\"published\": RFC 3339 instant, \"title\": optional string, \"free\": optional boolean}").response)
+            return reply(CatalogError.invalidIssue("expected {\"published\": RFC 3339 instant, \"title\": optional string, \"free\": optional boolean}").response)
         }
         if let free = root["free"], !free.isNull, free.bool == nil {
-            return reply(ServiceError.invalidIssue("free must be true or false").response)
+            return reply(CatalogError.invalidIssue("free must be true or false").response)
         }
         let issue = Issue(id: issueId, title: root["title"]?.string, published: published, isFree: root["free"]?.bool ?? false)
         service.publish(issue, in: publicationId) { result in
@@ -425,10 +428,10 @@ public struct ServiceRouter: Sendable {
         }
     }
 
-    private func refreshDue(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
-        guard let window = ServiceConfiguration.milliseconds(fromDuration: request.query["within"] ?? "3d") else { throw .invalidWindow }
+    private func refreshDue(_ request: HTTPRequest) throws(AnyServiceFailure) -> HTTPResponse {
+        guard let window = ServiceConfiguration.milliseconds(fromDuration: request.query["within"] ?? "3d") else { throw AnyServiceFailure(PurchaseError.invalidWindow) }
         let due: [RefreshDue]
-        do { due = try service.refreshDue(within: window) } catch { throw .storeUnavailable(error) }
+        do { due = try service.refreshDue(within: window) } catch { throw AnyServiceFailure(ServiceError.storeUnavailable(error)) }
         var writer = JSONWriter(capacity: 1024)
         writer.beginObject()
         writer.key("subscriptions")
@@ -450,24 +453,18 @@ public struct ServiceRouter: Sendable {
     // MARK: Helpers
 
     /// The `at` and `environment` query parameters (now and production when absent).
-    private func asOf(_ request: HTTPRequest) throws(ServiceError) -> (at: Instant, environment: Environment) {
+    private func asOf(_ request: HTTPRequest) throws(AnyServiceFailure) -> (at: Instant, environment: Environment) {
         var at = service.clock()
         if let text = request.query["at"] {
-            guard let instant = DateText.rfc3339(text) else { throw ServiceRouter.hinted(.invalidAt, ServiceRouter.atHint(text)) }
+            guard let instant = DateText.rfc3339(text) else { throw AnyServiceFailure(HintedFailure.hinted(EntitlementError.invalidAt, ServiceRouter.atHint(text))) }
             at = instant
         }
         var environment = Environment.production
         if let text = request.query["environment"] {
-            guard let value = Environment(rawValue: text) else { throw .invalidEnvironment }
+            guard let value = Environment(rawValue: text) else { throw AnyServiceFailure(EntitlementError.invalidEnvironment) }
             environment = value
         }
         return (at, environment)
-    }
-
-    /// `error` with `hint` when there is one.
-    static func hinted(_ error: ServiceError, _ hint: String?) -> ServiceError {
-        guard let hint else { return error }
-        return .hinted(error, hint: hint)
     }
 
     /// The 401 error for a request without the API token (or, to a path whose route needs it, the
