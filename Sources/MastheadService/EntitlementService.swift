@@ -37,48 +37,8 @@ public final class EntitlementService: Sendable {
     let signatureVerifier: JWSVerifier
     /// Why the last write failed, for `/health`; nil once a write succeeds.
     private let writeFailure = Mutex<String?>(nil)
-    /// User id (its exact bytes, as the store tells users apart) → history and the answers
-    /// computed from it; `epoch` grows at every invalidation so a load that raced a write is not cached.
-    private let cache = Mutex(CacheState())
-    private struct CacheState {
-        var users: [ExactKey: CachedUser] = [:]
-        var epoch: UInt64 = 0
-    }
-    private struct CachedUser {
-        var history: PurchaseHistory
-        /// Per publication and environment: the last answer, reused while the as-of instant stays in its stable range.
-        var answers: [AnswerKey: PublicationEntitlement] = [:]
-        /// Per publication, environment and issue: the download check's answer body, reused while
-        /// the as-of instant stays in the stable range of the answer it was written from.
-        var checks: [CheckKey: CachedCheck] = [:]
-    }
-    /// Which publication and environment a cached answer is for.
-    private struct AnswerKey: Hashable {
-        var publicationId: ExactKey
-        var environment: Environment
-    }
-    /// Which check a cached body answers (no string is built to look one up).
-    private struct CheckKey: Hashable {
-        var publicationId: ExactKey
-        var environment: Environment
-        var issueId: ExactKey
-    }
-    /// A download check's body split around its `at` value, the only part that changes within `stable`.
-    private struct CachedCheck {
-        var stable: Range<Instant>
-        var head: [UInt8]
-        var tail: [UInt8]
-
-        func body(at: Instant) -> [UInt8] {
-            var body = head
-            body.reserveCapacity(head.count + 24 + tail.count)
-            body.append(contentsOf: at.description.utf8)
-            body.append(contentsOf: tail)
-            return body
-        }
-    }
-    /// Check bodies kept per user (the issues a reader downloads); the set is emptied when full.
-    private static let maxCachedChecksPerUser = 64
+    /// Users' histories and the answers computed from them.
+    private let cache: HistoryCache
 
     /// Opens the configuration's database, SQLite or PostgreSQL (applying migrations), and merges
     /// the issues published through the API into `catalog`.
@@ -101,6 +61,7 @@ public final class EntitlementService: Sendable {
         // The counter first: whatever commits after it is read again by the first answer.
         commits = try readStore.commitCounter()
         seenCommits = Atomic(commits?.value ?? 0)
+        cache = HistoryCache(maxUsers: configuration.maxCachedUsers)
         let position = try readStore.changeLogPosition()
         catalogState = Mutex(EntitlementService.merging(try readStore.publishedIssues(), into: catalog))
         reader = Mutex(Reader(store: readStore, changeLogPosition: position))
@@ -152,12 +113,12 @@ public final class EntitlementService: Sendable {
                 }
                 let issues = read.missedSome || users.count < read.changes.count
                 if issues { try republish(reader.store.publishedIssues()) }
-                if read.missedSome { dropCache() } else { invalidate(users) }
+                if read.missedSome { cache.removeAll() } else { cache.invalidate(users: users) }
                 reader.changeLogPosition = read.position
                 if let counted { seenCommits.store(counted, ordering: .releasing) }
             } catch {
                 // What changed cannot be told: nothing cached is trusted, and the next answer looks again.
-                dropCache()
+                cache.removeAll()
             }
         }
     }
@@ -166,20 +127,7 @@ public final class EntitlementService: Sendable {
     private func republish(_ issues: [(publicationId: String, issue: Issue)]) {
         catalogState.withLock { catalog in catalog = EntitlementService.merging(issues, into: catalog) }
         // Cached answers were computed against the previous catalog.
-        cache.withLock { state in
-            state.epoch += 1
-            for user in state.users.keys {
-                state.users[user]?.answers.removeAll()
-                state.users[user]?.checks.removeAll()
-            }
-        }
-    }
-
-    private func dropCache() {
-        cache.withLock { state in
-            state.epoch += 1
-            state.users.removeAll()
-        }
+        cache.invalidateAnswers()
     }
 
     // MARK: Reading
@@ -188,8 +136,11 @@ public final class EntitlementService: Sendable {
     func history(forUser userId: String) throws -> PurchaseHistory? {
         catchUp()
         let user = ExactKey(userId)
-        let epoch = cache.withLock { state -> UInt64? in state.users[user] == nil ? state.epoch : nil }
-        guard let epoch else { return cache.withLock { $0.users[user]?.history } }
+        let epoch: HistoryCache.Epoch
+        switch cache.lookup(user) {
+        case .cached(let history): return history
+        case .missing(let since): epoch = since
+        }
         let loaded = try reader.withLock { reader throws -> PurchaseHistory? in
             let store = reader.store
             return try store.readSnapshot { () throws -> PurchaseHistory? in
@@ -198,12 +149,7 @@ public final class EntitlementService: Sendable {
             }
         }
         guard let loaded else { return nil }
-        let maxCachedUsers = configuration.maxCachedUsers
-        cache.withLock { state in
-            guard state.epoch == epoch else { return }
-            if state.users.count >= maxCachedUsers { state.users.removeAll(keepingCapacity: true) }
-            state.users[user] = CachedUser(history: loaded)
-        }
+        cache.put(loaded, for: user, at: epoch)
         return loaded
     }
 
@@ -213,7 +159,7 @@ public final class EntitlementService: Sendable {
     var changeNotificationsUp: Bool? { commits?.isListening }
 
     /// How many users the answer cache holds (the `masthead_cached_users` metric).
-    var cachedUserCount: Int { cache.withLock { $0.users.count } }
+    var cachedUserCount: Int { cache.userCount }
 
     /// One user's entitlement to one publication (the download check's question).
     ///
@@ -223,18 +169,15 @@ public final class EntitlementService: Sendable {
     func entitlement(forUser userId: String, publicationId: String, at: Instant, environment: Environment) throws -> PublicationEntitlement? {
         catchUp()
         let user = ExactKey(userId)
-        let key = AnswerKey(publicationId: ExactKey(publicationId), environment: environment)
-        let (cached, epoch) = cache.withLock { state in (state.users[user]?.answers[key], state.epoch) }
+        let key = HistoryCache.AnswerKey(publicationId: ExactKey(publicationId), environment: environment)
+        let (cached, epoch) = cache.answer(user, key)
         if let cached, cached.stable.contains(at) { return cached.asOf(at) }
         // Read after the epoch: a catalog change bumps the epoch after replacing the catalog.
         let catalog = self.catalog
         guard let publication = catalog.publication(publicationId) else { return nil }
         let history = try history(forUser: userId) ?? PurchaseHistory()
         let answer = EntitlementEngine(catalog: catalog).evaluate(history, publication: publication, at: at, environment: environment)
-        cache.withLock { state in
-            guard state.epoch == epoch, state.users[user] != nil else { return }
-            state.users[user]?.answers[key] = answer
-        }
+        cache.put(answer, for: user, key, at: epoch)
         return answer
     }
 
@@ -250,35 +193,19 @@ public final class EntitlementService: Sendable {
     ) throws -> [UInt8]? {
         catchUp()
         let user = ExactKey(userId)
-        let key = CheckKey(publicationId: ExactKey(publicationId), environment: environment, issueId: ExactKey(issueId))
-        let (cached, epoch) = cache.withLock { state in (state.users[user]?.checks[key], state.epoch) }
+        let key = HistoryCache.CheckKey(publicationId: ExactKey(publicationId), environment: environment, issueId: ExactKey(issueId))
+        let (cached, epoch) = cache.check(user, key)
         if let cached, cached.stable.contains(at) { return cached.body(at: at) }
         guard let entitlement = try entitlement(forUser: userId, publicationId: publicationId, at: at, environment: environment),
             let written = write(entitlement)
         else { return nil }
-        let check = CachedCheck(stable: entitlement.stable, head: Array(written.body[..<written.at.lowerBound]), tail: Array(written.body[written.at.upperBound...]))
-        cache.withLock { state in
-            guard state.epoch == epoch, let cachedUser = state.users[user] else { return }
-            if cachedUser.checks.count >= EntitlementService.maxCachedChecksPerUser { state.users[user]?.checks.removeAll() }
-            state.users[user]?.checks[key] = check
-        }
+        let check = HistoryCache.Check(stable: entitlement.stable, head: Array(written.body[..<written.at.lowerBound]), tail: Array(written.body[written.at.upperBound...]))
+        cache.put(check, for: user, key, at: epoch)
         return written.body
     }
 
-    private func invalidate(_ users: [String]) {
-        cache.withLock { state in
-            state.epoch += 1
-            for user in users { state.users[ExactKey(user)] = nil }
-        }
-    }
-
     /// Drops the cached histories of the users a committed write of this process changed.
-    private func invalidate(_ changes: [Change]) {
-        invalidate(changes.compactMap { change in
-            if case .user(let userId) = change { return userId }
-            return nil
-        })
-    }
+    private func invalidate(_ changes: [Change]) { cache.invalidate(changes) }
 
     /// The subscriptions expiring within the window from now, for the polling job.
     func refreshDue(within milliseconds: Int64) throws -> [RefreshDue] {
