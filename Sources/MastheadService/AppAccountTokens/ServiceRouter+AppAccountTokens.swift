@@ -6,6 +6,18 @@ import MastheadStorage
 /// The routes of users' app account tokens: `GET /v1/users/{userId}/app-account-tokens`, and
 /// `PUT` and `DELETE /v1/users/{userId}/app-account-tokens/{appAccountToken}`.
 extension ServiceRouter {
+    /// The app account token routes, in the OpenAPI document's order.
+    static let appAccountTokenRoutes: [Route] = [
+        Route(
+            ["GET"], "/v1/users/{userId}/app-account-tokens", .apiToken, label: "app_account_tokens",
+            .immediate { router, _, ids throws(AnyServiceFailure) in try router.appAccountTokens(userId: ids[.user]) }),
+        Route(
+            ["PUT", "DELETE"], "/v1/users/{userId}/app-account-tokens/{appAccountToken}", .apiToken, label: "app_account_token",
+            .deferred { router, request, ids, reply in
+                router.changeAppAccountToken(request, userId: ids[.user], token: ids[.appAccountToken], reply: reply)
+            }),
+    ]
+
     /// `GET /v1/users/{userId}/app-account-tokens`: the user's tokens in the order they were linked.
     func appAccountTokens(userId: String) throws(AnyServiceFailure) -> HTTPResponse {
         let tokens: [AppAccountToken]?

@@ -1,4 +1,3 @@
-import Foundation
 public import Masthead
 import MastheadClock
 import MastheadCrypto
@@ -20,7 +19,8 @@ public final class EntitlementService: Sendable {
     let clock: @Sendable () -> Instant
     let metrics = ServiceMetrics()
     private let catalogState: Mutex<Catalog>
-    private let writer: CommitQueue
+    /// The writer thread committing in groups.
+    let writer: CommitQueue
     /// The reader connection, and where its reading of the change log has got to.
     let reader: Mutex<Reader>
     struct Reader {
@@ -124,7 +124,7 @@ public final class EntitlementService: Sendable {
     }
 
     /// Merges published issues into the catalog and drops the answers computed against the previous one.
-    private func republish(_ issues: [(publicationId: String, issue: Issue)]) {
+    func republish(_ issues: [(publicationId: String, issue: Issue)]) {
         catalogState.withLock { catalog in catalog = EntitlementService.merging(issues, into: catalog) }
         // Cached answers were computed against the previous catalog.
         cache.invalidateAnswers()
@@ -205,18 +205,12 @@ public final class EntitlementService: Sendable {
     }
 
     /// Drops the cached histories of the users a committed write of this process changed.
-    private func invalidate(_ changes: [Change]) { cache.invalidate(changes) }
-
-    /// The subscriptions expiring within the window from now, for the polling job.
-    func refreshDue(within milliseconds: Int64) throws -> [RefreshDue] {
-        let now = clock()
-        return try reader.withLock { reader in try reader.store.refreshDue(from: now, to: now.adding(milliseconds: milliseconds)) }
-    }
+    func invalidate(_ changes: [Change]) { cache.invalidate(changes) }
 
     /// Notes a write's outcome for `/health` and the metrics: a storage failure (not a write the
     /// store's policy refused: a receipt or app account token in use, a notification delivered
     /// again) marks the database as not writable until a write succeeds.
-    private func noteWrite(_ error: (any Error)?) {
+    func noteWrite(_ error: (any Error)?) {
         guard let error else {
             writeFailure.withLock { $0 = nil }
             return
@@ -253,197 +247,4 @@ public final class EntitlementService: Sendable {
             }
         }
     }
-
-    // MARK: Writing
-
-    /// What posting a receipt did.
-    package enum ReceiptOutcome: Sendable {
-        /// Committed; the user's history as read back after the commit.
-        case stored(PurchaseHistory)
-        /// Committed, but reading the history back failed (why): the write still stands.
-        case storedUnread(any Error)
-        /// Not stored (why).
-        case failed(any Error)
-    }
-
-    /// Stores a verified receipt for a user, links its subscriptions (applying the restore
-    /// behaviour) and answers with the user's history once committed.
-    func postReceipt(userId: String, receipt: Receipt, latestReceipt: String?, completion: @escaping @Sendable (ReceiptOutcome) -> Void) {
-        postPurchases(userId: userId, transactions: receipt.transactions, renewals: receipt.renewals, latestReceipt: latestReceipt, completion: completion)
-    }
-
-    /// Stores a user's transactions and renewal infos (a receipt's, or verified signed ones), links
-    /// their subscriptions to the user (applying the restore behaviour) and answers with the
-    /// user's history once committed.
-    ///
-    /// With a `deadline` (monotonic milliseconds), the write checks it when it runs, inside its
-    /// transaction: past it, the write stores nothing and fails with
-    /// ``PurchaseError/restoreTimedOut(_:)``.
-    func postPurchases(
-        userId: String, transactions: [Transaction], renewals: [RenewalInfo], latestReceipt: String?, deadline: Int64? = nil,
-        completion: @escaping @Sendable (ReceiptOutcome) -> Void
-    ) {
-        let storing = Self.storing(transactions, renewals, for: userId, latestReceipt: latestReceipt, restore: configuration.restore, now: clock())
-        let job: @Sendable (any EntitlementStore) throws -> [Change] = { store in
-            if let deadline, SystemClock.monotonicMilliseconds() >= deadline {
-                throw PurchaseError.restoreTimedOut("its write was not begun in time")
-            }
-            return try storing(store)
-        }
-        writer.submit(job) { [self] result in
-            switch result {
-            case .success(let changes):
-                noteWrite(nil)
-                invalidate(changes)
-                do { completion(.stored(try history(forUser: userId) ?? PurchaseHistory())) } catch { completion(.storedUnread(error)) }
-            case .failure(let error):
-                noteWrite(error)
-                completion(.failed(error))
-            }
-        }
-    }
-
-    /// Stores users' purchases (a receipt's, or verified signed ones) as posted ones (each saved,
-    /// its subscriptions linked to its user with the configured restore behaviour, the change
-    /// logged), queued at once so that the group commit writes them in as few transactions as
-    /// `maxCommitBatch` allows; returns once every one is committed or refused, with each one's
-    /// failure (nil when stored). Histories are not read back.
-    public func store(_ purchases: [(userId: String, history: PurchaseHistory, latestReceipt: String?)]) -> [(any Error)?] {
-        let now = clock()
-        let failures = Mutex([(any Error)?](repeating: nil, count: purchases.count))
-        let committed = DispatchGroup()
-        for (index, posted) in purchases.enumerated() {
-            committed.enter()
-            let job = Self.storing(
-                posted.history.transactions, posted.history.renewals, for: posted.userId, latestReceipt: posted.latestReceipt, restore: configuration.restore,
-                now: now)
-            writer.submit(job) { [self] result in
-                switch result {
-                case .success(let changes):
-                    noteWrite(nil)
-                    invalidate(changes)
-                case .failure(let error):
-                    noteWrite(error)
-                    failures.withLock { $0[index] = error }
-                }
-                committed.leave()
-            }
-        }
-        committed.wait()
-        return failures.withLock { $0 }
-    }
-
-    /// The write of a posted receipt (or signed transactions): saved, its subscriptions linked to
-    /// the user (applying `restore`); answers the users whose histories it changed.
-    private static func storing(
-        _ transactions: [Transaction], _ renewals: [RenewalInfo], for userId: String, latestReceipt: String?, restore: RestoreBehaviour,
-        now: Instant
-    ) -> @Sendable (any EntitlementStore) throws -> [Change] {
-        { store in
-            try store.save(transactions: transactions, renewals: renewals)
-            let previousOwners = try store.link(userId: userId, transactions: transactions, latestReceipt: latestReceipt, restore: restore, now: now)
-            return ([userId] + previousOwners).map(Change.user)
-        }
-    }
-
-    /// What posting a notification came to.
-    package enum NotificationOutcome: Sendable {
-        /// Stored (and applied, when it could be read).
-        case stored
-        /// A notification with its `notificationUUID` was stored before: neither stored nor applied again.
-        case alreadyStored
-    }
-
-    /// Stores a notification's raw body (with its V2 `subtype` and `notificationUUID`, when it has
-    /// them) and everything it carries; `completion` runs after the commit. A notification whose
-    /// uuid is stored already is neither stored nor applied again. Transactions of subscriptions no
-    /// user has yet are kept and count once a receipt links them.
-    func postNotification(
-        _ notification: AppStoreNotification?, type: String, subtype: String?, uuid: String?, body: [UInt8],
-        completion: @escaping @Sendable (Result<NotificationOutcome, any Error>) -> Void
-    ) {
-        let now = clock()
-        let text = String(decoding: body, as: UTF8.self)
-        submitNotification(type: type, completion: completion) { store in
-            _ = try store.recordNotification(
-                type: type, subtype: subtype, uuid: uuid, environment: notification?.environment,
-                originalTransactionIds: notification?.originalTransactionIds ?? [], body: text, received: now)
-            guard let notification else { return [] }
-            try store.save(transactions: notification.transactions, renewals: notification.renewals)
-            if let latest = notification.latestReceipt, !notification.originalTransactionIds.isEmpty {
-                try store.recordLatestReceipt(latest, environment: notification.environment, originalTransactionIds: notification.originalTransactionIds)
-            }
-            return try store.users(linkedTo: notification.originalTransactionIds, environment: notification.environment).map(Change.user)
-        }
-    }
-
-    /// Queues a notification's write; `completion` runs after the commit, with `.alreadyStored`
-    /// when the store found its `notificationUUID` stored before.
-    func submitNotification(
-        type: String, completion: @escaping @Sendable (Result<NotificationOutcome, any Error>) -> Void,
-        _ job: @escaping @Sendable (any EntitlementStore) throws -> [Change]
-    ) {
-        writer.submit(job) { [self] result in
-            switch result {
-            case .success(let changes):
-                noteWrite(nil)
-                metrics.recordNotification(type: type)
-                invalidate(changes)
-                completion(.success(.stored))
-            case .failure(StorageError.notificationAlreadyRecorded):
-                completion(.success(.alreadyStored))
-            case .failure(let error):
-                noteWrite(error)
-                completion(.failure(error))
-            }
-        }
-    }
-
-    /// Publishes or corrects an issue of a catalog publication; it survives restarts.
-    func publish(_ issue: Issue, in publicationId: String, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        writer.submit({ store -> [Change] in
-            try store.upsertIssue(publicationId: publicationId, issue: issue)
-            return [.issue(publicationId: publicationId, issueId: issue.id)]
-        }) { [self] result in
-            switch result {
-            case .success:
-                noteWrite(nil)
-                republish([(publicationId, issue)])
-                completion(.success(()))
-            case .failure(let error):
-                noteWrite(error)
-                completion(.failure(error))
-            }
-        }
-    }
-
-    /// Applies a receipt fetched from Apple by the polling job: stored and linked like a posted one
-    /// when the subscription has a user, stored unlinked otherwise.
-    public func applyPolled(_ receipt: Receipt, userId: String?, latestReceipt: String?) throws {
-        let now = clock()
-        try applyPolledWrite { store -> [Change] in
-            try store.save(transactions: receipt.transactions, renewals: receipt.renewals)
-            let originals = Set(receipt.transactions.map { ExactKey($0.originalTransactionId) }).map(\.text)
-            if let latestReceipt { try store.recordLatestReceipt(latestReceipt, environment: receipt.environment, originalTransactionIds: originals) }
-            guard let userId else { return try store.users(linkedTo: originals, environment: receipt.environment).map(Change.user) }
-            let previousOwners = try store.link(userId: userId, transactions: receipt.transactions, latestReceipt: latestReceipt, restore: .transfer, now: now)
-            return ([userId] + previousOwners).map(Change.user)
-        }
-    }
-
-    /// Commits a polling job's write, waiting for it; then the caches drop what it changed.
-    func applyPolledWrite(_ work: @escaping @Sendable (any EntitlementStore) throws -> [Change]) throws {
-        let changes: [Change]
-        do {
-            changes = try writer.perform(work)
-        } catch {
-            noteWrite(error)
-            throw error
-        }
-        noteWrite(nil)
-        invalidate(changes)
-    }
-
-    /// Subscriptions expiring within the window, for `masthead refresh`.
-    public func dueForRefresh(within milliseconds: Int64) throws -> [RefreshDue] { try refreshDue(within: milliseconds) }
 }
