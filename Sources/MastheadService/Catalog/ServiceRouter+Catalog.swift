@@ -18,6 +18,7 @@ extension ServiceRouter {
             }),
     ]
 
+    /// `GET /v1/publications/{publicationId}/issues`: the publication and its issues.
     func listIssues(publicationId: String) throws(AnyServiceFailure) -> HTTPResponse {
         guard let publication = service.catalog.publication(publicationId) else { throw AnyServiceFailure(ServiceError.unknownPublication(publicationId)) }
         var writer = JSONWriter(capacity: 2048)
@@ -32,6 +33,8 @@ extension ServiceRouter {
         return .json(200, writer.bytes)
     }
 
+    /// `PUT /v1/publications/{publicationId}/issues/{issueId}`: publishes or corrects an issue,
+    /// answered with the issue once committed.
     func publishIssue(_ request: HTTPRequest, publicationId: String, issueId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard service.catalog.publication(publicationId) != nil else {
             return reply(ServiceError.unknownPublication(publicationId).response)

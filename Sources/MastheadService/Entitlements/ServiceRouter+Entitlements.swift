@@ -18,6 +18,7 @@ extension ServiceRouter {
             }),
     ]
 
+    /// `GET /v1/users/{userId}/entitlements`: every publication, or only `publication`, as of `at`.
     func entitlements(_ request: HTTPRequest, userId: String) throws(AnyServiceFailure) -> HTTPResponse {
         let query = try asOf(request)
         let history: PurchaseHistory?

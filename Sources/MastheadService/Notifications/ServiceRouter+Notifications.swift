@@ -17,6 +17,8 @@ extension ServiceRouter {
             .immediate { router, request, _ throws(AnyServiceFailure) in try router.rejectedNotifications(request) }),
     ]
 
+    /// A notification: version 2 told apart by its shape, version 1 checked with the shared
+    /// secret, stored (and applied when it can be read) and answered once committed.
     func postNotification(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let document: JSONDocument
         do { document = try JSONDocument(parsing: request.body) } catch {

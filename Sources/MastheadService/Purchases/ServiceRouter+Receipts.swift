@@ -27,6 +27,8 @@ extension ServiceRouter {
             .deferred { router, request, ids, reply in router.restore(request, userId: ids[.user], reply: reply) }),
     ]
 
+    /// `POST /v1/users/{userId}/receipts`: a verifyReceipt response, stored and linked to the user,
+    /// answered with the user's entitlements once committed.
     func postReceipt(_ request: HTTPRequest, userId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let document: JSONDocument
         do { document = try JSONDocument(parsing: request.body) } catch {
@@ -74,6 +76,7 @@ extension ServiceRouter {
         }
     }
 
+    /// `GET /v1/refresh-due?within=`: the subscriptions expiring within the window (3 days by default).
     func refreshDue(_ request: HTTPRequest) throws(AnyServiceFailure) -> HTTPResponse {
         guard let window = ServiceConfiguration.milliseconds(fromDuration: request.query["within"] ?? "3d") else { throw AnyServiceFailure(PurchaseError.invalidWindow) }
         let due: [RefreshDue]
