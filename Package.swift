@@ -69,8 +69,8 @@ let package = Package(
         .target(
             name: "MastheadService",
             dependencies: [
-                "Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "MastheadStorage", "MastheadHTTP", "MastheadAppStore",
-                "COpenAPIDocument",
+                "Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "MastheadStorage", "MastheadSockets", "MastheadHTTP",
+                "MastheadAppStore", "COpenAPIDocument",
             ],
             swiftSettings: settings),
         // Pictures and pages for people: the reader timeline (SVG) and the audit report (HTML).

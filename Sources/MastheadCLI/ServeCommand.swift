@@ -1,13 +1,8 @@
-import Dispatch
 import Foundation
 import Glibc
 import Masthead
-import MastheadAppStore
-import MastheadClock
 import MastheadFormats
-import MastheadHTTP
 import MastheadService
-import MastheadSockets
 import MastheadStorage
 
 /// `masthead serve`: the companion service on HTTP.
@@ -157,18 +152,7 @@ struct ServeCommand: MastheadCommand {
     }
 
     func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
-        // SIGTERM and SIGINT are blocked before any thread starts (threads inherit the mask) and
-        // taken by one thread with sigwait, so none can be lost to another thread's handler.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGTERM)
-        sigaddset(&stopSignals, SIGINT)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-        // A client gone mid-answer must be an error on that socket, not the end of the service.
-        signal(SIGPIPE, SIG_IGN)
-        // Once serving returns nothing holds the service any more: its reader connection is
-        // closed too, the last one, so SQLite removes the (checkpointed, empty) -wal and -shm files.
-        if let failure = try serve(stopSignals, output: output, errors: errors) {
+        if let failure = try serve(output: output, errors: errors) {
             try errors.write("masthead: stopped; the database is closed, but its write-ahead log could not be checkpointed (\(failure)): keep the -wal file with it\n")
         } else {
             try errors.write("masthead: stopped; the database is closed\n")
@@ -176,128 +160,43 @@ struct ServeCommand: MastheadCommand {
         return 0
     }
 
-    /// Serves until a stop signal, then stops the server, the polling and the access log and
-    /// closes the service; answers why the database's checkpoint failed, or nil.
-    private func serve(_ stopSignals: sigset_t, output: OutputFile, errors: OutputFile) throws(CLIError) -> StorageError? {
-        let http = try ServeCommand.raiseDescriptorLimit(configuration.http, errors: errors)
-        // The port first: a start that cannot listen leaves no database behind.
-        let listener = try ServeCommand.listen(configuration)
-        let accessLog = try openAccessLog()
-        let service: EntitlementService
-        do { service = try ServeCommand.openService(configuration, catalog: catalog) } catch {
-            accessLog?.close()
-            throw error
-        }
-        let router = ServiceRouter(service: service, accessLog: accessLog)
-        let server = HTTPServer(
-            configuration: http, listener: listener, headCheck: router.headCheck, errorResponse: router.errorResponse,
-            counters: router.httpCounters, handler: router.handler)
-        do { try server.start() } catch {
-            service.close()
-            accessLog?.close()
-            throw CLIError.configuration("cannot serve on \(configuration.http.host):\(configuration.http.port): \(error)")
-        }
-        let signals = stopSignals
-        // Weak: the waiter outlives serving, and must not keep the server (and through its
-        // handler, the service and its connections) alive.
-        let waiter = Thread { [weak server] in
-            var set = signals
-            var received: Int32 = 0
-            while sigwait(&set, &received) == 0 { server?.stop() }
-        }
-        waiter.name = "stop-signals"
-        waiter.start()
-        let pollingQueue = DispatchQueue(label: "polling")
-        let poller: (any DispatchSourceTimer)?
-        do { poller = configuration.pollingEnabled ? try startPolling(service, on: pollingQueue) : nil } catch {
-            server.stop()
-            server.waitUntilStopped()
-            service.close()
-            accessLog?.close()
-            throw CLIError.configuration(error.description)
+    /// Serves until a stop signal (``ServiceProcess``); answers why the database's checkpoint
+    /// failed, or nil. Once it returns nothing holds the service any more: its reader connection
+    /// is closed too, the last one, so SQLite removes the (checkpointed, empty) -wal and -shm files.
+    private func serve(output: OutputFile, errors: OutputFile) throws(CLIError) -> StorageError? {
+        let process: ServiceProcess
+        do {
+            process = try ServiceProcess.start(configuration: configuration, catalog: catalog) { warning in
+                try? errors.write(warning)
+                try? errors.flush()
+            }
+        } catch {
+            throw CLIError(error)
         }
         try errors.write(signedData + "\n")
         try errors.flush()
         // Announced only once the stop signals are handled, so a supervisor may signal right away.
-        try output.write("listening on \(server.host):\(server.port)\n")
+        try output.write("listening on \(process.host):\(process.port)\n")
         try output.flush()
-        server.waitUntilStopped()
-        poller?.cancel()
-        // A poll already running finishes before the database closes.
-        pollingQueue.sync {}
-        accessLog?.close()
-        return service.close()
-    }
-
-    /// The access log the `accessLog` setting names, opened; nil when it is empty.
-    private func openAccessLog() throws(CLIError) -> AccessLog? {
-        guard !configuration.accessLog.isEmpty else { return nil }
-        do { return try AccessLog(destination: configuration.accessLog) } catch {
-            throw CLIError.configuration(error.description)
-        }
-    }
-
-    /// Binds the listening socket. A port in use or an address not (yet) available is a
-    /// temporary failure (75), which a supervisor retries; anything else is a configuration error.
-    static func listen(_ configuration: ServiceConfiguration) throws(CLIError) -> ListeningSocket {
-        let address = "\(configuration.http.host):\(configuration.http.port)"
-        do { return try ListeningSocket(host: configuration.http.host, port: configuration.http.port) } catch {
-            if error.errno == EADDRINUSE || error.errno == EADDRNOTAVAIL {
-                throw CLIError.temporaryFailure("cannot listen on \(address) now: \(error); nothing was started, try again later")
-            }
-            throw CLIError.configuration("cannot listen on \(address): \(error)")
-        }
-    }
-
-    /// Raises the open-file limit to what `threads × maxConnectionsPerThread` connections need (up
-    /// to the hard limit) and answers the configuration to serve with: when the limit stays lower,
-    /// `maxConnectionsPerThread` lowered so that ``DescriptorLimit/reserved`` descriptors stay for
-    /// the database, the access log and the outgoing connections (more connections are answered
-    /// 503), which it says.
-    static func raiseDescriptorLimit(_ http: HTTPServerConfiguration, errors: OutputFile) throws(CLIError) -> HTTPServerConfiguration {
-        let limit = DescriptorLimit.raise(toServe: http)
-        guard !limit.isEnough else { return http }
-        var lowered = http
-        lowered.maxConnectionsPerThread = limit.connectionsPerThread(threads: http.threads)
-        try errors.write(
-            "masthead: warning: the open-file limit is \(limit.limit) (hard limit \(limit.hardLimit)) but threads × maxConnectionsPerThread "
-                + "(\(http.threads) × \(http.maxConnectionsPerThread)) and \(DescriptorLimit.reserved) more need \(limit.needed): "
-                + "maxConnectionsPerThread is lowered to \(lowered.maxConnectionsPerThread) so that \(DescriptorLimit.reserved) stay for the "
-                + "database, the access log and Apple (more connections are answered 503); raise the limit (ulimit -n, LimitNOFILE=) "
-                + "or lower maxConnectionsPerThread\n")
-        try errors.flush()
-        return lowered
+        return process.waitUntilStopped()
     }
 
     /// Opens the service's database (applying migrations) with `catalog`, or the configured
     /// catalog folder's when nil.
     static func openService(_ configuration: ServiceConfiguration, catalog: Catalog? = nil) throws(CLIError) -> EntitlementService {
         let catalog = if let catalog { catalog } else { try CommonOptions.catalog(configuration.catalogPath) }
-        do {
-            return try EntitlementService(configuration: configuration, catalog: catalog, clock: { SystemClock.now() })
-        } catch {
-            throw CLIError.cannotWrite(path: "\(configuration.database)", reason: "\(error)")
-        }
+        do { return try ServiceProcess.openService(configuration, catalog: catalog) } catch { throw CLIError(error) }
     }
+}
 
-    private func startPolling(_ service: EntitlementService, on queue: DispatchQueue) throws(ConfigurationError) -> any DispatchSourceTimer {
-        let refresher = Refresher(
-            service: service, client: VerifyReceiptClient(configuration: configuration), appStoreServerAPI: try service.appStoreServerAPIClient())
-        let window = Int64(configuration.pollingWindowSeconds) * 1000
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .seconds(configuration.pollingIntervalSeconds), repeating: .seconds(configuration.pollingIntervalSeconds))
-        timer.setEventHandler {
-            let line: String
-            do {
-                let report = try refresher.run(within: window)
-                line = "polling: \(report.summary)\n"
-            } catch {
-                line = "polling failed: \(error)\n"
-            }
-            let bytes = Array(line.utf8)
-            _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+extension CLIError {
+    /// A service process's failure to start: a port not available now is a temporary failure
+    /// (75), a store that cannot be opened cannot be written (73), anything else a configuration error.
+    init(_ error: ServiceProcessError) {
+        switch error {
+        case .cannotListenNow(let message): self = .temporaryFailure(message)
+        case .configuration(let message): self = .configuration(message)
+        case .cannotOpenStore(let database, let reason): self = .cannotWrite(path: database, reason: reason)
         }
-        timer.resume()
-        return timer
     }
 }

@@ -204,21 +204,19 @@ struct OpenAPIDocumentTests {
         return answers
     }
 
-    /// Every code the service's errors have (`ServiceError.examples(of:)` of each kind, the HTTP
-    /// layer's included) is in the document: with the status it is answered with, in an operation's answer that
+    /// Every code the service's errors have (the `examples` of each type in `ServiceFailures.types`,
+    /// the HTTP layer's included) is in the document: with the status it is answered with, in an operation's answer that
     /// names it, or (a code any request may get, or none) in the document's description.
     @Test func document_namesEveryErrorCode_withItsStatus() throws {
         let document = try Self.document()
         let responses = Self.responses(in: document)
         let overview = try #require(document["info"]?["description"]?.string)
-        for kind in ServiceError.Kind.allCases {
-            let examples = ServiceError.examples(of: kind)
-            #expect(examples.allSatisfy { $0.kind == kind }, "the examples of \(kind) are of another kind")
-            #expect(examples.isEmpty == (kind == .hinted), "\(kind) has no examples")
+        for type in ServiceFailures.types {
+            #expect(type.anyExamples.isEmpty == (type == HintedFailure.self), "\(type) has no examples")
         }
         var statuses: [String: Set<Int>] = [:]
-        for kind in ServiceError.Kind.allCases {
-            for error in ServiceError.examples(of: kind) { statuses[error.code, default: []].insert(error.status) }
+        for type in ServiceFailures.types {
+            for error in type.anyExamples { statuses[error.code, default: []].insert(error.status) }
         }
         for (code, codeStatuses) in statuses.sorted(by: { $0.key < $1.key }) {
             let answers = responses.filter { $0.description.contains("`\(code)`") }
@@ -232,6 +230,28 @@ struct OpenAPIDocumentTests {
                 #expect(codeStatuses.isSubset(of: documented), "\(code) is \(codeStatuses), documented under \(documented.sorted())")
             }
         }
+    }
+
+    /// Every type of the service's sources that conforms to `ServiceFailure` is in
+    /// `ServiceFailures.types`, so that its codes are held to the document too.
+    @Test func serviceFailures_listEveryConformingType() throws {
+        let sources = ServiceHarness.root.appendingPathComponent("Sources/MastheadService")
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        var declared: Set<String> = []
+        for case let file as URL in files where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                let words = line.split(whereSeparator: { $0 == " " || $0 == ":" || $0 == "," || $0 == "{" })
+                // A declaration: `enum Name: …, ServiceFailure …` (an access level or `final` first, perhaps).
+                let declaration = words.drop { ["public", "package", "internal", "fileprivate", "private", "final"].contains($0) }
+                guard let kind = declaration.first, ["enum", "struct", "class", "actor"].contains(kind), declaration.count > 2,
+                    declaration.dropFirst(2).contains("ServiceFailure"), let name = declaration.dropFirst().first
+                else { continue }
+                declared.insert(String(name))
+            }
+        }
+        #expect(declared.count >= 2)
+        #expect(declared == Set(ServiceFailures.types.map { String(describing: $0) }))
     }
 
     /// The version in the document is the binary's, filled in where `openapi.json` holds its placeholder.

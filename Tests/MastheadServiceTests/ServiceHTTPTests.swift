@@ -7,19 +7,16 @@ import Testing
 /// The service's HTTP manners: the Authorization scheme, HEAD, and `Expect: 100-continue` over a
 /// live server on port 0.
 struct ServiceHTTPTests {
-    /// A server on port 0 in front of the harness's router.
-    static func serve(_ harness: ServiceHarness) throws -> HTTPServer {
+    /// A server on port 0 in front of the harness's router (the harness closes the service).
+    static func serve(_ harness: ServiceHarness) throws -> ServiceProcess {
         var configuration = harness.service.configuration.http
         configuration.port = 0
-        let server = try HTTPServer(
-            configuration: configuration, headCheck: harness.router.headCheck, errorResponse: harness.router.errorResponse, handler: harness.router.handler)
-        try server.start()
-        return server
+        return try ServiceProcess.serving(harness.router, http: configuration)
     }
 
-    static func stop(_ server: HTTPServer) {
-        server.stop(gracePeriodMilliseconds: 1000)
-        server.waitUntilStopped()
+    static func stop(_ process: ServiceProcess) {
+        process.stop(gracePeriodMilliseconds: 1000)
+        process.waitUntilStopped()
     }
 
     /// RFC 9110 §11.1: the scheme is case-insensitive; the token may follow one or more spaces.
@@ -170,8 +167,9 @@ struct ServiceHTTPTests {
     func bodyTheRouteRefuses_isAnsweredBeforeItIsRead(line: String, authorization: String, status: Int) throws {
         let harness = try ServiceHarness()
         defer { harness.close() }
-        let server = try Self.serve(harness)
-        defer { Self.stop(server) }
+        let process = try Self.serve(harness)
+        defer { Self.stop(process) }
+        let server = process.server
         let client = try TestClient(port: server.port)
         client.send("\(line) HTTP/1.1\r\nHost: t\r\nAuthorization: \(authorization)\r\nContent-Length: 9000\r\n\r\n{")
         let answer = try #require(client.response())
@@ -188,8 +186,9 @@ struct ServiceHTTPTests {
             configuration.http.maxBufferedBodyBytes = 10_000
         }
         defer { harness.close() }
-        let server = try Self.serve(harness)
-        defer { Self.stop(server) }
+        let process = try Self.serve(harness)
+        defer { Self.stop(process) }
+        let server = process.server
         let receipt = try TestClient(port: server.port)
         receipt.send("POST /v1/users/alice/receipts HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer api-token\r\nContent-Length: 8000\r\n\r\n{" + String(repeating: " ", count: 6_999))
         var waited = 0

@@ -74,7 +74,7 @@ public struct ReceiptMigration: Sendable {
             do {
                 report.migrated.append(try migrate(subscription, dryRun: dryRun))
             } catch {
-                report.failures.append((subscription, (error as? ServiceError)?.message ?? "\(error)"))
+                report.failures.append((subscription, (error as? any ServiceFailure)?.message ?? "\(error)"))
             }
         }
         return report
@@ -87,7 +87,7 @@ public struct ReceiptMigration: Sendable {
         let fetched = try appStoreServerAPI.transactionHistory(transactionId: original, servers: .only(environment)).transactions
             .map(\.transaction).filter { $0.originalTransactionId.sameBytes(as: original) && $0.environment == environment }
         guard !fetched.isEmpty else {
-            throw ServiceError.subscriptionNotInHistory(environment: environment.rawValue, originalTransactionId: original)
+            throw MigrationError.subscriptionNotInHistory(environment: environment.rawValue, originalTransactionId: original)
         }
         let renewals = try appStoreServerAPI.subscriptionStatuses(transactionId: original, servers: .only(environment)).subscriptions
             .compactMap { $0.renewal?.renewal }.filter { $0.originalTransactionId?.sameBytes(as: original) == true && $0.environment == environment }

@@ -7,7 +7,7 @@ import MastheadHTTP
 /// A class: the table's entries are shared by every request routed to them, never copied.
 final class Route: Sendable {
     /// Answers a request at once (a read), or throws the error to answer.
-    typealias ImmediateHandler = @Sendable (ServiceRouter, HTTPRequest, PathParameters) throws(ServiceError) -> HTTPResponse
+    typealias ImmediateHandler = @Sendable (ServiceRouter, HTTPRequest, PathParameters) throws(AnyServiceFailure) -> HTTPResponse
     /// Calls `reply` once, possibly from another thread (a write, after its commit).
     typealias DeferredHandler = @Sendable (ServiceRouter, HTTPRequest, PathParameters, _ reply: @escaping @Sendable (HTTPResponse) -> Void) -> Void
 

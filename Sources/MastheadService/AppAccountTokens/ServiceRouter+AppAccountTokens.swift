@@ -6,11 +6,23 @@ import MastheadStorage
 /// The routes of users' app account tokens: `GET /v1/users/{userId}/app-account-tokens`, and
 /// `PUT` and `DELETE /v1/users/{userId}/app-account-tokens/{appAccountToken}`.
 extension ServiceRouter {
+    /// The app account token routes, in the OpenAPI document's order.
+    static let appAccountTokenRoutes: [Route] = [
+        Route(
+            ["GET"], "/v1/users/{userId}/app-account-tokens", .apiToken, label: "app_account_tokens",
+            .immediate { router, _, ids throws(AnyServiceFailure) in try router.appAccountTokens(userId: ids[.user]) }),
+        Route(
+            ["PUT", "DELETE"], "/v1/users/{userId}/app-account-tokens/{appAccountToken}", .apiToken, label: "app_account_token",
+            .deferred { router, request, ids, reply in
+                router.changeAppAccountToken(request, userId: ids[.user], token: ids[.appAccountToken], reply: reply)
+            }),
+    ]
+
     /// `GET /v1/users/{userId}/app-account-tokens`: the user's tokens in the order they were linked.
-    func appAccountTokens(userId: String) throws(ServiceError) -> HTTPResponse {
+    func appAccountTokens(userId: String) throws(AnyServiceFailure) -> HTTPResponse {
         let tokens: [AppAccountToken]?
-        do { tokens = try service.appAccountTokens(forUser: userId) } catch { throw .storeUnavailable(error) }
-        guard let tokens else { throw .unknownUser(userId) }
+        do { tokens = try service.appAccountTokens(forUser: userId) } catch { throw AnyServiceFailure(ServiceError.storeUnavailable(error)) }
+        guard let tokens else { throw AnyServiceFailure(ServiceError.unknownUser(userId)) }
         var writer = JSONWriter(capacity: 128 + 128 * tokens.count)
         writer.beginObject()
         writer.field("userId", userId)
@@ -31,7 +43,7 @@ extension ServiceRouter {
             service.unlinkAppAccountToken(token, userId: userId) { result in
                 switch result {
                 case .success(let removed?): reply(ServiceRouter.answer(removed))
-                case .success(nil): reply(ServiceError.unknownAppAccountToken(userId: userId, token: token).response)
+                case .success(nil): reply(AppAccountTokenError.unknown(userId: userId, token: token).response)
                 case .failure(let error): reply(ServiceError.notStored("removal of the app account token", error).response)
                 }
             }
@@ -40,7 +52,7 @@ extension ServiceRouter {
         service.linkAppAccountToken(token, userId: userId) { result in
             switch result {
             case .success(let mapping): reply(ServiceRouter.answer(mapping))
-            case .failure(StorageError.appAccountTokenInUse(let token, _)): reply(ServiceError.appAccountTokenInUse(token).response)
+            case .failure(StorageError.appAccountTokenInUse(let token, _)): reply(AppAccountTokenError.inUse(token).response)
             case .failure(let error): reply(ServiceError.notStored("app account token", error).response)
             }
         }

@@ -12,23 +12,23 @@ extension ServiceRouter {
 
     /// `GET /v1/notifications/rejected?limit=&bodies=`: the newest rejected notifications, newest
     /// first, their bodies (base64) only when `bodies=true`.
-    func rejectedNotifications(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+    func rejectedNotifications(_ request: HTTPRequest) throws(AnyServiceFailure) -> HTTPResponse {
         var limit = ServiceRouter.defaultRejectedListed
         if let text = request.query["limit"] {
             guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(text),
                 (1...ServiceRouter.maxRejectedListed).contains(value)
             else {
-                throw .invalidLimit(max: ServiceRouter.maxRejectedListed)
+                throw AnyServiceFailure(NotificationError.invalidLimit(max: ServiceRouter.maxRejectedListed))
             }
             limit = value
         }
         var withBodies = false
         if let text = request.query["bodies"] {
-            guard let value = Bool(text) else { throw .invalidBodies }
+            guard let value = Bool(text) else { throw AnyServiceFailure(NotificationError.invalidBodies) }
             withBodies = value
         }
         let rejected: [RejectedNotification]
-        do { rejected = try service.rejectedNotifications(limit: limit, withBodies: withBodies) } catch { throw .storeUnavailable(error) }
+        do { rejected = try service.rejectedNotifications(limit: limit, withBodies: withBodies) } catch { throw AnyServiceFailure(ServiceError.storeUnavailable(error)) }
         var writer = JSONWriter(capacity: 256 + rejected.reduce(0) { $0 + 160 + $1.reason.utf8.count + ($1.body?.count ?? 0) * 4 / 3 })
         writer.beginObject()
         writer.key("rejectedNotifications")

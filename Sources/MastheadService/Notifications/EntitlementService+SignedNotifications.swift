@@ -3,14 +3,6 @@ import MastheadFormats
 import MastheadStorage
 
 extension EntitlementService {
-    /// A verifier of signed data for the configured app, checking products against the catalog
-    /// in force, judging undated tokens' chains at the service's clock; nil while no
-    /// `appStoreBundleId` is configured (signed data is then refused).
-    var signedDataVerifier: SignedDataVerifier? {
-        guard let app = configuration.appIdentity else { return nil }
-        return SignedDataVerifier(trust: .verifySignatures(signatureVerifier), app: app, catalog: catalog, now: clock)
-    }
-
     /// Stores a verified version 2 notification — its raw body with its type, subtype and
     /// `notificationUUID` — and applies the transaction and renewal info it carries (merged under
     /// R2.8 and R2.7); `completion` runs after the commit. A notification whose uuid is stored

@@ -2,11 +2,10 @@ import Masthead
 import MastheadCrypto
 import MastheadFormats
 import MastheadHTTP
-import MastheadJSON
 import MastheadStorage
 
-/// Signed data: version 2 notifications on `POST /v1/notifications/app-store`, and
-/// `POST /v1/users/{userId}/transactions`.
+/// Version 2 notifications on `POST /v1/notifications/app-store`: verified, or refused and kept
+/// in the rejected notifications.
 extension ServiceRouter {
     /// A version 2 notification: verified (chain, signature, app; then the signed transaction and
     /// renewal info it carries), then stored and applied, answered once committed. A refused one is
@@ -15,11 +14,11 @@ extension ServiceRouter {
     func postSignedNotification(_ signedPayload: String, body: [UInt8], reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard let verifier = service.signedDataVerifier else {
             let kind: RejectedNotification.Kind = ServiceRouter.hasCompactJWSShape(signedPayload) ? .signed : .malformed
-            return refuseNotification(.signedDataNotConfigured, kind: kind, body: body, reply: reply)
+            return refuseNotification(ServiceError.signedDataNotConfigured, kind: kind, body: body, reply: reply)
         }
         let notification: SignedNotification
         do { notification = try verifier.notification(signedPayload, path: "$.signedPayload") } catch {
-            return refuseNotification(.notificationRefused(error), kind: ServiceRouter.rejectionKind(error), body: body, reply: reply)
+            return refuseNotification(NotificationError.notificationRefused(error), kind: ServiceRouter.rejectionKind(error), body: body, reply: reply)
         }
         service.postSignedNotification(notification, body: body, completion: notificationAnswer(decodeError: nil, reply: reply))
     }
@@ -56,43 +55,11 @@ extension ServiceRouter {
     /// Keeps a refused notification's body with the reason (the error's message, cut to
     /// ``RejectedNotification/maxReasonBytes``), then answers the error.
     func refuseNotification(
-        _ error: ServiceError, kind: RejectedNotification.Kind, body: [UInt8], reply: @escaping @Sendable (HTTPResponse) -> Void
+        _ error: any ServiceFailure, kind: RejectedNotification.Kind, body: [UInt8], reply: @escaping @Sendable (HTTPResponse) -> Void
     ) {
         service.recordRejectedNotification(kind: kind, reason: error.message, body: body) { _ in
             // Answered the refusal whether or not it could be kept: it is not applied either way.
             reply(error.response)
         }
-    }
-
-    /// `POST /v1/users/{userId}/transactions`: a signed-transactions document
-    /// (`{"signedTransactions": […], "signedRenewalInfos": […]}`, what a StoreKit 2 app sends),
-    /// every token verified, then stored and linked to the user as a receipt is (the restore
-    /// behaviour, 409 `receipt_already_in_use`); answered with the user's entitlements once
-    /// committed. One refused token refuses the whole document (400 `signed_data_refused`, naming
-    /// its JSON path): nothing is stored.
-    func postTransactions(_ request: HTTPRequest, userId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        let document: JSONDocument
-        do { document = try JSONDocument(parsing: request.body) } catch {
-            return reply(ServiceError.invalidJSON(error).response)
-        }
-        let tokens: (transactions: [String], renewals: [String])
-        do {
-            guard case .transactions(let transactions, let renewals)? = try SignedDataDocument.read(document.root) else {
-                return reply(ServiceError.notSignedTransactions.response)
-            }
-            tokens = (transactions, renewals)
-        } catch {
-            return reply(ServiceError.signedDataRefused(error).response)
-        }
-        guard let verifier = service.signedDataVerifier else { return reply(ServiceError.signedDataNotConfigured.response) }
-        let history: PurchaseHistory
-        do { history = try verifier.history(signedTransactions: tokens.transactions, signedRenewalInfos: tokens.renewals, path: "$") } catch {
-            return reply(ServiceError.signedDataRefused(error).response)
-        }
-        // Answered for production when any transaction is production data, as a receipt is for its environment.
-        let environment: Environment = history.transactions.allSatisfy({ $0.environment == .sandbox }) && !history.transactions.isEmpty ? .sandbox : .production
-        service.postPurchases(
-            userId: userId, transactions: history.transactions, renewals: history.renewals, latestReceipt: nil,
-            completion: purchasesAnswer(userId: userId, environment: environment, what: "signed transactions", reply: reply))
     }
 }

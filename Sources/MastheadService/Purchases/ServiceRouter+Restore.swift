@@ -37,12 +37,12 @@ extension ServiceRouter {
             } catch {
                 return reply(Self.restoreError(error, transactionId: transactionId).response)
             }
-            guard !history.transactions.isEmpty else { return reply(ServiceError.transactionNotFound(transactionId).response) }
+            guard !history.transactions.isEmpty else { return reply(PurchaseError.transactionNotFound(transactionId).response) }
             // A transaction id is no secret: a subscription bound to another user by its app
             // account token stays with them, whatever the restore setting.
             do {
                 if let owned = try service.subscriptionOwnedByAnotherUser(history.transactions, userId: userId) {
-                    return reply(ServiceError.receiptAlreadyInUse(environment: owned.environment.rawValue, originalTransactionId: owned.originalTransactionId).response)
+                    return reply(PurchaseError.receiptAlreadyInUse(environment: owned.environment.rawValue, originalTransactionId: owned.originalTransactionId).response)
                 }
             } catch {
                 return reply(ServiceError.storeUnavailable(error).response)
@@ -55,7 +55,7 @@ extension ServiceRouter {
     }
 
     /// The body's `transactionId`: 1 to ``maxTransactionIdLength`` ASCII digits.
-    static func transactionId(_ root: JSONValue) throws(ServiceError) -> String {
+    static func transactionId(_ root: JSONValue) throws(PurchaseError) -> String {
         guard root.kind == .object, let value = root["transactionId"] else {
             throw .invalidTransactionId(#"expected {"transactionId": "…"}: $.transactionId is missing"#)
         }
@@ -67,7 +67,7 @@ extension ServiceRouter {
     }
 
     /// The answer to a restore Apple's API could not serve.
-    static func restoreError(_ error: AppStoreError, transactionId: String) -> ServiceError {
+    static func restoreError(_ error: AppStoreError, transactionId: String) -> PurchaseError {
         if error.isTransactionNotFound { return .transactionNotFound(transactionId) }
         switch error {
         case .notAuthorized, .invalidCredentials, .invalidBaseURL: return .appStoreServerAPIKeyRefused(error.description)

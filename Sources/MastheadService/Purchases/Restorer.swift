@@ -27,7 +27,7 @@ final class Restorer: Sendable {
 
     /// Runs `work` with the client on a restore thread, or answers why not: no client, or
     /// ``maxConcurrent`` restores running already.
-    func run(_ work: @escaping @Sendable (AppStoreServerAPIClient) -> Void) -> ServiceError? {
+    func run(_ work: @escaping @Sendable (AppStoreServerAPIClient) -> Void) -> PurchaseError? {
         let api: AppStoreServerAPIClient
         switch client {
         case .failure(let error): return .appStoreServerAPINotConfigured(error.description)

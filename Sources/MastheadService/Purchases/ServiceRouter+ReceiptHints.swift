@@ -1,7 +1,7 @@
 import MastheadFormats
 import MastheadJSON
 
-/// Hints for mistakes people make often: what was detected and what to send instead.
+/// Hints for the receipts route's mistakes people make often: what was detected and what to send instead.
 extension ServiceRouter {
     /// What the receipts route's body is when it is not a verifyReceipt response but something
     /// often sent there instead, and what to send; nil otherwise. `root` is the parsed body, nil
@@ -38,16 +38,4 @@ extension ServiceRouter {
 
     /// The fewest characters taken for a base64 receipt: less is more likely a mistyped word.
     static let minimumReceiptCharacters = 32
-
-    /// The hint for an `at` query parameter that a `+` sent unencoded broke (a query's `+`
-    /// decodes to a space, as in the offset `+02:00`): nil unless the text with its last space
-    /// read as `+` is an RFC 3339 instant.
-    static func atHint(_ text: String) -> String? {
-        guard let space = text.lastIndex(of: " ") else { return nil }
-        var meant = text
-        meant.replaceSubrange(space...space, with: "+")
-        guard DateText.rfc3339(meant) != nil else { return nil }
-        return "it holds a space where a '+' was probably sent: in a query a bare '+' means a space, so encode it as %2B "
-            + "(at=2020-07-02T02:00:00%2B02:00)"
-    }
 }

@@ -1,0 +1,166 @@
+import Masthead
+import MastheadStorage
+import Synchronization
+
+/// Users' purchase histories, and the answers computed from them, kept for the download check.
+///
+/// Users are told apart by their ids' exact bytes, as the store tells them apart. Every
+/// invalidation starts a new ``Epoch``: what was read from the store, or computed, before it is
+/// put only if no invalidation came since (``put(_:for:at:)`` and its kin), so a load that raced a
+/// write is never kept. At most `maxUsers` users are kept: the cache is emptied when full, and
+/// each user keeps at most ``maxChecksPerUser`` check bodies (emptied when full too).
+final class HistoryCache: Sendable {
+    /// When a read began, as the cache counts invalidations.
+    struct Epoch: Equatable, Sendable {
+        fileprivate let value: UInt64
+    }
+
+    /// Which publication and environment a cached answer is for.
+    struct AnswerKey: Hashable, Sendable {
+        var publicationId: ExactKey
+        var environment: Environment
+    }
+
+    /// Which check a cached body answers (no string is built to look one up).
+    struct CheckKey: Hashable, Sendable {
+        var publicationId: ExactKey
+        var environment: Environment
+        var issueId: ExactKey
+    }
+
+    /// A download check's body split around its `at` value, the only part that changes within `stable`.
+    struct Check: Sendable {
+        var stable: Range<Instant>
+        var head: [UInt8]
+        var tail: [UInt8]
+
+        /// The body with `at` put in.
+        func body(at: Instant) -> [UInt8] {
+            var body = head
+            body.reserveCapacity(head.count + 24 + tail.count)
+            body.append(contentsOf: at.description.utf8)
+            body.append(contentsOf: tail)
+            return body
+        }
+    }
+
+    /// What the cache holds for a user, or when a read of their history from the store begins.
+    enum Lookup {
+        case cached(PurchaseHistory)
+        case missing(Epoch)
+    }
+
+    /// Check bodies kept per user (the issues a reader downloads); the set is emptied when full.
+    static let maxChecksPerUser = 64
+
+    private struct User {
+        var history: PurchaseHistory
+        /// Per publication and environment: the last answer, reused while the as-of instant stays in its stable range.
+        var answers: [AnswerKey: PublicationEntitlement] = [:]
+        /// Per publication, environment and issue: the download check's answer body, reused while
+        /// the as-of instant stays in the stable range of the answer it was written from.
+        var checks: [CheckKey: Check] = [:]
+    }
+
+    private struct State {
+        var users: [ExactKey: User] = [:]
+        var epoch: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    private let maxUsers: Int
+
+    /// A cache keeping at most `maxUsers` users.
+    init(maxUsers: Int) {
+        self.maxUsers = maxUsers
+    }
+
+    /// How many users it holds (the `masthead_cached_users` metric).
+    var userCount: Int { state.withLock { $0.users.count } }
+
+    // MARK: Get
+
+    /// The user's history, or the epoch a read of it from the store begins at.
+    func lookup(_ user: ExactKey) -> Lookup {
+        state.withLock { state in
+            guard let cached = state.users[user] else { return .missing(Epoch(value: state.epoch)) }
+            return .cached(cached.history)
+        }
+    }
+
+    /// The user's last answer for a publication and environment, if any, and the epoch now.
+    func answer(_ user: ExactKey, _ key: AnswerKey) -> (PublicationEntitlement?, Epoch) {
+        state.withLock { state in (state.users[user]?.answers[key], Epoch(value: state.epoch)) }
+    }
+
+    /// The user's check body for an issue, if any, and the epoch now.
+    func check(_ user: ExactKey, _ key: CheckKey) -> (Check?, Epoch) {
+        state.withLock { state in (state.users[user]?.checks[key], Epoch(value: state.epoch)) }
+    }
+
+    // MARK: Put
+
+    /// Keeps a history read at `epoch`, unless the cache was invalidated since; empties the cache first when full.
+    func put(_ history: PurchaseHistory, for user: ExactKey, at epoch: Epoch) {
+        state.withLock { state in
+            guard state.epoch == epoch.value else { return }
+            if state.users.count >= maxUsers { state.users.removeAll(keepingCapacity: true) }
+            state.users[user] = User(history: history)
+        }
+    }
+
+    /// Keeps an answer computed at `epoch` for a user whose history is cached, unless the cache was invalidated since.
+    func put(_ answer: PublicationEntitlement, for user: ExactKey, _ key: AnswerKey, at epoch: Epoch) {
+        state.withLock { state in
+            guard state.epoch == epoch.value, state.users[user] != nil else { return }
+            state.users[user]?.answers[key] = answer
+        }
+    }
+
+    /// Keeps a check body written at `epoch` for a user whose history is cached, unless the cache
+    /// was invalidated since; empties the user's check bodies first when they are ``maxChecksPerUser``.
+    func put(_ check: Check, for user: ExactKey, _ key: CheckKey, at epoch: Epoch) {
+        state.withLock { state in
+            guard state.epoch == epoch.value, let cached = state.users[user] else { return }
+            if cached.checks.count >= HistoryCache.maxChecksPerUser { state.users[user]?.checks.removeAll() }
+            state.users[user]?.checks[key] = check
+        }
+    }
+
+    // MARK: Invalidate
+
+    /// Drops what the users of the changes (a committed write's, or the change log's) had.
+    func invalidate(_ changes: [Change]) {
+        invalidate(users: changes.compactMap { change in
+            if case .user(let userId) = change { return userId }
+            return nil
+        })
+    }
+
+    /// Drops what these users had.
+    func invalidate(users: [String]) {
+        state.withLock { state in
+            state.epoch += 1
+            for user in users { state.users[ExactKey(user)] = nil }
+        }
+    }
+
+    /// Drops every answer and check body, keeping the histories: the catalog changed.
+    func invalidateAnswers() {
+        state.withLock { state in
+            state.epoch += 1
+            for user in state.users.keys {
+                state.users[user]?.answers.removeAll()
+                state.users[user]?.checks.removeAll()
+            }
+        }
+    }
+
+    /// Drops everything: what changed cannot be told.
+    func removeAll() {
+        state.withLock { state in
+            state.epoch += 1
+            state.users.removeAll()
+        }
+    }
+}

@@ -1,0 +1,241 @@
+import Dispatch
+import Foundation
+import Glibc
+public import Masthead
+import MastheadAppStore
+import MastheadClock
+import MastheadFormats
+public import MastheadHTTP
+import MastheadSockets
+public import MastheadStorage
+
+/// Why a service process could not start; nothing it had begun is left running.
+public enum ServiceProcessError: Error, Sendable, CustomStringConvertible {
+    /// The port is in use or the address not (yet) available: a temporary failure, which a
+    /// supervisor retries; nothing was started.
+    case cannotListenNow(String)
+    /// A configuration that cannot be served: what is wrong.
+    case configuration(String)
+    /// The database could not be opened (or migrated): which, and why.
+    case cannotOpenStore(database: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotListenNow(let message), .configuration(let message): message
+        case .cannotOpenStore(let database, let reason): "cannot write \(database): \(reason)"
+        }
+    }
+}
+
+/// The service as a running process: what `masthead serve` starts, in its order, and stops in
+/// the reverse one.
+///
+/// ``start(configuration:catalog:clock:warn:)`` blocks the stop signals (SIGTERM and SIGINT)
+/// before any thread starts, so that threads inherit the mask and one thread takes them with
+/// `sigwait` (none is lost to another thread's handler); ignores SIGPIPE (a client gone
+/// mid-answer is an error on its socket); raises the open-file limit; binds the port before it
+/// opens anything (a start that cannot listen leaves no database behind); opens the access log
+/// and the store; starts the HTTP server's event loops, the signal thread and, when configured,
+/// the polling. A stop signal stops the server gracefully; ``waitUntilStopped()`` then stops the
+/// polling (a poll already running finishes), closes the access log and closes the store.
+public final class ServiceProcess: Sendable {
+    /// The service served.
+    public let service: EntitlementService
+    /// The HTTP server in front of it.
+    public let server: HTTPServer
+    private let accessLog: AccessLog?
+    private let polling: Polling?
+    /// Whether ``waitUntilStopped()`` closes the service (it opened it).
+    private let closesService: Bool
+
+    /// The polling job's timer and the queue it runs on (a dispatch source may be cancelled from any thread).
+    private struct Polling: @unchecked Sendable {
+        let timer: any DispatchSourceTimer
+        let queue: DispatchQueue
+    }
+
+    private init(service: EntitlementService, server: HTTPServer, accessLog: AccessLog?, polling: Polling?, closesService: Bool) {
+        self.service = service
+        self.server = server
+        self.accessLog = accessLog
+        self.polling = polling
+        self.closesService = closesService
+    }
+
+    /// The bound host.
+    public var host: String { server.host }
+
+    /// The bound port (the chosen one when configured with 0).
+    public var port: UInt16 { server.port }
+
+    /// Starts everything `masthead serve` runs, on the system clock, in order (see the type's description); `warn`
+    /// gets a line (ending with a newline) when the open-file limit lowers
+    /// `maxConnectionsPerThread`.
+    public static func start(
+        configuration: ServiceConfiguration, catalog: Catalog, warn: (String) -> Void
+    ) throws(ServiceProcessError) -> ServiceProcess {
+        let stopSignals = blockStopSignals()
+        signal(SIGPIPE, SIG_IGN)
+        let http = raiseDescriptorLimit(configuration.http, warn: warn)
+        let listener = try listen(configuration)
+        let accessLog = try openAccessLog(configuration)
+        let service: EntitlementService
+        do { service = try openService(configuration, catalog: catalog) } catch {
+            accessLog?.close()
+            throw error
+        }
+        let router = ServiceRouter(service: service, accessLog: accessLog)
+        let server = HTTPServer(
+            configuration: http, listener: listener, headCheck: router.headCheck, errorResponse: router.errorResponse,
+            counters: router.httpCounters, handler: router.handler)
+        do { try server.start() } catch {
+            service.close()
+            accessLog?.close()
+            throw .configuration("cannot serve on \(configuration.http.host):\(configuration.http.port): \(error)")
+        }
+        takeStopSignals(stopSignals, stopping: server)
+        let polling: Polling?
+        do { polling = configuration.pollingEnabled ? try startPolling(service, configuration) : nil } catch {
+            server.stop()
+            server.waitUntilStopped()
+            service.close()
+            accessLog?.close()
+            throw .configuration(error.description)
+        }
+        return ServiceProcess(service: service, server: server, accessLog: accessLog, polling: polling, closesService: true)
+    }
+
+    /// Serves `router`'s service, opened and closed by the caller, on `http`'s host and port: the
+    /// HTTP server only (no signals, no polling, no access log besides the router's).
+    public static func serving(_ router: ServiceRouter, http: HTTPServerConfiguration) throws(ServiceProcessError) -> ServiceProcess {
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(
+                configuration: http, headCheck: router.headCheck, errorResponse: router.errorResponse, counters: router.httpCounters,
+                handler: router.handler)
+            try server.start()
+        } catch {
+            throw .configuration("cannot serve on \(http.host):\(http.port): \(error)")
+        }
+        return ServiceProcess(service: router.service, server: server, accessLog: nil, polling: nil, closesService: false)
+    }
+
+    /// Stops serving as a stop signal does: no new connections, requests in flight finish (within
+    /// the grace period).
+    public func stop(gracePeriodMilliseconds: Int = 10_000) {
+        server.stop(gracePeriodMilliseconds: gracePeriodMilliseconds)
+    }
+
+    /// Waits until the server has stopped, then stops the polling (a poll already running
+    /// finishes first), closes the access log and, when it opened it, closes the service.
+    /// - Returns: why the database's checkpoint failed (every commit is still in the write-ahead
+    ///   log: keep the `-wal` file with the database), or nil.
+    @discardableResult
+    public func waitUntilStopped() -> StorageError? {
+        server.waitUntilStopped()
+        if let polling {
+            polling.timer.cancel()
+            polling.queue.sync {}
+        }
+        accessLog?.close()
+        return closesService ? service.close() : nil
+    }
+
+    // MARK: Starting
+
+    /// Blocks SIGTERM and SIGINT in the calling thread (and so in every thread it starts).
+    private static func blockStopSignals() -> sigset_t {
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        return stopSignals
+    }
+
+    /// Starts the thread that takes the stop signals with `sigwait` and stops the server at each.
+    private static func takeStopSignals(_ signals: sigset_t, stopping server: HTTPServer) {
+        // Weak: the waiter outlives serving, and must not keep the server (and through its
+        // handler, the service and its connections) alive.
+        let waiter = Thread { [weak server] in
+            var set = signals
+            var received: Int32 = 0
+            while sigwait(&set, &received) == 0 { server?.stop() }
+        }
+        waiter.name = "stop-signals"
+        waiter.start()
+    }
+
+    /// Raises the open-file limit to what `threads × maxConnectionsPerThread` connections need (up
+    /// to the hard limit) and answers the configuration to serve with: when the limit stays lower,
+    /// `maxConnectionsPerThread` lowered so that ``DescriptorLimit/reserved`` descriptors stay for
+    /// the database, the access log and the outgoing connections (more connections are answered
+    /// 503), which `warn` is told.
+    static func raiseDescriptorLimit(_ http: HTTPServerConfiguration, warn: (String) -> Void) -> HTTPServerConfiguration {
+        let limit = DescriptorLimit.raise(toServe: http)
+        guard !limit.isEnough else { return http }
+        var lowered = http
+        lowered.maxConnectionsPerThread = limit.connectionsPerThread(threads: http.threads)
+        warn(
+            "masthead: warning: the open-file limit is \(limit.limit) (hard limit \(limit.hardLimit)) but threads × maxConnectionsPerThread "
+                + "(\(http.threads) × \(http.maxConnectionsPerThread)) and \(DescriptorLimit.reserved) more need \(limit.needed): "
+                + "maxConnectionsPerThread is lowered to \(lowered.maxConnectionsPerThread) so that \(DescriptorLimit.reserved) stay for the "
+                + "database, the access log and Apple (more connections are answered 503); raise the limit (ulimit -n, LimitNOFILE=) "
+                + "or lower maxConnectionsPerThread\n")
+        return lowered
+    }
+
+    /// Binds the listening socket. A port in use or an address not (yet) available is a
+    /// temporary failure, which a supervisor retries; anything else is a configuration error.
+    static func listen(_ configuration: ServiceConfiguration) throws(ServiceProcessError) -> ListeningSocket {
+        let address = "\(configuration.http.host):\(configuration.http.port)"
+        do { return try ListeningSocket(host: configuration.http.host, port: configuration.http.port) } catch {
+            if error.errno == EADDRINUSE || error.errno == EADDRNOTAVAIL {
+                throw .cannotListenNow("cannot listen on \(address) now: \(error); nothing was started, try again later")
+            }
+            throw .configuration("cannot listen on \(address): \(error)")
+        }
+    }
+
+    /// The access log the `accessLog` setting names, opened; nil when it is empty.
+    private static func openAccessLog(_ configuration: ServiceConfiguration) throws(ServiceProcessError) -> AccessLog? {
+        guard !configuration.accessLog.isEmpty else { return nil }
+        do { return try AccessLog(destination: configuration.accessLog) } catch {
+            throw .configuration(error.description)
+        }
+    }
+
+    /// Opens the configuration's database (applying migrations) with `catalog`, on the system
+    /// clock: what `serve`, `refresh`, `import` and `migrate` work on.
+    public static func openService(_ configuration: ServiceConfiguration, catalog: Catalog) throws(ServiceProcessError) -> EntitlementService {
+        do {
+            return try EntitlementService(configuration: configuration, catalog: catalog, clock: { SystemClock.now() })
+        } catch {
+            throw .cannotOpenStore(database: "\(configuration.database)", reason: "\(error)")
+        }
+    }
+
+    /// Starts polling Apple every `pollingIntervalSeconds` for the subscriptions expiring within
+    /// `pollingWindowSeconds`, each run's report written to standard error.
+    private static func startPolling(_ service: EntitlementService, _ configuration: ServiceConfiguration) throws(ConfigurationError) -> Polling {
+        let refresher = Refresher(
+            service: service, client: VerifyReceiptClient(configuration: configuration), appStoreServerAPI: try service.appStoreServerAPIClient())
+        let window = Int64(configuration.pollingWindowSeconds) * 1000
+        let queue = DispatchQueue(label: "polling")
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .seconds(configuration.pollingIntervalSeconds), repeating: .seconds(configuration.pollingIntervalSeconds))
+        timer.setEventHandler {
+            let line: String
+            do {
+                let report = try refresher.run(within: window)
+                line = "polling: \(report.summary)\n"
+            } catch {
+                line = "polling failed: \(error)\n"
+            }
+            let bytes = Array(line.utf8)
+            _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        }
+        timer.resume()
+        return Polling(timer: timer, queue: queue)
+    }
+}

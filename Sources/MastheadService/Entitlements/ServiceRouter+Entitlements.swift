@@ -1,0 +1,86 @@
+import Masthead
+import MastheadFormats
+import MastheadHTTP
+import MastheadJSON
+
+/// A user's entitlements, `GET /v1/users/{userId}/entitlements`, and the download check,
+/// `GET /v1/users/{userId}/issues/{publicationId}/{issueId}` (the hot path), as of `at` in `environment`.
+extension ServiceRouter {
+    /// The entitlement routes, in the OpenAPI document's order.
+    static let entitlementRoutes: [Route] = [
+        Route(
+            ["GET"], "/v1/users/{userId}/entitlements", .apiToken, label: "entitlements",
+            .immediate { router, request, ids throws(AnyServiceFailure) in try router.entitlements(request, userId: ids[.user]) }),
+        Route(
+            ["GET"], "/v1/users/{userId}/issues/{publicationId}/{issueId}", .apiToken, label: "issue_check",
+            .immediate { router, request, ids throws(AnyServiceFailure) in
+                try router.issueCheck(request, userId: ids[.user], publicationId: ids[.publication], issueId: ids[.issue])
+            }),
+    ]
+
+    /// `GET /v1/users/{userId}/entitlements`: every publication, or only `publication`, as of `at`.
+    func entitlements(_ request: HTTPRequest, userId: String) throws(AnyServiceFailure) -> HTTPResponse {
+        let query = try asOf(request)
+        let history: PurchaseHistory?
+        do { history = try service.history(forUser: userId) } catch { throw AnyServiceFailure(ServiceError.storeUnavailable(error)) }
+        guard let history else { throw AnyServiceFailure(ServiceError.unknownUser(userId)) }
+        let catalog = service.catalog
+        let engine = EntitlementEngine(catalog: catalog)
+        var answer = engine.evaluate(history, at: query.at, environment: query.environment)
+        if let publicationId = request.query["publication"] {
+            guard let publication = catalog.publication(publicationId) else { throw AnyServiceFailure(ServiceError.unknownPublication(publicationId)) }
+            answer.publications = [engine.evaluate(history, publication: publication, at: query.at, environment: query.environment)]
+        }
+        var writer = JSONWriter(capacity: 4096)
+        EntitlementJSON.write(answer, userId: userId, into: &writer)
+        return .json(200, writer.bytes)
+    }
+
+    /// The download check: the hot path.
+    func issueCheck(_ request: HTTPRequest, userId: String, publicationId: String, issueId: String) throws(AnyServiceFailure) -> HTTPResponse {
+        let query = try asOf(request)
+        let body: [UInt8]?
+        do {
+            body = try service.checkBody(forUser: userId, publicationId: publicationId, issueId: issueId, at: query.at, environment: query.environment) { entitlement in
+                guard let index = entitlement.publication.index(ofIssue: issueId), let access = entitlement.access(toIssue: issueId) else { return nil }
+                var writer = JSONWriter(capacity: 512)
+                let at = EntitlementJSON.writeCheck(entitlement.publication.issues[index], access, entitlement, userId: userId, into: &writer)
+                return (writer.bytes, at)
+            }
+        } catch {
+            throw AnyServiceFailure(ServiceError.storeUnavailable(error))
+        }
+        guard let body else {
+            guard service.catalog.publication(publicationId) != nil else { throw AnyServiceFailure(ServiceError.unknownPublication(publicationId)) }
+            throw AnyServiceFailure(EntitlementError.unknownIssue(publicationId: publicationId, issueId: issueId))
+        }
+        return .json(200, body)
+    }
+
+    /// The `at` and `environment` query parameters (now and production when absent).
+    func asOf(_ request: HTTPRequest) throws(AnyServiceFailure) -> (at: Instant, environment: Environment) {
+        var at = service.clock()
+        if let text = request.query["at"] {
+            guard let instant = DateText.rfc3339(text) else { throw AnyServiceFailure(HintedFailure.hinted(EntitlementError.invalidAt, ServiceRouter.atHint(text))) }
+            at = instant
+        }
+        var environment = Environment.production
+        if let text = request.query["environment"] {
+            guard let value = Environment(rawValue: text) else { throw AnyServiceFailure(EntitlementError.invalidEnvironment) }
+            environment = value
+        }
+        return (at, environment)
+    }
+
+    /// The hint for an `at` query parameter that a `+` sent unencoded broke (a query's `+`
+    /// decodes to a space, as in the offset `+02:00`): nil unless the text with its last space
+    /// read as `+` is an RFC 3339 instant.
+    static func atHint(_ text: String) -> String? {
+        guard let space = text.lastIndex(of: " ") else { return nil }
+        var meant = text
+        meant.replaceSubrange(space...space, with: "+")
+        guard DateText.rfc3339(meant) != nil else { return nil }
+        return "it holds a space where a '+' was probably sent: in a query a bare '+' means a space, so encode it as %2B "
+            + "(at=2020-07-02T02:00:00%2B02:00)"
+    }
+}

@@ -1,0 +1,94 @@
+import MastheadFormats
+
+/// The errors of the purchase routes: receipts, signed transactions, restores and the
+/// subscriptions due for a refresh.
+enum PurchaseError: ServiceFailure {
+    /// The body is not a receipt (a `FormatError` other than `receiptRejected`).
+    case invalidReceipt(FormatError)
+    /// The receipt's status says Apple refused it (`FormatError.receiptRejected`).
+    case receiptRejected(FormatError)
+    /// A signed-transactions document was refused: a token's signature, app or payload, or the
+    /// document's shape (the reason, naming the JSON path).
+    case signedDataRefused(FormatError)
+    /// The body is JSON but not a signed-transactions document.
+    case notSignedTransactions
+    /// A receipt's subscription is linked to another user (restore behaviour `refuse`).
+    case receiptAlreadyInUse(environment: String, originalTransactionId: String)
+    /// A restore's body is not `{"transactionId": "…"}` with a transaction id of digits: what is wrong.
+    case invalidTransactionId(String)
+    /// A restore needs the App Store Server API, which is not configured: what is missing.
+    case appStoreServerAPINotConfigured(String)
+    /// Apple refused the App Store Server API key (HTTP 401 or 403): the key id, issuer id and
+    /// bundle id to check.
+    case appStoreServerAPIKeyRefused(String)
+    /// Apple knows no transaction with this id, in production nor in the sandbox.
+    case transactionNotFound(String)
+    /// A signed token in Apple's answer was refused (the reason, naming its JSON path).
+    case appleSignedDataRefused(String)
+    /// Apple could not be asked, or its answer not read: why.
+    case appStoreServerAPIFailed(String)
+    /// As many restores as allowed are asking Apple already.
+    case tooManyRestores(Int)
+    /// A restore not done within `restoreTimeoutMilliseconds` (Apple too slow, or the write not
+    /// begun in time): why; nothing is stored.
+    case restoreTimedOut(String)
+    /// `within` is not a duration such as `3d`.
+    case invalidWindow
+
+    var status: Int {
+        switch self {
+        case .invalidReceipt, .signedDataRefused, .notSignedTransactions, .invalidTransactionId, .invalidWindow: 400
+        case .transactionNotFound: 404
+        case .receiptAlreadyInUse: 409
+        case .receiptRejected: 422
+        case .appleSignedDataRefused, .appStoreServerAPIFailed: 502
+        case .appStoreServerAPINotConfigured, .appStoreServerAPIKeyRefused, .tooManyRestores: 503
+        case .restoreTimedOut: 504
+        }
+    }
+
+    var code: String {
+        switch self {
+        case .invalidReceipt: "invalid_receipt"
+        case .receiptRejected: "receipt_rejected"
+        case .signedDataRefused: "signed_data_refused"
+        case .notSignedTransactions: "invalid_signed_data"
+        case .receiptAlreadyInUse: "receipt_already_in_use"
+        case .invalidTransactionId: "invalid_transaction_id"
+        case .appStoreServerAPINotConfigured: "app_store_server_api_not_configured"
+        case .appStoreServerAPIKeyRefused: "app_store_server_api_key_refused"
+        case .transactionNotFound: "transaction_not_found"
+        case .appleSignedDataRefused: "apple_signed_data_refused"
+        case .appStoreServerAPIFailed: "app_store_server_api_unavailable"
+        case .tooManyRestores: "too_many_restores"
+        case .restoreTimedOut: "restore_timeout"
+        case .invalidWindow: "invalid_window"
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .invalidReceipt(let error), .receiptRejected(let error): error.description
+        case .signedDataRefused(let error): "the signed data was refused: \(error.description)"
+        case .notSignedTransactions: #"expected a signed-transactions document: {"signedTransactions": ["…"], "signedRenewalInfos": ["…"]}"#
+        case .receiptAlreadyInUse(let environment, let original): "subscription \(original) (\(environment)) is linked to another user"
+        case .invalidTransactionId(let reason): reason
+        case .appStoreServerAPINotConfigured(let reason): "restore needs the App Store Server API: \(reason)"
+        case .appStoreServerAPIKeyRefused(let reason), .appleSignedDataRefused(let reason), .appStoreServerAPIFailed(let reason): reason
+        case .transactionNotFound(let transactionId): "Apple knows no transaction \(transactionId), in production nor in the sandbox"
+        case .tooManyRestores(let limit): "\(limit) restores are asking Apple already; try again shortly"
+        case .restoreTimedOut(let reason): "the restore was not done within restoreTimeoutMilliseconds, and nothing is stored: \(reason)"
+        case .invalidWindow: "within must be a number followed by d, h, m or s, such as 3d"
+        }
+    }
+
+    static var examples: [PurchaseError] {
+        let reason = FormatError.missingField(path: "$", line: 1)
+        return [
+            .invalidReceipt(reason), .receiptRejected(.receiptRejected(status: 21000, meaning: "")), .signedDataRefused(reason), .notSignedTransactions,
+            .receiptAlreadyInUse(environment: "", originalTransactionId: ""), .invalidTransactionId(""), .appStoreServerAPINotConfigured(""),
+            .appStoreServerAPIKeyRefused(""), .transactionNotFound(""), .appleSignedDataRefused(""), .appStoreServerAPIFailed(""), .tooManyRestores(1),
+            .restoreTimedOut(""), .invalidWindow,
+        ]
+    }
+}
