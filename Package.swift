@@ -1,6 +1,17 @@
 // swift-tools-version: 6.3
 import PackageDescription
 
+// The targets in layers, each depending only on targets listed before it (no cycles):
+//   domain      Masthead (pure values, no I/O)
+//   system      MastheadClock, MastheadSockets (+ CEpoll)
+//   formats     MastheadJSON, MastheadCrypto (+ COpenSSL), MastheadFormats, MastheadSynthetic
+//   storage     MastheadSQLite (+ CSQLite), MastheadPostgreSQL (+ CLibPQ), MastheadStorage
+//   protocols   MastheadHTTP, MastheadAppStore
+//   service     MastheadService (+ COpenAPIDocument)
+//   people      MastheadReports, MastheadAudit
+//   commands    MastheadCLI, then the executables masthead and masthead-bench
+// Where a new notification type, store backend, route or command goes: README.md, "Where a change goes".
+
 /// The same settings on every target: Swift 6 mode and the upcoming features the code is written for.
 let settings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
