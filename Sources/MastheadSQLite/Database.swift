@@ -131,6 +131,10 @@ public final class Database {
     /// The rowid of the last insert.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// How many rows the last completed `INSERT`, `UPDATE` or `DELETE` changed (not counting
+    /// triggers and foreign-key actions; a row an `ON CONFLICT DO NOTHING` left alone counts none).
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
     /// Whether no transaction is open (SQLite's autocommit mode).
     public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 

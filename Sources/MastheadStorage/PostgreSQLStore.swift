@@ -1,11 +1,12 @@
 public import MastheadPostgreSQL
-import MastheadSQLite
 
 /// The service's store in PostgreSQL: one connection, the schema's migrations applied when it
 /// opens for writing (under an advisory lock, so instances starting together apply them once).
 ///
 /// It keeps what ``SQLiteStore`` keeps with the same behaviour (see the MastheadStorage article
-/// "Two backends" for what differs). Reads outside a transaction run in autocommit, each seeing
+/// "Two backends" for what differs). This file holds PostgreSQL's primitives
+/// (``StorePrimitives``); the store's algorithms are written once for every backend. Reads
+/// outside a transaction run in autocommit, each seeing
 /// every commit made before it; ``readSnapshot(_:)`` is a `REPEATABLE READ READ ONLY` transaction.
 /// Change-log entries are numbered consecutively in commit order: ``recordChanges(_:origin:)``
 /// locks the log until its transaction ends.
@@ -13,13 +14,11 @@ import MastheadSQLite
 /// Every transaction that writes the change log notifies ``changesChannel`` as it commits;
 /// ``commitCounter()`` counts those notifications on a connection of its own, so other instances
 /// know without a query that someone committed.
-public final class PostgreSQLStore: EntitlementStore {
+public final class PostgreSQLStore: StorePrimitives {
     /// The connection.
     public let connection: PostgreSQLConnection
     /// How many rejected notifications ``recordRejectedNotification(kind:reason:body:now:)`` keeps.
     public var rejectedNotificationRetention = RejectedNotificationRetention.standard
-    /// How many change-log entries are kept (as many as the SQLite store keeps).
-    public static let changeLogLength = SQLiteStore.changeLogLength
     /// The channel every change-log write notifies (`pg_notify`) when its transaction commits.
     public static let changesChannel = "masthead_changes"
     /// The connection string, for the listening connection of ``commitCounter()``.
@@ -77,12 +76,46 @@ public final class PostgreSQLStore: EntitlementStore {
         if readOnly { try connection.execute("SET default_transaction_read_only = on") }
     }
 
-    /// Runs `body` in the caller's transaction, or in one of its own when none is open (a table
-    /// lock lasts until the transaction ends, so it needs one).
-    func inWrite<R>(_ body: () throws(PostgreSQLError) -> R) throws(StorageError) -> R {
+    // MARK: Primitives
+
+    public static var dialect: SQLDialect { .postgreSQL }
+
+    @discardableResult
+    public func run(_ sql: String, _ values: [PostgreSQLValue]) throws(StorageError) -> Int {
+        try postgreSQL { () throws(PostgreSQLError) in try connection.run(sql, values) }
+    }
+
+    public func rows<T>(_ sql: String, _ values: [PostgreSQLValue], _ read: (PostgreSQLRow) throws(PostgreSQLError) -> T) throws(StorageError) -> [T] {
+        try postgreSQL { () throws(PostgreSQLError) in try connection.rows(sql, values, read) }
+    }
+
+    public func firstRow<T>(_ sql: String, _ values: [PostgreSQLValue], _ read: (PostgreSQLRow) throws(PostgreSQLError) -> T) throws(StorageError) -> T? {
+        try postgreSQL { () throws(PostgreSQLError) in try connection.firstRow(sql, values, read) }
+    }
+
+    /// A table lock lasts until the transaction ends, so a write that takes one needs a transaction.
+    public func inWrite<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
         if openTransactions == 0 { try postgreSQL { () throws(PostgreSQLError) in try reconnectIfClosed() } }
-        if connection.isIdle { return try postgreSQL { () throws(PostgreSQLError) in try connection.inTransaction(body) } }
-        return try postgreSQL(body)
+        if connection.isIdle { return try inTransaction(body) }
+        return try body()
+    }
+
+    public func inSnapshot<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        try opening()
+        defer { openTransactions -= 1 }
+        return try connection.readSnapshot(body)
+    }
+
+    /// `LOCK TABLE … IN SHARE ROW EXCLUSIVE MODE`: other writers of the table wait until this
+    /// transaction ends, readers go on.
+    public func lockForNumbering(_ table: String) throws(StorageError) {
+        try postgreSQL { () throws(PostgreSQLError) in try connection.execute("LOCK TABLE \(table) IN SHARE ROW EXCLUSIVE MODE") }
+    }
+
+    /// Notifies ``changesChannel`` with the writer's origin: PostgreSQL delivers it when the
+    /// transaction commits (once per transaction and origin), never when it rolls back.
+    public func announceChanges(origin: Int64) throws(StorageError) {
+        try run("SELECT pg_notify($1, $2)", [.text(PostgreSQLStore.changesChannel), .text(String(origin))])
     }
 
     // MARK: Transactions
@@ -109,6 +142,7 @@ public final class PostgreSQLStore: EntitlementStore {
     /// A new connection listening on ``changesChannel``, counting the notifications of committed
     /// change-log writes (nil while it is down; it reconnects on its own). It closes when released.
     public func commitCounter() throws(StorageError) -> StoreCommitCounter? {
-        .notifications(try postgreSQL { () throws(PostgreSQLError) in try PostgreSQLListener(url: url, channel: PostgreSQLStore.changesChannel) })
+        NotificationCommitCounter(
+            listener: try postgreSQL { () throws(PostgreSQLError) in try PostgreSQLListener(url: url, channel: PostgreSQLStore.changesChannel) })
     }
 }

@@ -8,10 +8,14 @@ public import MastheadSQLite
 /// only for reading holds no snapshot between calls: it sees every commit made before each call,
 /// and checkpoints can restart the WAL.
 ///
+/// This file holds SQLite's primitives (``StorePrimitives``); the store's algorithms are written
+/// once for every backend. One writer holds the database at a time (`BEGIN IMMEDIATE`), so a
+/// read-then-write needs no row lock and rows are numbered by their rowid's successor.
+///
 /// The change log (``recordChanges(_:origin:)``, ``changes(after:notFrom:)``) tells every process
 /// using the file what the others' commits changed; ``commitCounter()`` tells without a query
 /// whether anyone committed.
-public final class SQLiteStore: EntitlementStore {
+public final class SQLiteStore: StorePrimitives {
     /// The connection.
     public let database: Database
     /// How many rejected notifications ``recordRejectedNotification(kind:reason:body:now:)`` keeps.
@@ -31,10 +35,10 @@ public final class SQLiteStore: EntitlementStore {
         }
     }
 
-    /// The prepared statement for `sql`, compiled once per connection.
+    /// The prepared statement for `sql` (its parameters written `$N`), compiled once per connection.
     func statement(_ sql: String) throws(SQLiteError) -> Statement {
         if let cached = statements[sql] { return cached }
-        let prepared = try database.prepare(sql)
+        let prepared = try database.prepare(SQLDialect.questionMarkParameters(sql))
         statements[sql] = prepared
         return prepared
     }
@@ -43,6 +47,41 @@ public final class SQLiteStore: EntitlementStore {
     func sqlite<R>(_ body: () throws(SQLiteError) -> R) throws(StorageError) -> R {
         do { return try body() } catch { throw .sqlite(error) }
     }
+
+    // MARK: Primitives
+
+    public static var dialect: SQLDialect { .sqlite }
+
+    @discardableResult
+    public func run(_ sql: String, _ values: [SQLValue]) throws(StorageError) -> Int {
+        try sqlite { () throws(SQLiteError) in
+            try statement(sql).run(values)
+            return database.changes
+        }
+    }
+
+    public func rows<T>(_ sql: String, _ values: [SQLValue], _ read: (Row) throws(SQLiteError) -> T) throws(StorageError) -> [T] {
+        try sqlite { () throws(SQLiteError) in try statement(sql).rows(values, read) }
+    }
+
+    public func firstRow<T>(_ sql: String, _ values: [SQLValue], _ read: (Row) throws(SQLiteError) -> T) throws(StorageError) -> T? {
+        try sqlite { () throws(SQLiteError) in try statement(sql).firstRow(values, read) }
+    }
+
+    public func inWrite<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        if database.isAutocommit { return try database.inTransaction(body) }
+        return try body()
+    }
+
+    public func inSnapshot<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {
+        try database.readSnapshot { (_: borrowing ReadSnapshot) throws(StorageError) -> R in try body() }
+    }
+
+    /// Nothing: the write transaction (`BEGIN IMMEDIATE`) excludes every other writer already.
+    public func lockForNumbering(_ table: String) throws(StorageError) {}
+
+    /// Nothing: SQLite's commit counter counts every commit to the file.
+    public func announceChanges(origin: Int64) throws(StorageError) {}
 
     // MARK: Transactions
 
@@ -64,6 +103,6 @@ public final class SQLiteStore: EntitlementStore {
 
     /// SQLite's count of commits by any connection to the file (`Database.commitCounter()`).
     public func commitCounter() throws(StorageError) -> StoreCommitCounter? {
-        try sqlite { () throws(SQLiteError) in try database.commitCounter() }.map(StoreCommitCounter.sqlite)
+        try sqlite { () throws(SQLiteError) in try database.commitCounter() }.map(SQLiteCommitCounter.init(counter:))
     }
 }

@@ -1,31 +1,33 @@
-public import MastheadPostgreSQL
-public import MastheadSQLite
+import MastheadPostgreSQL
+import MastheadSQLite
 
-/// A count that moves whenever anyone commits to the store, read without a query: SQLite's
-/// shared-memory commit counter, or the count of PostgreSQL's notifications of change-log writes.
+/// A count that moves whenever anyone commits to the store, read without a query (SQLite's
+/// shared-memory commit counter, or the count of PostgreSQL's notifications of change-log
+/// writes); ``StoreReader/commitCounter()`` gives one as a ``StoreCommitCounter``.
 ///
-/// An enum of the two concrete types rather than a protocol: it is read before every answer from
-/// the service's cache, the download check's included.
-public enum StoreCommitCounter: Sendable {
-    /// SQLite's count of commits to the WAL file (`CommitCounter`).
-    case sqlite(CommitCounter)
-    /// The notifications on ``PostgreSQLStore/changesChannel``, counted by a listening connection.
-    case notifications(PostgreSQLListener)
-
-    /// The current count (compare it for equality only), or nil when it cannot be told (the
+/// The service reads it before every answer from its cache, the download check's included: a
+/// backend's counter is a load or two behind one indirect call.
+public protocol CommitCounting: Sendable {
+    /// The current count (compare it for equality only), or nil when it cannot be told (a
     /// listening connection is down): the change log must then be read.
-    public var value: UInt32? {
-        switch self {
-        case .sqlite(let counter): counter.value
-        case .notifications(let listener): listener.count
-        }
-    }
+    var value: UInt32? { get }
+    /// Whether the connection it listens on is up; nil for a counter that needs none.
+    var isListening: Bool? { get }
+}
 
-    /// Whether the listening connection is up; nil for SQLite's counter, which needs none.
-    public var isListening: Bool? {
-        switch self {
-        case .sqlite: nil
-        case .notifications(let listener): listener.count != nil
-        }
-    }
+/// A store's commit counter, whichever backend's.
+public typealias StoreCommitCounter = any CommitCounting
+
+/// SQLite's count of commits to the WAL file (`CommitCounter`): it needs no connection.
+struct SQLiteCommitCounter: CommitCounting {
+    let counter: CommitCounter
+    var value: UInt32? { counter.value }
+    var isListening: Bool? { nil }
+}
+
+/// The notifications on ``PostgreSQLStore/changesChannel``, counted by a listening connection.
+struct NotificationCommitCounter: CommitCounting {
+    let listener: PostgreSQLListener
+    var value: UInt32? { listener.count }
+    var isListening: Bool? { listener.count != nil }
 }

@@ -184,6 +184,25 @@ struct StoreTests {
         }
     }
 
+    /// A receipt refused for one of its subscriptions links none of them, even when the caller
+    /// opened no transaction: the user is not recorded and a free subscription it names stays free.
+    @Test(arguments: StoreBackend.tested) func link_refused_linksNothing_withoutACallersTransaction(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        // Subscriptions are decided in id order: the free one first, then the refused one.
+        let free = Self.transaction("a", from: 0, to: 1000)
+        let taken = Self.transaction("b", from: 0, to: 1000)
+        try store.save(transactions: [free, taken], renewals: [])
+        _ = try store.link(userId: "first", transactions: [taken], latestReceipt: nil, restore: .transfer, now: Instant(milliseconds: 10))
+        #expect(throws: StorageError.receiptAlreadyInUse(environment: "production", originalTransactionId: "b", userId: "first")) {
+            try store.link(userId: "second", transactions: [free, taken], latestReceipt: nil, restore: .keep, now: Instant(milliseconds: 10))
+        }
+        #expect(try store.userExists("second") == false)
+        #expect(try store.users(linkedTo: ["a"], environment: .production).isEmpty)
+        #expect(try store.users(linkedTo: ["b"], environment: .production) == ["first"])
+    }
+
     @Test(arguments: StoreBackend.tested) func refreshDue_listsSubscriptionsExpiringInWindow_withLatestReceipt(backend: StoreBackend) throws {
         let fixture = try StoreFixture(backend)
         defer { fixture.remove() }

@@ -1,0 +1,115 @@
+public import Masthead
+
+/// Reading histories, users, issues and the subscriptions due for a refresh, once for every backend.
+extension StorePrimitives {
+    /// Transactions come by subscription, then purchase and id; renewal infos by subscription,
+    /// in the order they were stored.
+    public func history(forUser userId: String) throws(StorageError) -> PurchaseHistory {
+        let user: [Value] = [.text(userId)]
+        let transactions = try rows(ReadingSQL.userTransactions, user) { row throws(Row.Failure) in try row.transaction() }
+        let renewals = try rows(Self.dialect.statements.userRenewals, user) { row throws(Row.Failure) in try row.renewal() }
+        return PurchaseHistory(transactions: transactions, renewals: renewals)
+    }
+
+    public func history(environment: Environment, originalTransactionId: String) throws(StorageError) -> PurchaseHistory {
+        let key: [Value] = [.text(environment.rawValue), .text(originalTransactionId)]
+        let transactions = try rows(ReadingSQL.subscriptionTransactions, key) { row throws(Row.Failure) in try row.transaction() }
+        let renewals = try rows(Self.dialect.statements.subscriptionRenewals, key) { row throws(Row.Failure) in try row.renewal() }
+        return PurchaseHistory(transactions: transactions, renewals: renewals)
+    }
+
+    /// Ids sort by the bytes of their UTF-8 (PostgreSQL's columns are in the `C` collation).
+    public func userIds(after userId: String?, limit: Int) throws(StorageError) -> [String] {
+        guard let userId else {
+            return try rows("SELECT user_id FROM users ORDER BY user_id LIMIT $1", [.integer(Int64(limit))]) { row throws(Row.Failure) in try row.text(0) }
+        }
+        return try rows("SELECT user_id FROM users WHERE user_id > $1 ORDER BY user_id LIMIT $2", [.text(userId), .integer(Int64(limit))]) {
+            row throws(Row.Failure) in try row.text(0)
+        }
+    }
+
+    public func userCount() throws(StorageError) -> Int {
+        try count("SELECT count(*) FROM users")
+    }
+
+    public func userExists(_ userId: String) throws(StorageError) -> Bool {
+        try firstRow("SELECT 1 FROM users WHERE user_id = $1", [.text(userId)]) { _ in true } ?? false
+    }
+
+    public func users(linkedTo originalTransactionIds: [String], environment: Environment) throws(StorageError) -> [String] {
+        var users: Set<ExactKey> = []
+        for original in Set(originalTransactionIds.map(ExactKey.init)) {
+            users.formUnion(
+                try rows(ReadingSQL.subscriptionOwner, [.text(environment.rawValue), .text(original.text)]) { row throws(Row.Failure) in
+                    ExactKey(try row.text(0))
+                })
+        }
+        return users.sorted().map(\.text)
+    }
+
+    public func publishedIssues() throws(StorageError) -> [(publicationId: String, issue: Issue)] {
+        try rows("SELECT publication_id, issue_id, title, published_ms, free FROM issues ORDER BY publication_id, published_ms, issue_id", []) {
+            row throws(Row.Failure) in
+            (try row.text(0), Issue(id: try row.text(1), title: try row.optionalText(2), published: try row.instant(3), isFree: try row.bool(4)))
+        }
+    }
+
+    public func refreshDue(from: Instant, to: Instant) throws(StorageError) -> [RefreshDue] {
+        try rows(ReadingSQL.refreshDue, [.integer(from.milliseconds), .integer(to.milliseconds)]) { row throws(Row.Failure) in
+            RefreshDue(
+                environment: try row.environment(0), originalTransactionId: try row.text(1), userId: try row.optionalText(2),
+                expires: try row.instant(3), latestReceipt: try row.optionalText(4), signed: try row.bool(5))
+        }
+    }
+
+    /// The subscriptions `masthead migrate` moves from receipts to signed data.
+    public func receiptOnlySubscriptions() throws(StorageError) -> [ReceiptOnlySubscription] {
+        try rows(ReadingSQL.receiptOnly, []) { row throws(Row.Failure) in
+            ReceiptOnlySubscription(environment: try row.environment(0), originalTransactionId: try row.text(1), userId: try row.optionalText(2))
+        }
+    }
+
+    /// How many notifications are stored.
+    public func notificationCount() throws(StorageError) -> Int {
+        try count("SELECT count(*) FROM notifications")
+    }
+
+    /// The single integer `sql` counts.
+    func count(_ sql: String) throws(StorageError) -> Int {
+        Int(try firstRow(sql, []) { row throws(Row.Failure) in try row.integer(0) } ?? 0)
+    }
+}
+
+/// The statements of reading, the same in every dialect.
+enum ReadingSQL {
+    static let userTransactions = """
+        SELECT \(StoreColumns.transaction("t."))
+        FROM subscriptions s JOIN transactions t ON t.environment = s.environment AND t.original_transaction_id = s.original_transaction_id
+        WHERE s.user_id = $1
+        ORDER BY t.environment, t.original_transaction_id, t.purchase_ms, t.transaction_id
+        """
+    static let subscriptionTransactions = """
+        SELECT \(StoreColumns.transaction) FROM transactions WHERE environment = $1 AND original_transaction_id = $2
+        ORDER BY purchase_ms, transaction_id
+        """
+    static let subscriptionOwner = "SELECT user_id FROM subscriptions WHERE environment = $1 AND original_transaction_id = $2"
+    static let refreshDue = """
+        SELECT t.environment, t.original_transaction_id, s.user_id, max(t.expires_ms) AS expires,
+            coalesce(s.latest_receipt, p.latest_receipt) AS latest_receipt, count(t.signed_date_ms) > 0 AS signed
+        FROM transactions t
+        LEFT JOIN subscriptions s ON s.environment = t.environment AND s.original_transaction_id = t.original_transaction_id
+        LEFT JOIN pending_receipts p ON p.environment = t.environment AND p.original_transaction_id = t.original_transaction_id
+        WHERE t.expires_ms IS NOT NULL
+        GROUP BY t.environment, t.original_transaction_id, s.user_id, s.latest_receipt, p.latest_receipt
+        HAVING max(t.expires_ms) >= $1 AND max(t.expires_ms) < $2
+        ORDER BY expires, t.original_transaction_id
+        """
+    static let receiptOnly = """
+        SELECT t.environment, t.original_transaction_id, s.user_id
+        FROM transactions t
+        LEFT JOIN subscriptions s ON s.environment = t.environment AND s.original_transaction_id = t.original_transaction_id
+        GROUP BY t.environment, t.original_transaction_id, s.user_id
+        HAVING count(t.signed_date_ms) = 0
+        ORDER BY t.environment, t.original_transaction_id
+        """
+}

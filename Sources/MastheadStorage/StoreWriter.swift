@@ -1,0 +1,91 @@
+public import Masthead
+
+/// What ingestion writes to a store: transactions and renewal infos, links of subscriptions to
+/// users, receipts, notifications, app account tokens, issues and the change log, in
+/// transactions with a savepoint per job. ``EntitlementStore`` adds the reader's role.
+public protocol StoreWriter: AnyObject {
+    // MARK: Transactions
+
+    /// Runs `body` in a write transaction: committed when it returns, rolled back when it throws.
+    func inTransaction<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R
+
+    /// Runs `body` inside the open transaction so that its writes are undone alone when it throws
+    /// (a savepoint), the rest of the transaction going on.
+    /// - Returns: `body`'s result or error.
+    /// - Throws: when the store cannot set or undo the savepoint: the transaction must be rolled back.
+    func inSavepoint<R, E: Error>(_ body: () throws(E) -> R) throws(StorageError) -> Result<R, E>
+
+    /// Makes the store's main file hold every commit before the connection closes at a clean
+    /// stop: SQLite copies its write-ahead log into the database file and empties it (so a copy
+    /// of the `.sqlite` file alone is a complete backup); PostgreSQL has nothing to do.
+    func checkpoint() throws(StorageError)
+
+    // MARK: Writing
+
+    /// Stores transactions (merging each with its stored copy as `Transaction.merged(with:)` does,
+    /// R2.3, R2.8) and renewal infos (each distinct one once, with
+    /// its evidence instant, R2.7; one without an original transaction id is resolved by product
+    /// against `transactions`, R2.6, and left out when nothing matches).
+    func save(transactions: [Transaction], renewals: [RenewalInfo]) throws(StorageError)
+
+    /// Links the subscriptions of `transactions` to `userId` (recording the user and the latest
+    /// receipt), applying `restore` to subscriptions linked to someone else; returns the users they
+    /// were taken from, sorted.
+    /// - Throws: ``StorageError/receiptAlreadyInUse(environment:originalTransactionId:userId:)`` when
+    ///   `restore` refuses to move one; nothing is linked then.
+    func link(userId: String, transactions: [Transaction], latestReceipt: String?, restore: RestoreBehaviour, now: Instant) throws(StorageError) -> [String]
+
+    /// Records the latest base64 receipt of subscriptions, linked or not yet linked.
+    func recordLatestReceipt(_ receipt: String, environment: Environment, originalTransactionIds: [String]) throws(StorageError)
+
+    /// Keeps a notification's raw body, for audit, with its `notificationType` and (V2) `subtype`
+    /// and `notificationUUID`; returns its id.
+    /// - Throws: ``StorageError/notificationAlreadyRecorded(uuid:)`` when a notification with
+    ///   `uuid` is stored already (a second delivery): nothing is stored, and the caller applies
+    ///   nothing either.
+    func recordNotification(
+        type: String, subtype: String?, uuid: String?, environment: Environment?, originalTransactionIds: [String], body: String,
+        received: Instant
+    ) throws(StorageError) -> Int64
+
+    /// Keeps the body of a refused notification, with the reason (cut to
+    /// ``RejectedNotification/maxReasonBytes``), for forensics; it is never applied. Only the
+    /// newest of each kind are kept (the store's `rejectedNotificationRetention`). Returns its id.
+    func recordRejectedNotification(kind: RejectedNotification.Kind, reason: String, body: [UInt8], now: Instant) throws(StorageError) -> Int64
+
+    /// Links an app account token to a user (recording the user when new), and with it every
+    /// subscription not linked to anyone whose signed transactions carried the token
+    /// (``linkSubscription(environment:originalTransactionId:appAccountToken:now:)``); linking it
+    /// again to the same user changes nothing. Returns the mapping as stored.
+    /// - Parameter token: a UUID, 8-4-4-4-12 hexadecimal digits in either case; it is stored in lower case.
+    /// - Throws: ``StorageError/invalidAppAccountToken(_:)`` when `token` is not such a UUID;
+    ///   ``StorageError/appAccountTokenInUse(token:userId:)`` when another user owns it (nothing changes).
+    func linkAppAccountToken(_ token: String, userId: String, now: Instant) throws(StorageError) -> AppAccountToken
+
+    /// Links the subscription of a signed transaction (from a version 2 notification) to a user:
+    /// the user it is linked to already, else the owner of `appAccountToken`, linked now. When
+    /// nobody owns the token yet, the subscription stays unlinked and the token is remembered
+    /// with it, so that ``linkAppAccountToken(_:userId:now:)`` links it later. Returns the user it
+    /// is linked to, or nil.
+    func linkSubscription(environment: Environment, originalTransactionId: String, appAccountToken: String?, now: Instant) throws(StorageError) -> String?
+
+    /// Removes an app account token from a user; returns the mapping removed, or nil when the user
+    /// does not own the token (another user's mapping is left alone).
+    /// - Throws: ``StorageError/invalidAppAccountToken(_:)`` when `token` is not a UUID.
+    func unlinkAppAccountToken(_ token: String, userId: String) throws(StorageError) -> AppAccountToken?
+
+    /// Publishes or corrects an issue; it survives restarts.
+    func upsertIssue(publicationId: String, issue: Issue) throws(StorageError)
+
+    // MARK: The change log
+
+    /// Records what a write changed, in the caller's transaction, so it commits (or rolls back)
+    /// with the write.
+    /// - Parameters:
+    ///   - changes: the users and published issues the write changed.
+    ///   - origin: the writer's own id, so that its readers can skip what it already knows.
+    func recordChanges(_ changes: [Change], origin: Int64) throws(StorageError)
+
+    /// Deletes all but the newest entries of the change log (the newest is always kept).
+    func pruneChangeLog() throws(StorageError)
+}
