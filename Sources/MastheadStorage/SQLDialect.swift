@@ -12,6 +12,11 @@ public struct SQLDialect: Sendable {
     let isNotDistinctFrom: String
     /// The column that orders a table's rows as they were inserted (`rowid`, an identity `id`).
     let insertionOrder: String
+    /// Whether a history's queries sort their rows (`ORDER BY`) to come back in one order: a
+    /// planner may return a join's rows in any order (PostgreSQL), or in the order of the indexes
+    /// it reads, the same for the same data (SQLite, which then sorts nothing on the download
+    /// check's path).
+    let sortsHistories: Bool
     /// The expression counting the bytes of a text or bytes expression.
     let byteLength: @Sendable (String) -> String
 
@@ -19,22 +24,29 @@ public struct SQLDialect: Sendable {
     let statements: DialectStatements
 
     /// A dialect from its spellings (see the properties of the same names).
-    public init(lockingRead: String, isNotDistinctFrom: String, insertionOrder: String, byteLength: @escaping @Sendable (String) -> String) {
+    public init(
+        lockingRead: String, isNotDistinctFrom: String, insertionOrder: String, sortsHistories: Bool, byteLength: @escaping @Sendable (String) -> String
+    ) {
         self.lockingRead = lockingRead
         self.isNotDistinctFrom = isNotDistinctFrom
         self.insertionOrder = insertionOrder
+        self.sortsHistories = sortsHistories
         self.byteLength = byteLength
-        statements = DialectStatements(lockingRead: lockingRead, isNotDistinctFrom: isNotDistinctFrom, insertionOrder: insertionOrder, byteLength: byteLength)
+        statements = DialectStatements(
+            lockingRead: lockingRead, isNotDistinctFrom: isNotDistinctFrom, insertionOrder: insertionOrder, sortsHistories: sortsHistories,
+            byteLength: byteLength)
     }
 
-    /// SQLite's: one writer at a time (nothing to lock row by row), `IS`, the rowid,
-    /// `length(CAST(… AS BLOB))`.
+    /// SQLite's: one writer at a time (nothing to lock row by row), `IS`, the rowid, histories in
+    /// index order, `length(CAST(… AS BLOB))`.
     public static let sqlite = SQLDialect(
-        lockingRead: "", isNotDistinctFrom: "IS", insertionOrder: "rowid", byteLength: { "length(CAST(\($0) AS BLOB))" })
+        lockingRead: "", isNotDistinctFrom: "IS", insertionOrder: "rowid", sortsHistories: false, byteLength: { "length(CAST(\($0) AS BLOB))" })
 
-    /// PostgreSQL's: `FOR UPDATE`, `IS NOT DISTINCT FROM`, the identity column `id`, `octet_length`.
+    /// PostgreSQL's: `FOR UPDATE`, `IS NOT DISTINCT FROM`, the identity column `id`, sorted
+    /// histories, `octet_length`.
     public static let postgreSQL = SQLDialect(
-        lockingRead: " FOR UPDATE", isNotDistinctFrom: "IS NOT DISTINCT FROM", insertionOrder: "id", byteLength: { "octet_length(\($0))" })
+        lockingRead: " FOR UPDATE", isNotDistinctFrom: "IS NOT DISTINCT FROM", insertionOrder: "id", sortsHistories: true,
+        byteLength: { "octet_length(\($0))" })
 
     /// `sql` with its `$N` parameters written `?N`, for SQLite (which would take `$1` for a named
     /// parameter numbered by first appearance). The store's statements hold no `$` elsewhere.
@@ -47,12 +59,18 @@ public struct SQLDialect: Sendable {
 struct DialectStatements: Sendable {
     /// A transaction's stored copy, locked until the transaction ends ($1 environment, $2 transaction id).
     let storedTransaction: String
-    /// Inserts a renewal info unless the same one is stored ($1–$9, the columns of ``StoreColumns/renewalInsert``).
+    /// Inserts a renewal info unless the same one is stored ($1–$9: environment, original
+    /// transaction id, evidence, product, auto-renew product, auto-renew, billing retry, grace
+    /// expiry, expiration intent).
     let insertRenewal: String
     /// The user a subscription is linked to, locked until the transaction ends ($1 environment, $2 original transaction id).
     let lockedOwner: String
-    /// The renewal infos of the subscriptions linked to a user ($1), in the order they were stored.
+    /// The transactions of the subscriptions linked to a user ($1), by subscription, purchase and id.
+    let userTransactions: String
+    /// The renewal infos of the subscriptions linked to a user ($1), by subscription, in the order they were stored.
     let userRenewals: String
+    /// The transactions of one subscription ($1 environment, $2 original transaction id), by purchase and id.
+    let subscriptionTransactions: String
     /// The renewal infos of one subscription ($1 environment, $2 original transaction id), in the order they were stored.
     let subscriptionRenewals: String
     /// The id and bytes up to and including the newest rejected notification of a kind ($1).
@@ -62,7 +80,8 @@ struct DialectStatements: Sendable {
     /// The newest rejected notifications ($1 how many), with their bodies.
     let rejectedWithBodies: String
 
-    init(lockingRead: String, isNotDistinctFrom same: String, insertionOrder: String, byteLength: (String) -> String) {
+    init(lockingRead: String, isNotDistinctFrom same: String, insertionOrder: String, sortsHistories: Bool, byteLength: (String) -> String) {
+        let orderBy = { (columns: String) in sortsHistories ? "\nORDER BY \(columns)" : "" }
         storedTransaction = "SELECT \(StoreColumns.transaction) FROM transactions WHERE environment = $1 AND transaction_id = $2\(lockingRead)"
         insertRenewal = """
             INSERT INTO renewal_history (environment, original_transaction_id, evidence_ms, product_id, auto_renew_product_id,
@@ -74,17 +93,22 @@ struct DialectStatements: Sendable {
                 AND billing_retry = $7 AND grace_expires_ms \(same) $8 AND expiration_intent \(same) $9)
             """
         lockedOwner = "SELECT user_id FROM subscriptions WHERE environment = $1 AND original_transaction_id = $2\(lockingRead)"
+        userTransactions = """
+            SELECT \(StoreColumns.transaction("t."))
+            FROM subscriptions s JOIN transactions t ON t.environment = s.environment AND t.original_transaction_id = s.original_transaction_id
+            WHERE s.user_id = $1
+            """ + orderBy("t.environment, t.original_transaction_id, t.purchase_ms, t.transaction_id")
         userRenewals = """
             SELECT \(StoreColumns.renewal("r."))
             FROM subscriptions s JOIN renewal_history r ON r.environment = s.environment AND r.original_transaction_id = s.original_transaction_id
             WHERE s.user_id = $1
-            ORDER BY r.environment, r.original_transaction_id, r.\(insertionOrder)
-            """
-        subscriptionRenewals = """
-            SELECT \(StoreColumns.renewal())
-            FROM renewal_history WHERE environment = $1 AND original_transaction_id = $2
-            ORDER BY \(insertionOrder)
-            """
+            """ + orderBy("r.environment, r.original_transaction_id, r.\(insertionOrder)")
+        subscriptionTransactions =
+            "SELECT \(StoreColumns.transaction) FROM transactions WHERE environment = $1 AND original_transaction_id = $2"
+            + orderBy("purchase_ms, transaction_id")
+        subscriptionRenewals =
+            "SELECT \(StoreColumns.renewal()) FROM renewal_history WHERE environment = $1 AND original_transaction_id = $2"
+            + orderBy(insertionOrder)
         lastRejected = """
             SELECT kind_seq, bytes_before + \(byteLength("body")) + \(byteLength("reason")) FROM rejected_notifications
             WHERE kind = $1 ORDER BY kind_seq DESC LIMIT 1

@@ -2,18 +2,19 @@ public import Masthead
 
 /// Reading histories, users, issues and the subscriptions due for a refresh, once for every backend.
 extension StorePrimitives {
-    /// Transactions come by subscription, then purchase and id; renewal infos by subscription,
-    /// in the order they were stored.
+    /// Transactions come by subscription, then purchase and id, and renewal infos by
+    /// subscription in the order they were stored, where the dialect sorts histories
+    /// (``SQLDialect``); in the order of SQLite's indexes otherwise.
     public func history(forUser userId: String) throws(StorageError) -> PurchaseHistory {
         let user: [Value] = [.text(userId)]
-        let transactions = try rows(ReadingSQL.userTransactions, user) { row throws(Row.Failure) in try row.transaction() }
+        let transactions = try rows(Self.dialect.statements.userTransactions, user) { row throws(Row.Failure) in try row.transaction() }
         let renewals = try rows(Self.dialect.statements.userRenewals, user) { row throws(Row.Failure) in try row.renewal() }
         return PurchaseHistory(transactions: transactions, renewals: renewals)
     }
 
     public func history(environment: Environment, originalTransactionId: String) throws(StorageError) -> PurchaseHistory {
         let key: [Value] = [.text(environment.rawValue), .text(originalTransactionId)]
-        let transactions = try rows(ReadingSQL.subscriptionTransactions, key) { row throws(Row.Failure) in try row.transaction() }
+        let transactions = try rows(Self.dialect.statements.subscriptionTransactions, key) { row throws(Row.Failure) in try row.transaction() }
         let renewals = try rows(Self.dialect.statements.subscriptionRenewals, key) { row throws(Row.Failure) in try row.renewal() }
         return PurchaseHistory(transactions: transactions, renewals: renewals)
     }
@@ -82,16 +83,6 @@ extension StorePrimitives {
 
 /// The statements of reading, the same in every dialect.
 enum ReadingSQL {
-    static let userTransactions = """
-        SELECT \(StoreColumns.transaction("t."))
-        FROM subscriptions s JOIN transactions t ON t.environment = s.environment AND t.original_transaction_id = s.original_transaction_id
-        WHERE s.user_id = $1
-        ORDER BY t.environment, t.original_transaction_id, t.purchase_ms, t.transaction_id
-        """
-    static let subscriptionTransactions = """
-        SELECT \(StoreColumns.transaction) FROM transactions WHERE environment = $1 AND original_transaction_id = $2
-        ORDER BY purchase_ms, transaction_id
-        """
     static let subscriptionOwner = "SELECT user_id FROM subscriptions WHERE environment = $1 AND original_transaction_id = $2"
     static let refreshDue = """
         SELECT t.environment, t.original_transaction_id, s.user_id, max(t.expires_ms) AS expires,

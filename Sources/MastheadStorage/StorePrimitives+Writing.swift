@@ -73,7 +73,7 @@ extension StorePrimitives {
     /// Whether a transaction of the subscription covers `now` and was not refunded by then: its
     /// counted cancellation (`Transaction.countedCancellation`, R2.8) is none or later.
     private func isActive(_ key: SubscriptionKey, now: Instant) throws(StorageError) -> Bool {
-        let transactions = try rows(ReadingSQL.subscriptionTransactions, [.text(key.environment.rawValue), .text(key.originalTransactionId)]) {
+        let transactions = try rows(Self.dialect.statements.subscriptionTransactions, [.text(key.environment.rawValue), .text(key.originalTransactionId)]) {
             row throws(Row.Failure) in try row.transaction()
         }
         return transactions.contains { $0.purchase <= now && ($0.expires.map { $0 > now } ?? true) && $0.cancellation(asOf: now) == nil }
