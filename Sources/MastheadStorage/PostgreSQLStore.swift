@@ -80,17 +80,28 @@ public final class PostgreSQLStore: StorePrimitives {
 
     public static var dialect: SQLDialect { .postgreSQL }
 
+    /// A statement's text: the connection prepares it on the server the first time it runs it
+    /// (per text and parameter types) and then executes it by name.
+    public struct Statement: Sendable {
+        /// The statement's text.
+        public let sql: String
+    }
+
+    public func prepare(_ sql: String) -> Statement {
+        Statement(sql: sql)
+    }
+
     @discardableResult
-    public func run(_ sql: String, _ values: [PostgreSQLValue]) throws(StorageError) -> Int {
-        try postgreSQL { () throws(PostgreSQLError) in try connection.run(sql, values) }
+    public func run(_ statement: Statement, _ values: [PostgreSQLValue]) throws(StorageError) -> Int {
+        try postgreSQL { () throws(PostgreSQLError) in try connection.run(statement.sql, values) }
     }
 
-    public func rows<T>(_ sql: String, _ values: [PostgreSQLValue], _ read: (PostgreSQLRow) throws(PostgreSQLError) -> T) throws(StorageError) -> [T] {
-        try postgreSQL { () throws(PostgreSQLError) in try connection.rows(sql, values, read) }
+    public func rows<T>(_ statement: Statement, _ values: [PostgreSQLValue], _ read: (PostgreSQLRow) throws(PostgreSQLError) -> T) throws(StorageError) -> [T] {
+        try postgreSQL { () throws(PostgreSQLError) in try connection.rows(statement.sql, values, read) }
     }
 
-    public func firstRow<T>(_ sql: String, _ values: [PostgreSQLValue], _ read: (PostgreSQLRow) throws(PostgreSQLError) -> T) throws(StorageError) -> T? {
-        try postgreSQL { () throws(PostgreSQLError) in try connection.firstRow(sql, values, read) }
+    public func firstRow<T>(_ statement: Statement, _ values: [PostgreSQLValue], _ read: (PostgreSQLRow) throws(PostgreSQLError) -> T) throws(StorageError) -> T? {
+        try postgreSQL { () throws(PostgreSQLError) in try connection.firstRow(statement.sql, values, read) }
     }
 
     /// A table lock lasts until the transaction ends, so a write that takes one needs a transaction.

@@ -52,20 +52,24 @@ public final class SQLiteStore: StorePrimitives {
 
     public static var dialect: SQLDialect { .sqlite }
 
+    public func prepare(_ sql: String) throws(StorageError) -> Statement {
+        try sqlite { () throws(SQLiteError) in try statement(sql) }
+    }
+
     @discardableResult
-    public func run(_ sql: String, _ values: [SQLValue]) throws(StorageError) -> Int {
+    public func run(_ statement: Statement, _ values: [SQLValue]) throws(StorageError) -> Int {
         try sqlite { () throws(SQLiteError) in
-            try statement(sql).run(values)
+            try statement.run(values)
             return database.changes
         }
     }
 
-    public func rows<T>(_ sql: String, _ values: [SQLValue], _ read: (Row) throws(SQLiteError) -> T) throws(StorageError) -> [T] {
-        try sqlite { () throws(SQLiteError) in try statement(sql).rows(values, read) }
+    public func rows<T>(_ statement: Statement, _ values: [SQLValue], _ read: (Row) throws(SQLiteError) -> T) throws(StorageError) -> [T] {
+        try sqlite { () throws(SQLiteError) in try statement.rows(values, read) }
     }
 
-    public func firstRow<T>(_ sql: String, _ values: [SQLValue], _ read: (Row) throws(SQLiteError) -> T) throws(StorageError) -> T? {
-        try sqlite { () throws(SQLiteError) in try statement(sql).firstRow(values, read) }
+    public func firstRow<T>(_ statement: Statement, _ values: [SQLValue], _ read: (Row) throws(SQLiteError) -> T) throws(StorageError) -> T? {
+        try sqlite { () throws(SQLiteError) in try statement.firstRow(values, read) }
     }
 
     public func inWrite<R>(_ body: () throws(StorageError) -> R) throws(StorageError) -> R {

@@ -11,10 +11,11 @@ extension StorePrimitives {
         if changes.isEmpty { return }
         try inWrite { () throws(StorageError) in
             try lockForNumbering("changes")
-            let insert = """
+            let insert = try prepare(
+                """
                 INSERT INTO changes (id, origin, user_id, publication_id, issue_id)
                 SELECT coalesce(max(id), 0) + 1, $1, CAST($2 AS text), CAST($3 AS text), CAST($4 AS text) FROM changes
-                """
+                """)
             for change in changes {
                 switch change {
                 case .user(let userId): try run(insert, [.integer(origin), .text(userId), .null, .null])

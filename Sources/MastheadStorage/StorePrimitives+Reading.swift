@@ -38,10 +38,11 @@ extension StorePrimitives {
     }
 
     public func users(linkedTo originalTransactionIds: [String], environment: Environment) throws(StorageError) -> [String] {
+        let owner = try prepare(ReadingSQL.subscriptionOwner)
         var users: Set<ExactKey> = []
         for original in Set(originalTransactionIds.map(ExactKey.init)) {
             users.formUnion(
-                try rows(ReadingSQL.subscriptionOwner, [.text(environment.rawValue), .text(original.text)]) { row throws(Row.Failure) in
+                try rows(owner, [.text(environment.rawValue), .text(original.text)]) { row throws(Row.Failure) in
                     ExactKey(try row.text(0))
                 })
         }

@@ -10,21 +10,23 @@ extension StorePrimitives {
     /// commit, and the new copy is then merged with that one's: two copies stored at once end as
     /// their merge.
     public func save(transactions: [Transaction], renewals: [RenewalInfo]) throws(StorageError) {
-        let stored = Self.dialect.statements.storedTransaction
+        let stored = try prepare(Self.dialect.statements.storedTransaction)
+        let insert = try prepare(WritingSQL.insertTransaction)
+        let update = try prepare(WritingSQL.updateTransaction)
         for transaction in transactions {
             let key: [Value] = [.text(transaction.environment.rawValue), .text(transaction.transactionId)]
             var previous = try firstRow(stored, key) { row throws(Row.Failure) in try row.transaction() }
             if previous == nil {
-                if try run(WritingSQL.insertTransaction, Self.values(of: transaction)) == 1 { continue }
+                if try run(insert, Self.values(of: transaction)) == 1 { continue }
                 previous = try firstRow(stored, key) { row throws(Row.Failure) in try row.transaction() }
             }
             let merged = previous.map { $0.merged(with: transaction) } ?? transaction
             if merged == previous { continue }
-            try run(WritingSQL.updateTransaction, Self.values(of: merged))
+            try run(update, Self.values(of: merged))
         }
         // Renewal infos are kept as a history with their evidence instants, each distinct one
         // once (R2.7): the optional columns compare NULL as equal to NULL.
-        let insertRenewal = Self.dialect.statements.insertRenewal
+        let insertRenewal = try prepare(Self.dialect.statements.insertRenewal)
         for info in RenewalResolution.resolve(renewals, transactions: transactions) {
             try run(insertRenewal, [
                 .text(info.environment.rawValue), .optional(info.originalTransactionId), .optional(info.evidence?.milliseconds),
@@ -45,13 +47,16 @@ extension StorePrimitives {
         let subscriptions = SubscriptionKey.sorted(of: transactions)
         return try inWrite { () throws(StorageError) -> [String] in
             try run(WritingSQL.insertUser, [.text(userId), .integer(now.milliseconds)])
+            let claim = try prepare(WritingSQL.claimSubscription)
+            let owner = try prepare(Self.dialect.statements.lockedOwner)
+            let upsert = try prepare(WritingSQL.upsertSubscription)
             var previousOwners: Set<ExactKey> = []
             for key in subscriptions {
                 let link: [Value] = [
                     .text(key.environment.rawValue), .text(key.originalTransactionId), .text(userId), .optional(latestReceipt), .integer(now.milliseconds),
                 ]
-                if try run(WritingSQL.claimSubscription, link) == 1 { continue }
-                let current = try firstRow(Self.dialect.statements.lockedOwner, [.text(key.environment.rawValue), .text(key.originalTransactionId)]) {
+                if try run(claim, link) == 1 { continue }
+                let current = try firstRow(owner, [.text(key.environment.rawValue), .text(key.originalTransactionId)]) {
                     row throws(Row.Failure) in try row.text(0)
                 }
                 // The same user only when the same bytes: a canonically equivalent spelling is another user.
@@ -62,7 +67,7 @@ extension StorePrimitives {
                 previousOwners.insert(ExactKey(current))
             }
             for key in subscriptions {
-                try run(WritingSQL.upsertSubscription, [
+                try run(upsert, [
                     .text(key.environment.rawValue), .text(key.originalTransactionId), .text(userId), .optional(latestReceipt), .integer(now.milliseconds),
                 ])
             }
@@ -80,9 +85,11 @@ extension StorePrimitives {
     }
 
     public func recordLatestReceipt(_ receipt: String, environment: Environment, originalTransactionIds: [String]) throws(StorageError) {
+        let update = try prepare(WritingSQL.updateLatestReceipt)
+        let pending = try prepare(WritingSQL.upsertPendingReceipt)
         for original in Set(originalTransactionIds.map(ExactKey.init)) {
-            try run(WritingSQL.updateLatestReceipt, [.text(receipt), .text(environment.rawValue), .text(original.text)])
-            try run(WritingSQL.upsertPendingReceipt, [.text(environment.rawValue), .text(original.text), .text(receipt)])
+            try run(update, [.text(receipt), .text(environment.rawValue), .text(original.text)])
+            try run(pending, [.text(environment.rawValue), .text(original.text), .text(receipt)])
         }
     }
 

@@ -23,16 +23,22 @@ public protocol StorePrimitives: EntitlementStore {
     /// How many rejected notifications ``StoreWriter/recordRejectedNotification(kind:reason:body:now:)`` keeps.
     var rejectedNotificationRetention: RejectedNotificationRetention { get }
 
+    /// A statement prepared once per connection: preparing the same text again gives it back.
+    associatedtype Prepared
+
+    /// The statement for `sql`, prepared the first time this connection sees the text.
+    func prepare(_ sql: String) throws(StorageError) -> Prepared
+
     /// Runs a statement that answers no rows (or whose rows are not read); returns how many rows
     /// it inserted, updated or deleted.
     @discardableResult
-    func run(_ sql: String, _ values: [Value]) throws(StorageError) -> Int
+    func run(_ statement: Prepared, _ values: [Value]) throws(StorageError) -> Int
 
     /// Every row of a query, each read by `read`.
-    func rows<T>(_ sql: String, _ values: [Value], _ read: (Row) throws(Row.Failure) -> T) throws(StorageError) -> [T]
+    func rows<T>(_ statement: Prepared, _ values: [Value], _ read: (Row) throws(Row.Failure) -> T) throws(StorageError) -> [T]
 
     /// The first row of a query read by `read`, or nil when it answers none.
-    func firstRow<T>(_ sql: String, _ values: [Value], _ read: (Row) throws(Row.Failure) -> T) throws(StorageError) -> T?
+    func firstRow<T>(_ statement: Prepared, _ values: [Value], _ read: (Row) throws(Row.Failure) -> T) throws(StorageError) -> T?
 
     /// Runs `body` in the caller's write transaction, or in one of its own when none is open, so
     /// that its statements and the locks they take end together.
@@ -49,4 +55,24 @@ public protocol StorePrimitives: EntitlementStore {
     /// Tells other connections, when the transaction commits, that `origin` wrote the change log
     /// (what their commit counters count); nothing where the counter counts commits itself.
     func announceChanges(origin: Int64) throws(StorageError)
+}
+
+/// Statements by their text, for statements run once per call; a loop prepares its statements
+/// before it starts (``StorePrimitives/prepare(_:)``), so that no row looks up its text again.
+extension StorePrimitives {
+    /// Runs the statement `sql`; returns how many rows it inserted, updated or deleted.
+    @discardableResult
+    public func run(_ sql: String, _ values: [Value]) throws(StorageError) -> Int {
+        try run(prepare(sql), values)
+    }
+
+    /// Every row of the query `sql`, each read by `read`.
+    public func rows<T>(_ sql: String, _ values: [Value], _ read: (Row) throws(Row.Failure) -> T) throws(StorageError) -> [T] {
+        try rows(prepare(sql), values, read)
+    }
+
+    /// The first row of the query `sql` read by `read`, or nil when it answers none.
+    public func firstRow<T>(_ sql: String, _ values: [Value], _ read: (Row) throws(Row.Failure) -> T) throws(StorageError) -> T? {
+        try firstRow(prepare(sql), values, read)
+    }
 }
