@@ -88,7 +88,7 @@ final class CommitQueue: Sendable {
         return try result.withLock { $0! }.get()
     }
 
-    /// Commits what is queued, checkpoints the store (``EntitlementStore/checkpoint()``), then
+    /// Commits what is queued, checkpoints the store (``StoreWriter/checkpoint()``), then
     /// stops the writer and closes its connection.
     /// - Returns: why the checkpoint failed (the commits are safe in the write-ahead log), or nil.
     @discardableResult
