@@ -17,15 +17,11 @@ public struct ErrorPayload: Hashable, Sendable, ServerAPIResponse {
 
     static let what = "an error object"
 
-    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> ErrorPayload {
-        var payload = ErrorPayload()
-        for (key, value) in object.members {
-            switch key {
-            case "errorCode": payload.errorCode = try fields.int64(value, "errorCode")
-            case "errorMessage": payload.errorMessage = try fields.string(value, "errorMessage")
-            default: break
-            }
+    mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
+        switch key {
+        case "errorCode": errorCode = try fields.int64(value, "errorCode")
+        case "errorMessage": errorMessage = try fields.string(value, "errorMessage")
+        default: break
         }
-        return payload
     }
 }

@@ -23,19 +23,15 @@ public struct HistoryResponse: Hashable, Sendable, ServerAPIResponse {
 
     static let what = "a history response object"
 
-    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> HistoryResponse {
-        var response = HistoryResponse()
-        for (key, value) in object.members {
-            switch key {
-            case "revision": response.revision = try fields.string(value, "revision")
-            case "hasMore": response.hasMore = try fields.bool(value, "hasMore")
-            case "bundleId": response.bundleId = try fields.string(value, "bundleId")
-            case "appAppleId": response.appAppleId = try fields.int64(value, "appAppleId")
-            case "environment": response.environment = try fields.string(value, "environment").map(AppStoreEnvironment.init(rawValue:))
-            case "signedTransactions": response.signedTransactions = try fields.strings(value, "signedTransactions") ?? []
-            default: break
-            }
+    mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
+        switch key {
+        case "revision": revision = try fields.string(value, "revision")
+        case "hasMore": hasMore = try fields.bool(value, "hasMore")
+        case "bundleId": bundleId = try fields.string(value, "bundleId")
+        case "appAppleId": appAppleId = try fields.int64(value, "appAppleId")
+        case "environment": environment = try fields.string(value, "environment").map(AppStoreEnvironment.init(rawValue:))
+        case "signedTransactions": signedTransactions = try fields.strings(value, "signedTransactions") ?? []
+        default: break
         }
-        return response
     }
 }

@@ -20,24 +20,20 @@ public struct NotificationHistoryResponse: Hashable, Sendable, ServerAPIResponse
 
     static let what = "a notification history response object"
 
-    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> NotificationHistoryResponse {
-        var response = NotificationHistoryResponse()
-        for (key, value) in object.members {
-            switch key {
-            case "paginationToken": response.paginationToken = try fields.string(value, "paginationToken")
-            case "hasMore": response.hasMore = try fields.bool(value, "hasMore")
-            case "notificationHistory":
-                response.notificationHistory =
-                    try fields.objects(value, "notificationHistory", what: "notification history object", NotificationHistoryResponseItem.read) ?? []
-            default: break
-            }
+    mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
+        switch key {
+        case "paginationToken": paginationToken = try fields.string(value, "paginationToken")
+        case "hasMore": hasMore = try fields.bool(value, "hasMore")
+        case "notificationHistory":
+            notificationHistory =
+                try fields.objects(value, "notificationHistory", what: "notification history object", NotificationHistoryResponseItem.read) ?? []
+        default: break
         }
-        return response
     }
 }
 
 /// One notification of a ``NotificationHistoryResponse``: its signed payload and Apple's attempts to send it.
-public struct NotificationHistoryResponseItem: Hashable, Sendable {
+public struct NotificationHistoryResponseItem: Hashable, Sendable, SignedObject {
     /// The notification's `signedPayload`, still to verify.
     public var signedPayload: String?
     public var sendAttempts: [SendAttemptItem] = []
@@ -45,21 +41,17 @@ public struct NotificationHistoryResponseItem: Hashable, Sendable {
     /// An empty item.
     public init() {}
 
-    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> NotificationHistoryResponseItem {
-        var item = NotificationHistoryResponseItem()
-        for (key, value) in object.members {
-            switch key {
-            case "signedPayload": item.signedPayload = try fields.string(value, "signedPayload")
-            case "sendAttempts": item.sendAttempts = try fields.objects(value, "sendAttempts", what: "send attempt object", SendAttemptItem.read) ?? []
-            default: break
-            }
+    mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
+        switch key {
+        case "signedPayload": signedPayload = try fields.string(value, "signedPayload")
+        case "sendAttempts": sendAttempts = try fields.objects(value, "sendAttempts", what: "send attempt object", SendAttemptItem.read) ?? []
+        default: break
         }
-        return item
     }
 }
 
 /// One attempt of Apple's to send a notification: when, and what came of it (`SUCCESS`, `TIMED_OUT`, …).
-public struct SendAttemptItem: Hashable, Sendable {
+public struct SendAttemptItem: Hashable, Sendable, SignedObject {
     public var attemptDate: Instant?
     /// Apple's `sendAttemptResult`, kept as sent.
     public var sendAttemptResult: String?
@@ -67,15 +59,11 @@ public struct SendAttemptItem: Hashable, Sendable {
     /// An empty item.
     public init() {}
 
-    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> SendAttemptItem {
-        var item = SendAttemptItem()
-        for (key, value) in object.members {
-            switch key {
-            case "attemptDate": item.attemptDate = try fields.instant(value, "attemptDate")
-            case "sendAttemptResult": item.sendAttemptResult = try fields.string(value, "sendAttemptResult")
-            default: break
-            }
+    mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
+        switch key {
+        case "attemptDate": attemptDate = try fields.instant(value, "attemptDate")
+        case "sendAttemptResult": sendAttemptResult = try fields.string(value, "sendAttemptResult")
+        default: break
         }
-        return item
     }
 }

@@ -20,15 +20,11 @@ public struct OrderLookupResponse: Hashable, Sendable, ServerAPIResponse {
 
     static let what = "an order lookup response object"
 
-    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> OrderLookupResponse {
-        var response = OrderLookupResponse()
-        for (key, value) in object.members {
-            switch key {
-            case "status": response.status = try fields.int32(value, "status")
-            case "signedTransactions": response.signedTransactions = try fields.strings(value, "signedTransactions") ?? []
-            default: break
-            }
+    mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
+        switch key {
+        case "status": status = try fields.int32(value, "status")
+        case "signedTransactions": signedTransactions = try fields.strings(value, "signedTransactions") ?? []
+        default: break
         }
-        return response
     }
 }

@@ -20,46 +20,38 @@ public struct StatusResponse: Hashable, Sendable, ServerAPIResponse {
 
     static let what = "a status response object"
 
-    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> StatusResponse {
-        var response = StatusResponse()
-        for (key, value) in object.members {
-            switch key {
-            case "environment": response.environment = try fields.string(value, "environment").map(AppStoreEnvironment.init(rawValue:))
-            case "bundleId": response.bundleId = try fields.string(value, "bundleId")
-            case "appAppleId": response.appAppleId = try fields.int64(value, "appAppleId")
-            case "data":
-                response.data = try fields.objects(value, "data", what: "subscription group object", SubscriptionGroupIdentifierItem.read) ?? []
-            default: break
-            }
+    mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
+        switch key {
+        case "environment": environment = try fields.string(value, "environment").map(AppStoreEnvironment.init(rawValue:))
+        case "bundleId": bundleId = try fields.string(value, "bundleId")
+        case "appAppleId": appAppleId = try fields.int64(value, "appAppleId")
+        case "data":
+            data = try fields.objects(value, "data", what: "subscription group object", SubscriptionGroupIdentifierItem.read) ?? []
+        default: break
         }
-        return response
     }
 }
 
 /// One subscription group of a ``StatusResponse``.
-public struct SubscriptionGroupIdentifierItem: Hashable, Sendable {
+public struct SubscriptionGroupIdentifierItem: Hashable, Sendable, SignedObject {
     public var subscriptionGroupIdentifier: String?
     public var lastTransactions: [LastTransactionsItem] = []
 
     /// An empty item.
     public init() {}
 
-    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> SubscriptionGroupIdentifierItem {
-        var item = SubscriptionGroupIdentifierItem()
-        for (key, value) in object.members {
-            switch key {
-            case "subscriptionGroupIdentifier": item.subscriptionGroupIdentifier = try fields.identifier(value, "subscriptionGroupIdentifier")
-            case "lastTransactions":
-                item.lastTransactions = try fields.objects(value, "lastTransactions", what: "last transaction object", LastTransactionsItem.read) ?? []
-            default: break
-            }
+    mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
+        switch key {
+        case "subscriptionGroupIdentifier": subscriptionGroupIdentifier = try fields.identifier(value, "subscriptionGroupIdentifier")
+        case "lastTransactions":
+            lastTransactions = try fields.objects(value, "lastTransactions", what: "last transaction object", LastTransactionsItem.read) ?? []
+        default: break
         }
-        return item
     }
 }
 
 /// One subscription of a ``SubscriptionGroupIdentifierItem``: its status and latest signed data.
-public struct LastTransactionsItem: Hashable, Sendable {
+public struct LastTransactionsItem: Hashable, Sendable, SignedObject {
     public var status: AppStoreSubscriptionStatus?
     public var originalTransactionId: String?
     /// A signed transaction, still to verify.
@@ -70,17 +62,13 @@ public struct LastTransactionsItem: Hashable, Sendable {
     /// An empty item.
     public init() {}
 
-    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> LastTransactionsItem {
-        var item = LastTransactionsItem()
-        for (key, value) in object.members {
-            switch key {
-            case "status": item.status = try fields.int32(value, "status").map(AppStoreSubscriptionStatus.init(rawValue:))
-            case "originalTransactionId": item.originalTransactionId = try fields.identifier(value, "originalTransactionId")
-            case "signedTransactionInfo": item.signedTransactionInfo = try fields.string(value, "signedTransactionInfo")
-            case "signedRenewalInfo": item.signedRenewalInfo = try fields.string(value, "signedRenewalInfo")
-            default: break
-            }
+    mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
+        switch key {
+        case "status": status = try fields.int32(value, "status").map(AppStoreSubscriptionStatus.init(rawValue:))
+        case "originalTransactionId": originalTransactionId = try fields.identifier(value, "originalTransactionId")
+        case "signedTransactionInfo": signedTransactionInfo = try fields.string(value, "signedTransactionInfo")
+        case "signedRenewalInfo": signedRenewalInfo = try fields.string(value, "signedRenewalInfo")
+        default: break
         }
-        return item
     }
 }

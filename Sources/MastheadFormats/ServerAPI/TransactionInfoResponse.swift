@@ -17,14 +17,10 @@ public struct TransactionInfoResponse: Hashable, Sendable, ServerAPIResponse {
 
     static let what = "a transaction info response object"
 
-    static func read(_ object: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) -> TransactionInfoResponse {
-        var response = TransactionInfoResponse()
-        for (key, value) in object.members {
-            switch key {
-            case "signedTransactionInfo": response.signedTransactionInfo = try fields.string(value, "signedTransactionInfo")
-            default: break
-            }
+    mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
+        switch key {
+        case "signedTransactionInfo": signedTransactionInfo = try fields.string(value, "signedTransactionInfo")
+        default: break
         }
-        return response
     }
 }

@@ -42,7 +42,7 @@ public struct SignedDataDecoder: Sendable {
     /// Reads a signed transaction's payload from a parsed value found at `path`.
     public func transaction(_ value: JSONValue, path: String = "$") throws(FormatError) -> SignedTransaction {
         try value.withUnsafeValue { (node) throws(FormatError) in
-            let payload = try JWSTransactionDecodedPayload.read(node, SignedFields(node, path: path, what: "a signed transaction payload object"))
+            let payload = try JWSTransactionDecodedPayload.read(node, path: path)
             return SignedTransaction(payload: payload, transaction: try transaction(payload, node, path: path))
         }
     }
@@ -55,7 +55,7 @@ public struct SignedDataDecoder: Sendable {
     /// Reads a signed renewal info's payload from a parsed value found at `path`.
     public func renewal(_ value: JSONValue, path: String = "$") throws(FormatError) -> SignedRenewal {
         try value.withUnsafeValue { (node) throws(FormatError) in
-            let payload = try JWSRenewalInfoDecodedPayload.read(node, SignedFields(node, path: path, what: "a signed renewal info payload object"))
+            let payload = try JWSRenewalInfoDecodedPayload.read(node, path: path)
             return SignedRenewal(payload: payload, renewal: try renewal(payload, node, path: path))
         }
     }
