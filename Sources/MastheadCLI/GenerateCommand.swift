@@ -143,9 +143,9 @@ struct GenerateCommand: MastheadCommand {
             }
             if let grants {
                 for (offset, index) in batch.enumerated() {
-                    // Only the signed data says how a refund was revoked (R5.3).
+                    // Only signed data says how a refund was revoked (R5.3); receipts show a refund.
                     let history =
-                        endingRevocations
+                        endingRevocations && signing != nil
                         ? Self.history(of: signedUsers[offset], decoder: signedDecoder) : Self.history(ofReceiptLine: receiptLines[offset], decoder: decoder)
                     guard let history else { continue }
                     try grants.write(Self.grants(user: "user-\(index)", history: history, engine: engine, instants: grantsAt, random: &mistakes))

@@ -147,9 +147,12 @@ struct GenerateCommandTests {
         #expect(types["REFUND_FULL", default: 0] > 0 && types["REFUND_PRORATED", default: 0] > 0 && types["FAMILY_REVOKE", default: 0] > 0, "\(types)")
         let plain = try revocationTypes(try Tool.run(generate + ["--signed"] + Self.signing).output)
         #expect(Array(plain.keys) == ["REFUND_FULL"], "\(plain)")
-        // Every line verifies; R5.3 leaves some readers issues their receipts' full refunds take away.
+        // Every line verifies, as the same users as the receipts of the seed and flag (grants too).
         let receipts = folder.appendingPathComponent("receipts.jsonl")
-        #expect(try Tool.run(generate + ["--ending-revocations", "--output", receipts.path]).status == 0)
+        let receiptGrants = folder.appendingPathComponent("grants.csv")
+        let unsigned = try Tool.run(generate + ["--ending-revocations", "--output", receipts.path, "--grants", receiptGrants.path])
+        #expect(unsigned.status == 0, "\(unsigned.errors)")
+        #expect(try String(contentsOf: receiptGrants, encoding: .utf8).split(separator: "\n").count > 200)
         let audit = ["audit", "--catalog", "Catalog/the-monthly", "--at", "2021-06-30T00:00:00Z"]
         let verified = try Tool.run(audit + ["--receipts", signed.path, "--root-certificate", "Tests/Fixtures/test-chain/root.pem"])
         #expect(verified.status == 0, "\(verified.errors)")
