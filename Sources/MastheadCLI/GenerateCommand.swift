@@ -29,6 +29,13 @@ struct GenerateCommand: MastheadCommand {
             each subscription's renewal info as Apple's signed payloads (JWS, ES256), signed by the
             --signing-key with the --signing-chain in each token's x5c. Signatures use RFC 6979 nonces,
             so the same seed and key give the same bytes here too.
+
+            With --ending-revocations, about half the refunds are drawn as prorated refunds (signed data's
+            revocationType REFUND_PRORATED, revocationPercentage the share of time left) or Family Sharing
+            revocations (FAMILY_REVOKE), which end a purchase at the revocation rather than refund it
+            (R5.3). Receipts cannot say so and show them as refunds: the same seed and flags give the same
+            users as receipts and as signed data, decided apart; with --signed, --grants describes what
+            the signed data gives.
             """,
         options: [
             CommonOptions.catalogOption,
@@ -46,6 +53,7 @@ struct GenerateCommand: MastheadCommand {
                 (x5c): leaf (the key's), intermediate, root.
                 """),
             .value("bundle-id", "ID", "With --signed: the app's bundle id (default com.example.magazine)."),
+            .flag("ending-revocations", "Draw prorated refunds and Family Sharing revocations too (R5.3; receipts show them as refunds)."),
         ])
     /// `--grants-at INSTANT`, repeatable.
     static let grantsAtOption = InstantOption(
@@ -66,6 +74,8 @@ struct GenerateCommand: MastheadCommand {
     let grantsAt: [Instant]
     /// With `--signed`: the key and certificate chain files that sign, and the app's bundle id.
     let signing: (keyPath: String, chainPath: String, bundleId: String)?
+    /// With `--ending-revocations`: some refunds are prorated refunds or Family Sharing revocations (R5.3).
+    let endingRevocations: Bool
 
     init(_ parsed: Arguments, now: Instant) throws(CLIError) {
         catalogPath = parsed.required("catalog")
@@ -86,6 +96,7 @@ struct GenerateCommand: MastheadCommand {
             }
             signing = nil
         }
+        endingRevocations = parsed.flag("ending-revocations")
     }
 
     /// Users drawn in order, then signed on every core at once, then written in order.
@@ -101,11 +112,13 @@ struct GenerateCommand: MastheadCommand {
         let destination = try outputPath.map { (path) throws(CLIError) in try OutputFile(path: path) } ?? output
         let grants = try grantsPath.map { (path) throws(CLIError) in try OutputFile(path: path) }
         try grants?.write("user_id,publication,issue_id,granted_at\n")
-        let population = SyntheticPopulation(catalog: catalog)
+        var population = SyntheticPopulation(catalog: catalog)
+        population.endingRevocations = endingRevocations
         var random = SeededGenerator(seed: seed)
         // The grants draw from their own generator, so the receipts are the same with or without them.
         var mistakes = SeededGenerator(seed: seed ^ 0x6772_616E_7473)
         let decoder = ReceiptDecoder(catalog: catalog)
+        let signedDecoder = SignedDataDecoder(catalog: catalog)
         let engine = EntitlementEngine(catalog: catalog)
         let signer = try signing.map { (signing) throws(CLIError) in try Self.signer(signing) }
         var user = 0
@@ -129,8 +142,13 @@ struct GenerateCommand: MastheadCommand {
                 for line in receiptLines { try destination.write(line + [0x0A]) }
             }
             if let grants {
-                for (index, line) in zip(batch, receiptLines) {
-                    try grants.write(try Self.grants(user: "user-\(index)", line: line, decoder: decoder, engine: engine, instants: grantsAt, random: &mistakes))
+                for (offset, index) in batch.enumerated() {
+                    // Only signed data says how a refund was revoked (R5.3); receipts show a refund.
+                    let history =
+                        endingRevocations && signing != nil
+                        ? Self.history(of: signedUsers[offset], decoder: signedDecoder) : Self.history(ofReceiptLine: receiptLines[offset], decoder: decoder)
+                    guard let history else { continue }
+                    try grants.write(Self.grants(user: "user-\(index)", history: history, engine: engine, instants: grantsAt, random: &mistakes))
                 }
             }
             user = batch.upperBound
@@ -179,17 +197,7 @@ struct GenerateCommand: MastheadCommand {
     /// any of them (dated when it first became readable), less a few, plus now and then one issue
     /// served at an instant when the user could not read it (a revenue leak, judged as the audit
     /// judges it: at the instant it was served).
-    static func grants(
-        user: String, line: [UInt8], decoder: ReceiptDecoder, engine: EntitlementEngine, instants: [Instant], random: inout SeededGenerator
-    ) throws(CLIError) -> String {
-        let history: PurchaseHistory
-        do {
-            let root = try JSONDocument(parsing: line).root
-            guard let receipt = root.member("receipt") else { return "" }
-            history = try decoder.decode(receipt, path: "$.receipt").history
-        } catch {
-            return ""
-        }
+    static func grants(user: String, history: PurchaseHistory, engine: EntitlementEngine, instants: [Instant], random: inout SeededGenerator) -> String {
         guard let last = instants.last else { return "" }
         // Per publication, in catalog order: each issue readable at some instant, and since when.
         var served: [(publication: Publication, issues: [(issue: Issue, since: Instant)])] = []
@@ -226,6 +234,30 @@ struct GenerateCommand: MastheadCommand {
             }
         }
         return rows
+    }
+
+    /// The history of a generated receipt line; nil when it has none to decide.
+    static func history(ofReceiptLine line: [UInt8], decoder: ReceiptDecoder) -> PurchaseHistory? {
+        do {
+            let root = try JSONDocument(parsing: line).root
+            guard let receipt = root.member("receipt") else { return nil }
+            return try decoder.decode(receipt, path: "$.receipt").history
+        } catch {
+            return nil
+        }
+    }
+
+    /// The history of a generated user's signed payloads (before they are signed); nil when one cannot be read.
+    static func history(of user: SyntheticPopulation.SignedUser, decoder: SignedDataDecoder) -> PurchaseHistory? {
+        do {
+            var transactions: [Transaction] = []
+            for payload in user.transactions { transactions.append(try decoder.transaction(payload).transaction) }
+            var renewals: [RenewalInfo] = []
+            for payload in user.renewals { renewals.append(try decoder.renewal(payload).renewal) }
+            return PurchaseHistory(transactions: transactions, renewals: renewals)
+        } catch {
+            return nil
+        }
     }
 
     /// When an issue first became readable, by the earliest of its reasons: its publication, the

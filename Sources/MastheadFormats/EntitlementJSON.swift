@@ -50,6 +50,8 @@ public enum EntitlementJSON {
             writer.field("productId", refund.productId)
             writer.field("refundedAt", refund.refundedAt.description)
             writer.field("revocationType", refund.revocationType?.rawValue)
+            writer.key("revocationPercentage")
+            if let percentage = refund.revocationPercentage { writer.int(Int64(percentage)) } else { writer.null() }
             writer.endObject()
         }
         writer.endArray()

@@ -66,6 +66,11 @@ enum PostgreSQLSchema {
             CREATE INDEX rejected_notifications_by_kind_seq ON rejected_notifications (kind, kind_seq);
             CREATE INDEX rejected_notifications_by_kind_bytes ON rejected_notifications (kind, bytes_before);
             """,
+            // How Apple revoked a transaction, R5.3 (see SQLiteSchema).
+            """
+            ALTER TABLE transactions ADD COLUMN revocation_type text;
+            ALTER TABLE transactions ADD COLUMN revocation_percentage integer;
+            """,
         ],
         lockKey: migrationLock)
 }

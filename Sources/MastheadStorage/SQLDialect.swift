@@ -127,7 +127,8 @@ enum StoreColumns {
     static func transaction(_ table: String) -> String {
         [
             "environment", "transaction_id", "original_transaction_id", "product_id", "purchase_ms", "expires_ms", "cancellation_ms",
-            "is_upgraded", "is_trial", "is_intro_offer", "offer", "signed_date_ms", "unsigned_cancellation_ms",
+            "is_upgraded", "is_trial", "is_intro_offer", "offer", "signed_date_ms", "unsigned_cancellation_ms", "revocation_type",
+            "revocation_percentage",
         ].map { table + $0 }.joined(separator: ", ")
     }
 

@@ -89,5 +89,12 @@ enum SQLiteSchema {
         CREATE INDEX rejected_notifications_by_kind_seq ON rejected_notifications (kind, kind_seq);
         CREATE INDEX rejected_notifications_by_kind_bytes ON rejected_notifications (kind, bytes_before);
         """,
+        // How Apple revoked a transaction (R5.3): its `revocationType` as sent and its
+        // `revocationPercentage`, with the rest of its signed state. The transactions stored
+        // before carry neither (a revocation without a type is a refund, R5.1).
+        """
+        ALTER TABLE transactions ADD COLUMN revocation_type TEXT;
+        ALTER TABLE transactions ADD COLUMN revocation_percentage INTEGER;
+        """,
     ])
 }

@@ -66,6 +66,13 @@ extension StoreRow {
         return offer
     }
 
+    /// Column `index` as a 32-bit integer, or nil for NULL.
+    func optionalInt32(_ index: Int32) throws(Failure) -> Int32? {
+        guard let number = try optionalInteger(index) else { return nil }
+        guard let small = Int32(exactly: number) else { throw unexpected(index, value: String(number), expected: "a 32-bit integer or NULL") }
+        return small
+    }
+
     /// Column `index`, milliseconds since 1970, as an instant.
     func instant(_ index: Int32) throws(Failure) -> Instant {
         Instant(milliseconds: try integer(index))
@@ -82,7 +89,8 @@ extension StoreRow {
             transactionId: try text(1), originalTransactionId: try text(2), productId: try text(3), purchase: try instant(4),
             expires: try optionalInstant(5), cancellation: try optionalInstant(6), isUpgraded: try bool(7), isTrial: try bool(8),
             isIntroductoryOffer: try bool(9), offer: try optionalOffer(10), environment: try environment(0), signedDate: try optionalInstant(11),
-            unsignedCancellation: try optionalInstant(12))
+            unsignedCancellation: try optionalInstant(12), revocationType: try optionalText(13).map(RevocationType.init(rawValue:)),
+            revocationPercentage: try optionalInt32(14))
     }
 
     /// The renewal info whose columns a query selected as ``StoreColumns/renewal`` lists them.

@@ -19,10 +19,12 @@ enum SignedFixtures {
     /// Milliseconds of an RFC 3339 instant.
     static func ms(_ text: String) -> Int64 { DateText.rfc3339(text)!.milliseconds }
 
-    /// A signed auto-renewable transaction.
+    /// A signed auto-renewable transaction; a revoked one may say how (`revocationType`, R5.3) and
+    /// the share revoked (`revocationPercentage`, in thousandths of a percent).
     static func transaction(
         _ id: String, original: String, product: String = "com.example.monthly", from: String, to: String, signed: String,
-        revoked: String? = nil, token: String? = nil, environment: String = "Production", bundleId: String = bundleId
+        revoked: String? = nil, revocationType: String? = nil, revocationPercentage: Int? = nil, token: String? = nil,
+        environment: String = "Production", bundleId: String = bundleId
     ) throws -> String {
         var fields = [
             #""transactionId": "\#(id)""#, #""originalTransactionId": "\#(original)""#, #""bundleId": "\#(bundleId)""#,
@@ -32,6 +34,8 @@ enum SignedFixtures {
             #""transactionReason": "PURCHASE""#, #""storefront": "USA""#, #""currency": "USD""#, #""price": 4990"#,
         ]
         if let revoked { fields += [#""revocationDate": \#(ms(revoked))"#, #""revocationReason": 0"#] }
+        if let revocationType { fields.append(#""revocationType": "\#(revocationType)""#) }
+        if let revocationPercentage { fields.append(#""revocationPercentage": \#(revocationPercentage)"#) }
         if let token { fields.append(#""appAccountToken": "\#(token)""#) }
         return try TestChain.sign("{" + fields.joined(separator: ", ") + "}")
     }

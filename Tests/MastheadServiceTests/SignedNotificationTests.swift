@@ -147,6 +147,47 @@ struct SignedNotificationTests {
         #expect(ServiceRouterTests.readable(harness, "ray", "2020-03", at: "2020-03-05T00:00:00Z") == true)
     }
 
+    /// A prorated refund posted as a signed REFUND notification is stored with its type and share
+    /// (R5.3): the reader keeps the issues published before the revocation (a refund without a
+    /// type, R5.1, takes them all), the one published after it is denied as `endedByRevocation`,
+    /// and the entitlements list the refund with its type and share; a service started again on
+    /// the database answers the same.
+    @Test(arguments: StoreBackend.tested) func proratedRefundNotification_keepsIssuesPublishedBeforeTheRevocation_R5_3(backend: StoreBackend) throws {
+        let harness = try ServiceHarness(backend: backend) { SignedFixtures.configure(&$0) }
+        #expect(harness.call("PUT", "/v1/users/pia/app-account-tokens/\(Self.token)").status == 200)
+        let (from, to, revoked) = ("2020-02-20T12:00:00Z", "2020-04-20T12:00:00Z", "2020-03-10T00:00:00Z")
+        let purchase = try SignedFixtures.transaction("pr1", original: "pr1", from: from, to: to, signed: from, token: Self.token)
+        let refund = try SignedFixtures.transaction(
+            "pr1", original: "pr1", from: from, to: to, signed: revoked, revoked: revoked, revocationType: "REFUND_PRORATED",
+            revocationPercentage: 66_000, token: Self.token)
+        for (type, transaction, signed) in [("SUBSCRIBED", purchase, from), ("REFUND", refund, revoked)] {
+            let answer = harness.call("POST", "/v1/notifications/app-store", token: nil, json: try SignedFixtures.notification(type, transaction: transaction, signed: signed))
+            #expect(answer.body == #"{"stored":true,"applied":true}"#, "\(type)")
+        }
+        Self.expectProratedRefund(harness, "pia", "as stored")
+        harness.close(remove: false)
+        let restarted = try ServiceHarness(backend: backend, path: harness.path) { SignedFixtures.configure(&$0) }
+        defer { restarted.close() }
+        Self.expectProratedRefund(restarted, "pia", "read back after a restart")
+    }
+
+    /// What `user`, whose purchase of Feb 20 – Apr 20, 2020 was refunded prorated (66 %) on Mar 10,
+    /// may read, and the refund the entitlements list (R5.3).
+    static func expectProratedRefund(_ harness: ServiceHarness, _ user: String, _ step: String) {
+        for (issue, readable) in [("2020-02", true), ("2020-03", true), ("2020-04", false)] {
+            #expect(ServiceRouterTests.readable(harness, user, issue, at: "2020-07-02T00:00:00Z") == readable, "\(step): \(issue)")
+        }
+        let denial = harness.call("GET", "/v1/users/\(user)/issues/the-monthly/2020-04?at=2020-07-02T00:00:00Z").json?["reason"]
+        #expect(denial?["kind"]?.string == "endedByRevocation", "\(step)")
+        #expect(denial?["revocationType"]?.string == "REFUND_PRORATED", "\(step)")
+        let entitlements = harness.call("GET", "/v1/users/\(user)/entitlements?at=2020-07-02T00:00:00Z&publication=the-monthly").json
+        let refunds = entitlements?["publications"]?.elements.first(where: { _ in true })?["refunded"]?.elements.map { $0 } ?? []
+        #expect(refunds.count == 1, "\(step)")
+        #expect(refunds.first?["transactionId"]?.string == "pr1", "\(step)")
+        #expect(refunds.first?["revocationType"]?.string == "REFUND_PRORATED", "\(step)")
+        #expect(refunds.first?["revocationPercentage"]?.int64 == 66_000, "\(step)")
+    }
+
     /// Each refused notification: 401 `notification_refused` naming the path and reason, its body
     /// kept in the rejected notifications, nothing stored or applied.
     @Test(arguments: [

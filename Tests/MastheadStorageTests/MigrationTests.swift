@@ -1,7 +1,9 @@
 import Foundation
 import Masthead
+import MastheadPostgreSQL
 import MastheadSQLite
 @testable import MastheadStorage
+import MastheadTestSupport
 import Testing
 
 /// Migrations applied to a database written by an earlier version keep what it holds.
@@ -84,5 +86,45 @@ struct MigrationTests {
         let next = try store.recordRejectedNotification(kind: .signed, reason: "new", body: [4], now: Instant(milliseconds: 3))
         #expect(try store.database.scalar("SELECT kind_seq FROM rejected_notifications WHERE id = \(next)") == .integer(3))
         #expect(try store.database.scalar("SELECT bytes_before FROM rejected_notifications WHERE id = \(next)") == .integer(2 + 1 + 5))
+    }
+
+    /// The revocation migration (SQLite's 7th, PostgreSQL's 3rd, R5.3): a transaction stored at the
+    /// schema before reads back without a revocation type or share, and a revocation signed
+    /// later replaces its state, type and share included.
+    @Test(arguments: StoreBackend.tested) func revocationMigration_keepsTransactions_withoutARevocationType(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let latest: Int
+        switch backend {
+        case .sqlite:
+            _ = try Self.database(at: fixture.location, migrations: 6)
+            latest = SQLiteSchema.migrator.migrations.count
+        case .postgreSQL:
+            let previous = PostgreSQLMigrator(migrations: Array(PostgreSQLSchema.migrator.migrations.prefix(2)), lockKey: PostgreSQLSchema.migrationLock)
+            try previous.migrate(PostgreSQLConnection(fixture.location))
+            latest = PostgreSQLSchema.migrator.migrations.count
+        }
+        try fixture.execute("""
+            INSERT INTO users VALUES ('u', 0);
+            INSERT INTO subscriptions VALUES ('production', 'a', 'u', NULL, 0);
+            INSERT INTO transactions (environment, transaction_id, original_transaction_id, product_id, purchase_ms, expires_ms,
+                cancellation_ms, is_upgraded, is_trial, is_intro_offer, signed_date_ms)
+            VALUES ('production', 'a', 'a', 'monthly', 0, 1000, 500, false, false, false, 400);
+            """)
+        let store = try fixture.open()
+        #expect(try fixture.scalar("SELECT max(version) FROM migrations") == .integer(Int64(latest)))
+        let before = Transaction(
+            transactionId: "a", productId: "monthly", purchase: Instant(milliseconds: 0), expires: Instant(milliseconds: 1000),
+            cancellation: Instant(milliseconds: 500), signedDate: Instant(milliseconds: 400))
+        let stored = try #require(try store.history(forUser: "u").transactions.first)
+        #expect(stored == before)
+        #expect(stored.revocationType == nil)
+        #expect(stored.revocationPercentage == nil)
+        var prorated = before
+        prorated.signedDate = Instant(milliseconds: 600)
+        prorated.revocationType = .refundProrated
+        prorated.revocationPercentage = 25_000
+        try store.save(transactions: [prorated], renewals: [])
+        #expect(try store.history(forUser: "u").transactions == [prorated])
     }
 }
