@@ -1,7 +1,7 @@
 public import Masthead
 import MastheadClock
 import MastheadCrypto
-public import MastheadFormats
+import MastheadFormats
 public import MastheadStorage
 import Synchronization
 
