@@ -80,16 +80,7 @@ struct RevocationTypeStoreTests {
                 let percentage: Int32? = type == nil || random.next() % 2 == 0 ? nil : Int32(random.next() % 100_001)
                 copies.append(Self.copy(id, signed: signed, revoked: revoked, type: type, percentage: percentage))
             }
-            let fixture = try StoreFixture(backend)
-            defer { fixture.remove() }
-            let store = try SignedCopyStoreTests.store(fixture)
-            var index = 0
-            while index < copies.count {
-                let size = 1 + Int(random.next() % 3)
-                try store.save(transactions: Array(copies[index..<min(index + size, copies.count)]), renewals: [])
-                index += size
-            }
-            #expect(try store.history(forUser: "u").transactions == PurchaseHistory(transactions: copies).transactions, "round \(round)")
+            try SignedCopyStoreTests.expectStoredAsMerged(copies, backend: backend, random: &random, round: round)
         }
     }
 

@@ -95,21 +95,27 @@ struct SignedCopyStoreTests {
                 let offer: OfferKind? = random.next() % 4 == 0 ? .promotional : nil
                 copies.append(Self.copy(id, signed: signed, revoked: revoked, expires: 1000 + Int64(random.next() % 3) * 100, offer: offer, upgraded: random.next() % 7 == 0))
             }
-            let fixture = try StoreFixture(backend)
-            defer { fixture.remove() }
-            let store = try Self.store(fixture)
-            var index = 0
-            while index < copies.count {
-                let size = 1 + Int(random.next() % 3)
-                try store.save(transactions: Array(copies[index..<min(index + size, copies.count)]), renewals: [])
-                index += size
-            }
-            #expect(try store.history(forUser: "u").transactions == PurchaseHistory(transactions: copies).transactions, "round \(round)")
+            try Self.expectStoredAsMerged(copies, backend: backend, random: &random, round: round)
         }
     }
 
     /// `transferIfInactive` reads the counted cancellation: a refund the reversal undid leaves the
     /// subscription active (not moved), an unsigned refund newer than the signed state makes it inactive.
+    /// Saves `copies` in batches of one to three (sizes drawn from `random`) on a new store of
+    /// `backend`, and expects the stored history to be the engine's merge of all of them.
+    static func expectStoredAsMerged(_ copies: [Transaction], backend: StoreBackend, random: inout SeededGenerator, round: Int) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try Self.store(fixture)
+        var index = 0
+        while index < copies.count {
+            let size = 1 + Int(random.next() % 3)
+            try store.save(transactions: Array(copies[index..<min(index + size, copies.count)]), renewals: [])
+            index += size
+        }
+        #expect(try store.history(forUser: "u").transactions == PurchaseHistory(transactions: copies).transactions, "round \(round)")
+    }
+
     @Test(arguments: StoreBackend.tested) func transferIfInactive_usesTheCountedCancellation(backend: StoreBackend) throws {
         let now = Instant(milliseconds: 800)
         let cases: [([Transaction], moves: Bool)] = [
