@@ -29,7 +29,7 @@ struct IntervalBuilder {
             let ends = cancelled.flatMap { transaction.cancellationEndsTransaction ? $0 : nil }
             switch product.type {
             case .autoRenewable:
-                addAutoRenewable(transaction, product: product, cancelled: cancelled)
+                addAutoRenewable(transaction, product: product, cancelled: cancelled, endsHere: ends != nil)
             case .nonRenewing:
                 guard let duration = product.duration else { continue }
                 if let cancelled, ends == nil {
@@ -62,9 +62,9 @@ struct IntervalBuilder {
 
     /// R4, R5: `[purchase, expires)`; a refund removes it (R5.1), an upgrade (R5.2) or a revocation
     /// that ends it (R5.3) cuts it at the cancellation; the time a revocation took back is listed.
-    private mutating func addAutoRenewable(_ transaction: Transaction, product: Product, cancelled: Instant?) {
+    /// `endsHere`: `cancelled` is a revocation that ends the transaction (R5.3), as ``add(_:)`` decided.
+    private mutating func addAutoRenewable(_ transaction: Transaction, product: Product, cancelled: Instant?, endsHere: Bool) {
         guard let expires = transaction.expires else { return }
-        let endsHere = transaction.cancellationEndsTransaction
         if let cancelled, !transaction.isUpgraded, !endsHere {
             refund(transaction, at: cancelled, start: transaction.purchase, end: expires)
             return
