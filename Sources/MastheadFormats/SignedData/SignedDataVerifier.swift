@@ -82,7 +82,7 @@ public struct SignedDataVerifier: Sendable {
         var transactions: [Transaction] = []
         transactions.reserveCapacity(signedTransactions.count)
         for (index, token) in signedTransactions.enumerated() {
-            transactions.append(try transaction(token, path: JSONPath.element(JSONPath.member(path, "signedTransactions"), index)).transaction)
+            transactions += try transaction(token, path: JSONPath.element(JSONPath.member(path, "signedTransactions"), index)).transactions
         }
         var renewals: [RenewalInfo] = []
         for (index, token) in signedRenewalInfos.enumerated() {
@@ -113,6 +113,6 @@ public struct SignedNotification: Hashable, Sendable {
 
     /// The transaction and renewal info as a history to merge (R2.8).
     public var history: PurchaseHistory {
-        PurchaseHistory(transactions: transaction.map { [$0.transaction] } ?? [], renewals: renewal.map { [$0.renewal] } ?? [])
+        PurchaseHistory(transactions: transaction?.transactions ?? [], renewals: renewal.map { [$0.renewal] } ?? [])
     }
 }
