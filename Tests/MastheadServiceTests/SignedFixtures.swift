@@ -40,6 +40,25 @@ enum SignedFixtures {
         return try TestChain.sign("{" + fields.joined(separator: ", ") + "}")
     }
 
+    /// A signed purchase of a product without an expiry: a single issue (`Non-Consumable`) or a
+    /// non-renewing pass (`Non-Renewing Subscription`), as a `ONE_TIME_CHARGE` carries it;
+    /// `advancedCommerceInfo`, a JSON object, makes it an Advanced Commerce purchase.
+    static func purchase(
+        _ id: String, product: String, type: String, at: String, signed: String, revoked: String? = nil, token: String? = nil,
+        advancedCommerceInfo: String? = nil
+    ) throws -> String {
+        var fields = [
+            #""transactionId": "\#(id)""#, #""originalTransactionId": "\#(id)""#, #""bundleId": "\#(bundleId)""#,
+            #""productId": "\#(product)""#, #""purchaseDate": \#(ms(at))"#, #""originalPurchaseDate": \#(ms(at))"#, #""quantity": 1"#,
+            #""type": "\#(type)""#, #""inAppOwnershipType": "PURCHASED""#, #""signedDate": \#(ms(signed))"#, #""environment": "Production""#,
+            #""transactionReason": "PURCHASE""#, #""storefront": "USA""#, #""currency": "USD""#, #""price": 2990"#,
+        ]
+        if let revoked { fields += [#""revocationDate": \#(ms(revoked))"#, #""revocationReason": 0"#] }
+        if let token { fields.append(#""appAccountToken": "\#(token)""#) }
+        if let advancedCommerceInfo { fields.append(#""advancedCommerceInfo": \#(advancedCommerceInfo)"#) }
+        return try TestChain.sign("{" + fields.joined(separator: ", ") + "}")
+    }
+
     /// A signed renewal info.
     static func renewal(
         original: String, product: String = "com.example.monthly", autoRenew: Bool, signed: String, environment: String = "Production",
