@@ -230,6 +230,19 @@ struct AppAccountTokenUpdateTests {
         #expect(fake.seen.count == 2)
     }
 
+    @Test func stoppingRun_sendsNothing_andTheCallStaysOwed() throws {
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        let harness = try Self.harness(fake)
+        defer { harness.close() }
+        #expect(harness.call("PUT", "/v1/users/ana/app-account-tokens/\(Self.token)").status == 200)
+        #expect(harness.call("POST", "/v1/users/ana/transactions", json: try Self.transactions()).status == 200)
+        #expect(try Self.updater(harness).run(while: { false }) == AppAccountTokenUpdater.Report())
+        #expect(fake.seen.isEmpty)
+        #expect(try Self.queued(harness).map(\.state) == [.pending])
+        #expect(try Self.queued(harness).map(\.update.attempts) == [0])
+    }
+
     @Test func retryWait_doublesFromAMinute_uptoSixHours() {
         #expect((1...11).map(AppAccountTokenUpdater.retryWait(afterAttempt:)) == [60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_840_000, 7_680_000, 15_360_000, 21_600_000, 21_600_000])
     }

@@ -27,8 +27,14 @@ public struct AppAccountTokenUpdater: Sendable {
     /// The longest wait before a retry: six hours.
     static let maxRetryMilliseconds: Int64 = 6 * 3_600_000
     /// How long a claimed call is left to its sender before it is due again (a sender stopped
-    /// mid-call): ten minutes, past any one call's retries and timeouts.
-    static let leaseMilliseconds: Int64 = 600_000
+    /// mid-call): ten minutes, or longer when one call's tries, timeouts and waits
+    /// (`appStoreServerAPIAttempts` × (`appStoreRequestTimeoutSeconds` +
+    /// `appStoreServerAPIMaxWaitMilliseconds`)) may take longer.
+    var leaseMilliseconds: Int64 {
+        let configuration = service.configuration
+        let oneTry = Int64(configuration.appStoreRequestTimeoutSeconds) * 1000 + Int64(configuration.appStoreServerAPIMaxWaitMilliseconds)
+        return max(600_000, Int64(configuration.appStoreServerAPIAttempts) * oneTry)
+    }
 
     /// Creates an updater sending through `client`; `log` gets each line (standard error for `serve`).
     public init(service: EntitlementService, client: AppStoreServerAPIClient, log: @escaping @Sendable (String) -> Void) {
@@ -44,13 +50,14 @@ public struct AppAccountTokenUpdater: Sendable {
         public var failed = 0
     }
 
-    /// Sends the calls due now, up to ``maxPerRun``, each once; returns what came of them.
+    /// Sends the calls due now, up to ``maxPerRun``, each once, while `continuing` says to go on
+    /// (asked before each call: a stopping service sends no more); returns what came of them.
     /// - Throws: when the database cannot be written (the calls left wait for the next run).
     @discardableResult
-    public func run() throws -> Report {
+    public func run(while continuing: () -> Bool = { true }) throws -> Report {
         var report = Report()
-        for _ in 0..<Self.maxPerRun {
-            guard let update = try service.claimAppAccountTokenUpdate(leaseMilliseconds: Self.leaseMilliseconds) else { break }
+        for _ in 0..<Self.maxPerRun where continuing() {
+            guard let update = try service.claimAppAccountTokenUpdate(leaseMilliseconds: leaseMilliseconds) else { break }
             let subscription = "original transaction id \(update.originalTransactionId) (\(update.environment == .production ? "Production" : "Sandbox"))"
             guard let token = UUID(uuidString: update.appAccountToken) else {
                 try give(up: update, reason: "the stored app account token is not a UUID", subscription, &report)
@@ -65,9 +72,9 @@ public struct AppAccountTokenUpdater: Sendable {
             }
             guard let failure else {
                 try service.recordAppAccountTokenUpdate(update, state: .sent, nextAttempt: nil, lastError: nil)
+                log("app account token: set at Apple for \(subscription), user \(update.userId)\n")
                 service.metrics.recordAppAccountTokenUpdates("sent")
                 report.sent += 1
-                log("app account token: set at Apple for \(subscription), user \(update.userId)\n")
                 continue
             }
             if Self.isFinal(failure) || update.attempts >= service.configuration.appAccountTokenUpdateAttempts {
@@ -76,9 +83,9 @@ public struct AppAccountTokenUpdater: Sendable {
             }
             let wait = Self.retryWait(afterAttempt: update.attempts)
             try service.recordAppAccountTokenUpdate(update, state: .pending, nextAttempt: service.clock().adding(milliseconds: wait), lastError: "\(failure)")
+            log("app account token: attempt \(update.attempts) for \(subscription) failed, retried in \(wait / 1000) s: \(failure)\n")
             service.metrics.recordAppAccountTokenUpdates("retried")
             report.retried += 1
-            log("app account token: attempt \(update.attempts) for \(subscription) failed, retried in \(wait / 1000) s: \(failure)\n")
         }
         return report
     }
@@ -86,9 +93,9 @@ public struct AppAccountTokenUpdater: Sendable {
     /// Records `update` as given up, and says why.
     private func give(up update: AppAccountTokenUpdate, reason: String, _ subscription: String, _ report: inout Report) throws {
         try service.recordAppAccountTokenUpdate(update, state: .failed, nextAttempt: nil, lastError: reason)
+        log("app account token: given up for \(subscription): \(reason)\n")
         service.metrics.recordAppAccountTokenUpdates("failed")
         report.failed += 1
-        log("app account token: given up for \(subscription): \(reason)\n")
     }
 
     /// Whether Apple refused the call itself (HTTP 4xx but 429: the purchase cannot take the

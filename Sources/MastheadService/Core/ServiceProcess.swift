@@ -7,6 +7,7 @@ import MastheadClock
 import MastheadFormats
 public import MastheadHTTP
 import MastheadSockets
+import Synchronization
 public import MastheadStorage
 
 /// Why a service process could not start; nothing it had begun is left running.
@@ -55,6 +56,15 @@ public final class ServiceProcess: Sendable {
     private struct Polling: @unchecked Sendable {
         let timer: any DispatchSourceTimer
         let queue: DispatchQueue
+        /// Set when the process stops, for a job that can end its run early.
+        var stopping: StopFlag?
+    }
+
+    /// Whether the process is stopping, read by a timer's run between its steps.
+    private final class StopFlag: Sendable {
+        private let stopped = Atomic(false)
+        func set() { stopped.store(true, ordering: .releasing) }
+        var isSet: Bool { stopped.load(ordering: .acquiring) }
     }
 
     private init(
@@ -229,8 +239,9 @@ public final class ServiceProcess: Sendable {
         }
     }
 
-    /// Stops a timer; a run under way finishes first.
+    /// Stops a timer; a run under way finishes first (or, told it is stopping, at its next step).
     private static func stopTimer(_ timer: Polling) {
+        timer.stopping?.set()
         timer.timer.cancel()
         timer.queue.sync {}
     }
@@ -244,12 +255,13 @@ public final class ServiceProcess: Sendable {
         let queue = DispatchQueue(label: "app-account-token-updates")
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let interval = configuration.appAccountTokenUpdateIntervalSeconds
+        let stopping = StopFlag()
         timer.schedule(deadline: .now() + .seconds(interval), repeating: .seconds(interval))
         timer.setEventHandler {
-            do { try updater.run() } catch { writeToStandardError("app account token: sending failed: \(error)\n") }
+            do { try updater.run(while: { !stopping.isSet }) } catch { writeToStandardError("app account token: sending failed: \(error)\n") }
         }
         timer.resume()
-        return Polling(timer: timer, queue: queue)
+        return Polling(timer: timer, queue: queue, stopping: stopping)
     }
 
     /// Writes `line` to standard error in one call.
