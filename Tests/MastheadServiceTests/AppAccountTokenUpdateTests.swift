@@ -213,6 +213,18 @@ struct AppAccountTokenUpdateTests {
         #expect(Self.counted(harness, "failed") == "1")
     }
 
+    @Test func refusedKey_isRetried_notGivenUp() throws {
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        let harness = try Self.harness(fake) { $0.appStoreIssuerId = "22222222-2222-3333-4444-555555555555" }
+        defer { harness.close() }
+        #expect(harness.call("PUT", "/v1/users/ana/app-account-tokens/\(Self.token)").status == 200)
+        #expect(harness.call("POST", "/v1/users/ana/transactions", json: try Self.transactions()).status == 200)
+        #expect(try Self.updater(harness).run() == AppAccountTokenUpdater.Report(sent: 0, retried: 1, failed: 0))
+        #expect(fake.seen.first?.refusal == "iss is not \(FakeAppStoreServerAPI.issuerId)")
+        #expect(try Self.queued(harness).map(\.state) == [.pending])
+    }
+
     @Test func failures_pastTheAttempts_areGivenUp() throws {
         let fake = try Self.fake()
         defer { fake.stop() }

@@ -9,8 +9,8 @@ import MastheadStorage
 ///
 /// Each call is claimed in the database before it is sent (another instance on the same database
 /// does not send it too) and its outcome recorded after: `sent`; Apple's refusal (HTTP 4xx but
-/// 429: a Family Sharing purchase, an unknown transaction, …) gives it up at once; any other
-/// failure is retried, the first time after ``firstRetryMilliseconds`` and each next one twice as
+/// 401, 403 and 429: a Family Sharing purchase, an unknown transaction, …) gives it up at once;
+/// any other failure (a refused key among them) is retried, the first time after ``firstRetryMilliseconds`` and each next one twice as
 /// late (at most ``maxRetryMilliseconds``), until `appAccountTokenUpdateAttempts` attempts, then
 /// it is given up. Every outcome is a line of the log (the original transaction id and the
 /// environment, never the token) and counts in `masthead_app_account_token_updates_total`.
@@ -98,8 +98,8 @@ public struct AppAccountTokenUpdater: Sendable {
         report.failed += 1
     }
 
-    /// Whether Apple refused the call itself (HTTP 4xx but 429: the purchase cannot take the
-    /// token, or Apple does not know it), which no retry mends.
+    /// Whether Apple refused the call itself (HTTP 4xx but 401, 403 and 429: the purchase cannot
+    /// take the token, or Apple does not know it), which no retry mends.
     static func isFinal(_ error: AppStoreError) -> Bool {
         if case .refused = error { return true }
         return false
