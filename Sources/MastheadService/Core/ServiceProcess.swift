@@ -7,8 +7,8 @@ import MastheadClock
 import MastheadFormats
 public import MastheadHTTP
 import MastheadSockets
-import Synchronization
 public import MastheadStorage
+import Synchronization
 
 /// Why a service process could not start; nothing it had begun is left running.
 public enum ServiceProcessError: Error, Sendable, CustomStringConvertible {
@@ -52,7 +52,8 @@ public final class ServiceProcess: Sendable {
     /// Whether ``waitUntilStopped()`` closes the service (it opened it).
     private let closesService: Bool
 
-    /// The polling job's timer and the queue it runs on (a dispatch source may be cancelled from any thread).
+    /// A timer (the polling job's, the Set App Account Token calls') and the queue it runs on (a
+    /// dispatch source may be cancelled from any thread).
     private struct Polling: @unchecked Sendable {
         let timer: any DispatchSourceTimer
         let queue: DispatchQueue
