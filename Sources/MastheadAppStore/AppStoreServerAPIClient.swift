@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// Every request carries a bearer token signed with the publisher's In-App Purchase key
 /// (``AppStoreCredentials``), reused until near its expiry. Calls block their thread. What Apple
-/// answers is verified before it is returned: every signed transaction, renewal info and
-/// notification payload through the ``MastheadFormats/SignedDataVerifier`` given (chain to the
+/// answers is verified before it is returned: every signed transaction, renewal info,
+/// notification payload and app transaction through the ``MastheadFormats/SignedDataVerifier`` given (chain to the
 /// configured roots, bundle id, App Apple ID, accepted environments); one refused token fails
 /// the call with its JSON path.
 ///
