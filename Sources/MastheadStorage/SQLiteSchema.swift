@@ -96,5 +96,16 @@ enum SQLiteSchema {
         ALTER TABLE transactions ADD COLUMN revocation_type TEXT;
         ALTER TABLE transactions ADD COLUMN revocation_percentage INTEGER;
         """,
+        // Set App Account Token calls owed to Apple: one per subscription bought without a token
+        // and linked to a user who has one (state 'pending', 'sent' or 'failed'), and the tokens
+        // signed data carried looked up by subscription.
+        """
+        CREATE TABLE app_account_token_updates (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, user_id TEXT NOT NULL, app_account_token TEXT NOT NULL,
+            state TEXT NOT NULL, attempts INTEGER NOT NULL, next_attempt_ms INTEGER NOT NULL, queued_ms INTEGER NOT NULL, last_error TEXT,
+            PRIMARY KEY (environment, original_transaction_id));
+        CREATE INDEX app_account_token_updates_by_due ON app_account_token_updates (state, next_attempt_ms);
+        CREATE INDEX subscription_app_account_tokens_by_subscription ON subscription_app_account_tokens (environment, original_transaction_id);
+        """,
     ])
 }
