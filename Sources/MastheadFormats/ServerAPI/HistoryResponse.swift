@@ -2,7 +2,7 @@ import MastheadJSON
 
 /// One page of Get Transaction History (`GET /inApps/v2/history/{transactionId}`): signed
 /// transactions, and the `revision` to ask for the next page while `hasMore`.
-public struct HistoryResponse: Hashable, Sendable, ServerAPIResponse {
+public struct HistoryResponse: Hashable, Sendable, ServerAPIResponse, AppMembers {
     public var revision: String?
     public var hasMore: Bool?
     public var bundleId: String?
@@ -21,11 +21,8 @@ public struct HistoryResponse: Hashable, Sendable, ServerAPIResponse {
         switch key {
         case "revision": revision = try fields.string(value, "revision")
         case "hasMore": hasMore = try fields.bool(value, "hasMore")
-        case "bundleId": bundleId = try fields.string(value, "bundleId")
-        case "appAppleId": appAppleId = try fields.int64(value, "appAppleId")
-        case "environment": environment = try fields.string(value, "environment").map(AppStoreEnvironment.init(rawValue:))
         case "signedTransactions": signedTransactions = try fields.strings(value, "signedTransactions") ?? []
-        default: break
+        default: try readAppMember(key, value, fields)
         }
     }
 }

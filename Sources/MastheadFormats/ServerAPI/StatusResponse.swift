@@ -2,7 +2,7 @@ import MastheadJSON
 
 /// The answer of Get All Subscription Statuses (`GET /inApps/v1/subscriptions/{transactionId}`):
 /// per subscription group, the latest signed transaction and renewal info of each subscription.
-public struct StatusResponse: Hashable, Sendable, ServerAPIResponse {
+public struct StatusResponse: Hashable, Sendable, ServerAPIResponse, AppMembers {
     public var environment: AppStoreEnvironment?
     public var bundleId: String?
     public var appAppleId: Int64?
@@ -16,12 +16,9 @@ public struct StatusResponse: Hashable, Sendable, ServerAPIResponse {
 
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {
-        case "environment": environment = try fields.string(value, "environment").map(AppStoreEnvironment.init(rawValue:))
-        case "bundleId": bundleId = try fields.string(value, "bundleId")
-        case "appAppleId": appAppleId = try fields.int64(value, "appAppleId")
         case "data":
             data = try fields.objects(value, "data", what: "subscription group object", SubscriptionGroupIdentifierItem.read) ?? []
-        default: break
+        default: try readAppMember(key, value, fields)
         }
     }
 }
