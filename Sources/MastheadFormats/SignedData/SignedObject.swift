@@ -26,6 +26,6 @@ protocol SignedRoot: SignedObject, AppStoreDocument {}
 extension SignedRoot {
     /// Reads a document through an unowned view of its top-level value, found at `path`.
     static func read(_ root: UnsafeJSONValue, path: String) throws(FormatError) -> Self {
-        try documentReader.read(root, path: path)
+        try read(root, SignedFields(root, path: path, what: documentReader.what))
     }
 }
