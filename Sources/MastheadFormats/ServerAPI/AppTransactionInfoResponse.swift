@@ -1,4 +1,4 @@
-public import MastheadJSON
+import MastheadJSON
 
 /// The answer of Get App Transaction Info (`GET /inApps/v1/transactions/appTransactions/{transactionId}`):
 /// the customer's signed app transaction.
@@ -9,14 +9,8 @@ public struct AppTransactionInfoResponse: Hashable, Sendable, ServerAPIResponse 
     /// An empty response.
     public init() {}
 
-    /// Parses and reads a response body.
-    /// - Throws: ``FormatError`` naming the JSON path and line of a member of the wrong JSON type.
-    public init(decoding bytes: [UInt8]) throws(FormatError) { self = try .reading(try JSONValue.parsed(bytes), path: "$") }
-
-    /// Reads a response body parsed already, found at `path`.
-    public init(_ value: JSONValue, path: String = "$") throws(FormatError) { self = try .reading(value, path: path) }
-
-    static let what = "an app transaction info response object"
+    /// How a response body is read.
+    public static let documentReader = AppStoreDocumentReader<Self>(what: "an app transaction info response object")
 
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {
