@@ -71,6 +71,11 @@ enum PostgreSQLSchema {
             ALTER TABLE transactions ADD COLUMN revocation_type text;
             ALTER TABLE transactions ADD COLUMN revocation_percentage integer;
             """,
+            // The offer and billing terms of signed transactions and renewal infos (see SQLiteSchema).
+            """
+            ALTER TABLE transactions ADD COLUMN terms text;
+            ALTER TABLE renewal_history ADD COLUMN terms text;
+            """,
         ],
         lockKey: migrationLock)
 }

@@ -96,5 +96,11 @@ enum SQLiteSchema {
         ALTER TABLE transactions ADD COLUMN revocation_type TEXT;
         ALTER TABLE transactions ADD COLUMN revocation_percentage INTEGER;
         """,
+        // The offer and billing terms of signed transactions and renewal infos, as sent: one JSON
+        // object each with Apple's names (StoredTerms). What was stored before carries none.
+        """
+        ALTER TABLE transactions ADD COLUMN terms TEXT;
+        ALTER TABLE renewal_history ADD COLUMN terms TEXT;
+        """,
     ])
 }
