@@ -34,7 +34,9 @@ public struct PurchaseTerms: Hashable, Comparable, Sendable {
     }
 
     /// Whether no field is given (then a transaction carries no terms at all).
-    public var isEmpty: Bool { self == PurchaseTerms() }
+    public var isEmpty: Bool {
+        offerType == nil && offerIdentifier == nil && offerPeriod == nil && appTransactionId == nil && billingPlanType == nil && commitment == nil
+    }
 
     public static func == (lhs: PurchaseTerms, rhs: PurchaseTerms) -> Bool { lhs.exactBytes == rhs.exactBytes }
 

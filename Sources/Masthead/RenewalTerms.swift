@@ -39,7 +39,10 @@ public struct RenewalTerms: Hashable, Comparable, Sendable {
     }
 
     /// Whether no field is given (then a renewal info carries no terms at all).
-    public var isEmpty: Bool { self == RenewalTerms() }
+    public var isEmpty: Bool {
+        appAccountToken == nil && appTransactionId == nil && offerType == nil && offerIdentifier == nil && offerPeriod == nil
+            && eligibleWinBackOfferIds == nil && renewalBillingPlanType == nil && commitment == nil
+    }
 
     public static func == (lhs: RenewalTerms, rhs: RenewalTerms) -> Bool { lhs.exactBytes == rhs.exactBytes }
 

@@ -47,7 +47,8 @@ extension Transaction {
         result.isTrial = isTrial || other.isTrial
         result.isIntroductoryOffer = isIntroductoryOffer || other.isIntroductoryOffer
         result.offer = Transaction.earliest(offer, other.offer)
-        result.terms = Transaction.earliest(terms, other.terms)
+        // The first terms in their order (none last); kept as they are unless the other copy's come first.
+        if let theirs = other.terms, terms.map({ theirs < $0 }) ?? true { result.terms = theirs }
         if other.originalTransactionId.precedesInBytes(result.originalTransactionId) { result.originalTransactionId = other.originalTransactionId }
         if other.productId.precedesInBytes(result.productId) { result.productId = other.productId }
         return result
