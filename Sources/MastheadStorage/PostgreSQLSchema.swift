@@ -81,6 +81,11 @@ enum PostgreSQLSchema {
             CREATE INDEX app_account_token_updates_by_due ON app_account_token_updates (state, next_attempt_ms);
             CREATE INDEX subscription_app_account_tokens_by_subscription ON subscription_app_account_tokens (environment, original_transaction_id);
             """,
+            // The offer and billing terms of signed transactions and renewal infos (see SQLiteSchema).
+            """
+            ALTER TABLE transactions ADD COLUMN terms text;
+            ALTER TABLE renewal_history ADD COLUMN terms text;
+            """,
         ],
         lockKey: migrationLock)
 }

@@ -107,5 +107,11 @@ enum SQLiteSchema {
         CREATE INDEX app_account_token_updates_by_due ON app_account_token_updates (state, next_attempt_ms);
         CREATE INDEX subscription_app_account_tokens_by_subscription ON subscription_app_account_tokens (environment, original_transaction_id);
         """,
+        // The offer and billing terms of signed transactions and renewal infos, as sent: one JSON
+        // object each with Apple's names (StoredTerms). What was stored before carries none.
+        """
+        ALTER TABLE transactions ADD COLUMN terms TEXT;
+        ALTER TABLE renewal_history ADD COLUMN terms TEXT;
+        """,
     ])
 }

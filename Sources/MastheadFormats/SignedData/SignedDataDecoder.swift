@@ -28,7 +28,10 @@ public struct SignedRenewal: Hashable, Sendable {
 /// `revocationType` and `revocationPercentage` go with it (`REFUND_PRORATED` and `FAMILY_REVOKE`
 /// end the transaction there, R5.3); an offer
 /// with `offerDiscountType` `FREE_TRIAL` is a free trial, `offerType` 1 otherwise an
-/// introductory offer, 2–4 another `OfferKind`. Only `Production` data grants in production:
+/// introductory offer, 2–4 another `OfferKind`. The offer and billing terms (`offerType`,
+/// `offerIdentifier`, `offerPeriod`, `appTransactionId`, `billingPlanType`, `commitmentInfo`; for
+/// renewal info also `appAccountToken`, `eligibleWinBackOfferIds`, `renewalBillingPlanType`) are
+/// kept as sent in `PurchaseTerms` and `RenewalTerms`, nil when none is given. Only `Production` data grants in production:
 /// `Sandbox`, `Xcode`, `LocalTesting` and any environment Apple adds are sandbox data (R14).
 /// Given a catalog, a known product's `type` must be how the catalog's type is sold
 /// (``AppStoreProductType/sold(as:)``) and an auto-renewable one needs `expiresDate`; an expiry
@@ -170,7 +173,7 @@ public struct SignedDataDecoder: Sendable {
             expires: payload.expiresDate, cancellation: payload.revocationDate, isUpgraded: payload.isUpgraded ?? false, isTrial: isTrial,
             isIntroductoryOffer: !isTrial && payload.offerType == .introductoryOffer, offer: SignedDataDecoder.offerKind(payload.offerType),
             environment: SignedDataDecoder.environment(environment), signedDate: signedDate, revocationType: payload.revocationType,
-            revocationPercentage: payload.revocationPercentage)
+            revocationPercentage: payload.revocationPercentage, terms: SignedDataDecoder.terms(payload))
     }
 
     /// The engine's renewal info for `payload`, read from `object` (for the lines of errors).
@@ -192,7 +195,35 @@ public struct SignedDataDecoder: Sendable {
             environment: SignedDataDecoder.environment(environment), originalTransactionId: originalTransactionId, productId: payload.productId,
             autoRenewProductId: payload.autoRenewProductId, autoRenewOn: autoRenewOn, isInBillingRetry: payload.isInBillingRetryPeriod ?? false,
             gracePeriodExpires: payload.gracePeriodExpiresDate, expirationIntent: payload.expirationIntent.map { String($0.rawValue) },
-            evidence: signedDate)
+            evidence: signedDate, terms: SignedDataDecoder.terms(payload))
+    }
+
+    /// A signed transaction's offer and billing terms, as sent; nil when it gives none.
+    static func terms(_ payload: JWSTransactionDecodedPayload) -> PurchaseTerms? {
+        let commitment = payload.commitmentInfo.map { info in
+            PurchaseCommitment(
+                billingPeriodNumber: info.billingPeriodNumber, totalBillingPeriods: info.totalBillingPeriods, expires: info.commitmentExpiresDate,
+                price: info.commitmentPrice)
+        }
+        let terms = PurchaseTerms(
+            offerType: payload.offerType?.rawValue, offerIdentifier: payload.offerIdentifier, offerPeriod: payload.offerPeriod,
+            appTransactionId: payload.appTransactionId, billingPlanType: payload.billingPlanType?.rawValue, commitment: commitment)
+        return terms.isEmpty ? nil : terms
+    }
+
+    /// Signed renewal info's terms, as sent; nil when it gives none.
+    static func terms(_ payload: JWSRenewalInfoDecodedPayload) -> RenewalTerms? {
+        let commitment = payload.commitmentInfo.map { info in
+            RenewalCommitment(
+                autoRenewProductId: info.commitmentAutoRenewProductId, autoRenewStatus: info.commitmentAutoRenewStatus?.rawValue,
+                renewalBillingPlanType: info.commitmentRenewalBillingPlanType?.rawValue, renewalDate: info.commitmentRenewalDate,
+                renewalPrice: info.commitmentRenewalPrice)
+        }
+        let terms = RenewalTerms(
+            appAccountToken: payload.appAccountToken, appTransactionId: payload.appTransactionId, offerType: payload.offerType?.rawValue,
+            offerIdentifier: payload.offerIdentifier, offerPeriod: payload.offerPeriod, eligibleWinBackOfferIds: payload.eligibleWinBackOfferIds,
+            renewalBillingPlanType: payload.renewalBillingPlanType?.rawValue, commitment: commitment)
+        return terms.isEmpty ? nil : terms
     }
 
     /// Only `Production` grants in production; every other environment is sandbox data (R14).
