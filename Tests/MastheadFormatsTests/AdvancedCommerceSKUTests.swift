@@ -106,6 +106,18 @@ struct AdvancedCommerceSKUTests {
         #expect(readable == ["a"])
     }
 
+    /// A SKU two items name stays bought while one of them is unrefunded, whichever comes first;
+    /// once both are refunded it is cancelled at the later refund.
+    @Test func skuOfSeveralItems_isCancelledOnlyOnceEveryItemIsRevoked() throws {
+        let (early, late): (Int64, Int64) = (1_583_107_200_000, 1_583_280_000_000)
+        let decoder = SignedDataDecoder(catalog: try Self.catalog())
+        for items in [[Self.item("back-issue.a", revoked: early), Self.item("back-issue.a")], [Self.item("back-issue.a"), Self.item("back-issue.a", revoked: early)]] {
+            #expect(try decoder.transaction(Self.payload(items: items)).transactions.map(\.cancellation) == [nil])
+        }
+        let both = try decoder.transaction(Self.payload(items: [Self.item("back-issue.a", revoked: late), Self.item("back-issue.a", revoked: early)]))
+        #expect(both.transactions.map(\.cancellation) == [Instant(milliseconds: late)])
+    }
+
     /// A revocation of the whole transaction cancels every item; an item revoked earlier keeps its own date.
     @Test func transactionRevocation_cancelsEveryItem() throws {
         let (whole, early): (Int64, Int64) = (1_583_280_000_000, 1_583_107_200_000)

@@ -52,6 +52,13 @@ struct AppTransactionPayloadTests {
         }
     }
 
+    @Test func appIdentity_comparesTheBundleIdAsBytes() {
+        let identity = AppIdentity(bundleId: "com.caf\u{E9}")
+        #expect(throws: FormatError.wrongBundleId(path: "$.bundleId", expected: "com.caf\u{E9}", found: "com.cafe\u{301}")) {
+            try identity.check(try Self.payload(#"{"bundleId": "com.cafe\u0301", "receiptType": "Production"}"#))
+        }
+    }
+
     @Test func appTransactionInfoResponse_readsItsToken_andRefusesAnotherType() throws {
         #expect(try AppTransactionInfoResponse(decoding: Array(#"{"signedAppTransactionInfo": "a.b.c"}"#.utf8)).signedAppTransactionInfo == "a.b.c")
         #expect(throws: FormatError.invalidValue(path: "$.signedAppTransactionInfo", line: 1, value: "7", expected: "a string")) {

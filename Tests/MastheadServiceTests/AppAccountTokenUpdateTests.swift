@@ -255,6 +255,39 @@ struct AppAccountTokenUpdateTests {
         #expect(try Self.queued(harness).map(\.update.attempts) == [0])
     }
 
+    /// A call queued for ana is not sent once the subscription has moved to bob (a restore by
+    /// another user) before it went out: Apple would otherwise give bob's subscription ana's token.
+    @Test func subscriptionMovedToAnotherUser_beforeTheCall_isGivenUpUnsent() throws {
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        let harness = try Self.harness(fake)
+        defer { harness.close() }
+        #expect(harness.call("PUT", "/v1/users/ana/app-account-tokens/\(Self.token)").status == 200)
+        #expect(harness.call("POST", "/v1/users/ana/transactions", json: try Self.transactions()).status == 200)
+        #expect(harness.call("POST", "/v1/users/bob/transactions", json: try Self.transactions()).status == 200)
+        let lines = Lines()
+        #expect(try Self.updater(harness, lines).run() == AppAccountTokenUpdater.Report(sent: 0, retried: 0, failed: 1))
+        #expect(fake.seen.isEmpty)
+        let stored = try #require(try Self.queued(harness).first)
+        #expect(stored.state == .failed)
+        #expect(stored.lastError == "the subscription is no longer linked to user ana")
+        #expect(lines.all == ["app account token: given up for original transaction id 2000001 (Production): the subscription is no longer linked to user ana\n"])
+    }
+
+    /// A call queued with a token its user has unlinked since is not sent.
+    @Test func tokenUnlinkedByItsUser_beforeTheCall_isGivenUpUnsent() throws {
+        let fake = try Self.fake()
+        defer { fake.stop() }
+        let harness = try Self.harness(fake)
+        defer { harness.close() }
+        #expect(harness.call("PUT", "/v1/users/ana/app-account-tokens/\(Self.token)").status == 200)
+        #expect(harness.call("POST", "/v1/users/ana/transactions", json: try Self.transactions()).status == 200)
+        #expect(harness.call("DELETE", "/v1/users/ana/app-account-tokens/\(Self.token)").status == 200)
+        #expect(try Self.updater(harness).run() == AppAccountTokenUpdater.Report(sent: 0, retried: 0, failed: 1))
+        #expect(fake.seen.isEmpty)
+        #expect(try Self.queued(harness).first?.lastError == "user ana no longer has the app account token it was queued with")
+    }
+
     @Test func retryWait_doublesFromAMinute_uptoSixHours() {
         #expect((1...11).map(AppAccountTokenUpdater.retryWait(afterAttempt:)) == [60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_840_000, 7_680_000, 15_360_000, 21_600_000, 21_600_000])
     }

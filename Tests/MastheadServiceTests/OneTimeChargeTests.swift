@@ -90,4 +90,21 @@ struct OneTimeChargeTests {
         #expect(Self.post(harness, refund).status == 200)
         #expect(SignedNotificationTests.readable(SignedNotificationTests.checks("ada") { harness.call("GET", $0).body }, at: Self.at) == [])
     }
+
+    /// A signed transaction posted for a reader whose Advanced Commerce items name two SKUs keeps
+    /// both purchases: the SKU the catalog does not know is counted as unknown, and the second
+    /// item's SKU (`back-issue.2020-05`) still unlocks its issue.
+    @Test func postedTransaction_ofTwoAdvancedCommerceItems_keepsEveryItem() throws {
+        let harness = try SignedNotificationTests.harness()
+        defer { harness.close() }
+        let bought = "2020-06-10T00:00:00Z"
+        let item = { (sku: String) in #"{"SKU": "\#(sku)", "displayName": "\#(sku)", "description": "Back issue", "price": 2990}"# }
+        let charge = try SignedFixtures.purchase(
+            "ac8", product: "com.example.advanced", type: "Non-Consumable", at: bought, signed: bought,
+            advancedCommerceInfo: #"{"items": [\#(item("gift.wrap")), \#(item("back-issue.2020-05"))], "requestReferenceId": "9b1c4a52-6f0e-4e8d-a7b3-2c5d8e9f0a1b", "taxCode": "C003-00-2", "taxExclusivePrice": 5980, "estimatedTax": 0}"#)
+        #expect(harness.call("POST", "/v1/users/ada/transactions", json: SignedFixtures.transactions([charge])).status == 200)
+        #expect(SignedNotificationTests.readable(SignedNotificationTests.checks("ada") { harness.call("GET", $0).body }, at: Self.at) == ["2020-05"])
+        let entitlements = harness.call("GET", "/v1/users/ada/entitlements?at=\(Self.at)").json
+        #expect(entitlements?["unknownProducts"]?.count == 1)
+    }
 }

@@ -1,3 +1,4 @@
+import Masthead
 import MastheadJSON
 
 /// The app signed data must be for, and the environments whose data the caller accepts.
@@ -80,7 +81,8 @@ public struct AppIdentity: Hashable, Sendable {
     }
 
     private func checkBundleId(_ found: String?, path: String) throws(FormatError) {
-        guard found == bundleId else { throw FormatError.wrongBundleId(path: path, expected: bundleId, found: found) }
+        // The same bytes: two Unicode spellings of a bundle id are two apps.
+        guard found?.sameBytes(as: bundleId) == true else { throw FormatError.wrongBundleId(path: path, expected: bundleId, found: found) }
     }
 
     private func checkEnvironment(_ found: AppStoreEnvironment?, path: String) throws(FormatError) {

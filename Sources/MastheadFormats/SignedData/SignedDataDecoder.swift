@@ -42,7 +42,7 @@ public struct SignedRenewal: Hashable, Sendable {
 /// (``Catalog/product(sku:)``), else of the transaction's `productId` when the catalog lists it,
 /// else of the product `sku:SKU` (``unknownSKUPrefix``), which grants nothing and is reported
 /// among the unknown products (R3). An item's own `revocationDate` (Apple's refund of that item)
-/// cancels that purchase only. One item keeps the transaction's id; several are
+/// cancels that purchase only; a SKU several items name is cancelled once all of them are. One item keeps the transaction's id; several are
 /// `transactionId:SKU` each. Without a catalog the transaction is read by its `productId`.
 public struct SignedDataDecoder: Sendable {
     /// Begins the product id of an Advanced Commerce item whose SKU the catalog does not know.
@@ -139,14 +139,15 @@ public struct SignedDataDecoder: Sendable {
         }
     }
 
-    /// The items of `payload`'s `advancedCommerceInfo` that name a SKU, the first of each SKU
-    /// (its exact bytes); a SKU holding a control character is an error, as other identifiers.
+    /// The items of `payload`'s `advancedCommerceInfo` that name a SKU, one per SKU (its exact
+    /// bytes) in the order first named, revoked when every item naming it is (at the latest of
+    /// their revocations); a SKU holding a control character is an error, as other identifiers.
     private func advancedCommerceItems(
         _ payload: JWSTransactionDecodedPayload, _ object: UnsafeJSONValue, path: String
     ) throws(FormatError) -> [(sku: String, revocationDate: Instant?)] {
         guard let items = payload.advancedCommerceInfo?.items else { return [] }
         var named: [(sku: String, revocationDate: Instant?)] = []
-        var seen: Set<ExactKey> = []
+        var seen: [ExactKey: Int] = [:]
         for (index, item) in items.enumerated() {
             guard let sku = item.sku, !sku.isEmpty else { continue }
             if sku.unicodeScalars.contains(where: IdentifierText.isControl) {
@@ -157,7 +158,13 @@ public struct SignedDataDecoder: Sendable {
                     path: JSONPath.member(JSONPath.element(itemsPath, index), "SKU"), line: written?.line ?? object.line, value: IdentifierText.escaped(sku),
                     expected: "an identifier without control characters")
             }
-            if seen.insert(ExactKey(sku)).inserted { named.append((sku, item.revocationDate)) }
+            // A SKU named by several items is revoked only once every one of them is, at the last.
+            if let first = seen[ExactKey(sku)] {
+                named[first].revocationDate = item.revocationDate.flatMap { revoked in named[first].revocationDate.map { max($0, revoked) } }
+            } else {
+                seen[ExactKey(sku)] = named.count
+                named.append((sku, item.revocationDate))
+            }
         }
         return named
     }

@@ -10,7 +10,8 @@ import MastheadStorage
 /// Each call is claimed in the database before it is sent (another instance on the same database
 /// does not send it too) and its outcome recorded after: `sent`; Apple's refusal (HTTP 4xx but
 /// 401, 403 and 429: a Family Sharing purchase, an unknown transaction, …) gives it up at once;
-/// any other failure (a refused key among them) is retried, the first time after ``firstRetryMilliseconds`` and each next one twice as
+/// a call whose subscription has since moved to another user, or whose user no longer has the
+/// token, is given up unsent; any other failure (a refused key among them) is retried, the first time after ``firstRetryMilliseconds`` and each next one twice as
 /// late (at most ``maxRetryMilliseconds``), until `appAccountTokenUpdateAttempts` attempts, then
 /// it is given up. Every outcome is a line of the log (the original transaction id and the
 /// environment, never the token) and counts in `masthead_app_account_token_updates_total`.
@@ -57,8 +58,13 @@ public struct AppAccountTokenUpdater: Sendable {
     public func run(while continuing: () -> Bool = { true }) throws -> Report {
         var report = Report()
         for _ in 0..<Self.maxPerRun where continuing() {
-            guard let update = try service.claimAppAccountTokenUpdate(leaseMilliseconds: leaseMilliseconds) else { break }
+            guard let claimed = try service.claimAppAccountTokenUpdate(leaseMilliseconds: leaseMilliseconds) else { break }
+            let (update, withdrawn) = claimed
             let subscription = "original transaction id \(update.originalTransactionId) (\(update.environment == .production ? "Production" : "Sandbox"))"
+            if let withdrawn {
+                try give(up: update, reason: withdrawn, subscription, &report)
+                continue
+            }
             guard let token = UUID(uuidString: update.appAccountToken) else {
                 try give(up: update, reason: "the stored app account token is not a UUID", subscription, &report)
                 continue

@@ -39,16 +39,32 @@ extension EntitlementService {
 
     /// Claims the Set App Account Token call due first, committed before it returns; nil when
     /// none is due. A claimed call is not due again for `leaseMilliseconds`, unless its outcome
-    /// is recorded first.
-    func claimAppAccountTokenUpdate(leaseMilliseconds: Int64) throws -> AppAccountTokenUpdate? {
+    /// is recorded first. `withdrawn` says why the call is no longer owed, read in the claim's
+    /// transaction: the subscription is no longer linked to the user it was queued for (moved to
+    /// another user), or that user no longer has the token; such a call must not be sent.
+    func claimAppAccountTokenUpdate(leaseMilliseconds: Int64) throws -> (update: AppAccountTokenUpdate, withdrawn: String?)? {
         let now = clock()
-        let claimed = Mutex<AppAccountTokenUpdate?>(nil)
+        let claimed = Mutex<(update: AppAccountTokenUpdate, withdrawn: String?)?>(nil)
         try performWrite { store in
-            let update = try store.claimAppAccountTokenUpdate(now: now, retryAfter: now.adding(milliseconds: leaseMilliseconds))
-            claimed.withLock { $0 = update }
+            guard let update = try store.claimAppAccountTokenUpdate(now: now, retryAfter: now.adding(milliseconds: leaseMilliseconds)) else { return [] }
+            let withdrawn = try Self.withdrawal(of: update, store)
+            claimed.withLock { $0 = (update, withdrawn) }
             return []
         }
         return claimed.withLock { $0 }
+    }
+
+    /// Why `update` is no longer owed, or nil while its subscription is still linked to its user
+    /// and the user still has its token (each compared as bytes).
+    private static func withdrawal(of update: AppAccountTokenUpdate, _ store: any EntitlementStore) throws(StorageError) -> String? {
+        let owners = try store.users(linkedTo: [update.originalTransactionId], environment: update.environment)
+        guard owners.contains(where: { $0.sameBytes(as: update.userId) }) else {
+            return "the subscription is no longer linked to user \(update.userId)"
+        }
+        guard try store.userId(forAppAccountToken: update.appAccountToken)?.sameBytes(as: update.userId) == true else {
+            return "user \(update.userId) no longer has the app account token it was queued with"
+        }
+        return nil
     }
 
     /// Records what came of a Set App Account Token call, committed before it returns.

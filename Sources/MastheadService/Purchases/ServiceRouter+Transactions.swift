@@ -40,7 +40,7 @@ extension ServiceRouter {
         } catch {
             return reply(PurchaseError.signedDataRefused(error).response)
         }
-        let history = PurchaseHistory(transactions: transactions.map(\.transaction), renewals: renewals.map(\.renewal))
+        let history = PurchaseHistory(transactions: transactions.flatMap(\.transactions), renewals: renewals.map(\.renewal))
         // Answered for production when any transaction is production data, as a receipt is for its environment.
         let environment: Environment = history.transactions.allSatisfy({ $0.environment == .sandbox }) && !history.transactions.isEmpty ? .sandbox : .production
         service.postPurchases(
