@@ -181,6 +181,9 @@ public final class FakeAppStoreServerAPI: Sendable {
             let token = "page-\(start + page.count)"
             let next = more ? #""paginationToken": "\#(rewound[token] ?? token)", "# : ""
             return Self.json(#"{\#(next)"hasMore": \#(more), "notificationHistory": [\#(items.joined(separator: ", "))]}"#)
+        case ("PUT", ["inApps", "v2", "transactions"]) where segments.count == 5 && segments[3] == "consumption":
+            // Send Consumption Information: accepted without a body (the request is in `seen`).
+            return HTTPResponse(status: 202, body: [])
         default:
             return HTTPResponse(status: 404, body: Self.error(4_040_000, "No such endpoint."))
         }
