@@ -33,6 +33,8 @@ final class HistoryCache: Sendable {
         var stable: Range<Instant>
         var head: [UInt8]
         var tail: [UInt8]
+        /// Whether it answers the issue readable.
+        var readable: Bool
 
         /// The body with `at` put in.
         func body(at: Instant) -> [UInt8] {

@@ -78,6 +78,13 @@ public struct ServiceConfiguration: Sendable {
     /// Where `masthead serve` logs each request (``AccessLog``): a file's path, `-` for standard
     /// error; empty: no access log.
     public var accessLog = ""
+    /// Whether the download check records the issues it serves and `CONSUMPTION_REQUEST`
+    /// notifications are answered with Send Consumption Information (readers who consented only).
+    public var consumptionInformation = false
+    /// The outcome asked for in every consumption information sent; `none`: not said.
+    public var refundPreference = RefundPreferenceSetting.none
+    /// Whether the consumption information sent says a sample of the content was provided before the purchase.
+    public var sampleContentProvided = false
 
     /// The defaults.
     public init() {}
@@ -149,6 +156,11 @@ public struct ServiceConfiguration: Sendable {
             "appStoreRequestTimeoutSeconds", \.appStoreRequestTimeoutSeconds,
             "Seconds one request to Apple may take in all (connect, first byte, whole answer).", range: ServiceConfiguration.requestTimeoutRange),
         .text("accessLog", "FILE|-", \.accessLog, "Access log: a JSON line per request to this file, or - for standard error; empty: none."),
+        .toggle(
+            "consumptionInformation", \.consumptionInformation,
+            "Record the issues served and answer refund requests (CONSUMPTION_REQUEST) with consumption information, for readers who consented."),
+        .choice("refundPreference", "PREFERENCE", \.refundPreference, "The refund outcome asked for in consumption information"),
+        .toggle("sampleContentProvided", \.sampleContentProvided, "Consumption information says a sample of the content was provided before purchase."),
     ]
 
     /// The secrets, which come from the environment only: each variable and what it is for.
@@ -253,6 +265,9 @@ public struct ServiceConfiguration: Sendable {
                 "restoreTimeoutMilliseconds (\(restoreTimeoutMilliseconds)) must be at most handlerTimeoutMilliseconds (\(http.handlerTimeoutMilliseconds)) "
                     + "- \(Self.restoreCommitMarginMilliseconds): a restore's write must have committed before the handler timeout, "
                     + "so that a restore answered 503 handler_timeout is never stored afterwards")
+        }
+        if consumptionInformation && !hasAppStoreServerAPICredentials {
+            problems.append("consumptionInformation needs the App Store Server API key (MASTHEAD_APP_STORE_KEY_ID and the others) to send to Apple")
         }
         if appStoreEnvironments.isEmpty { problems.append("appStoreEnvironments must name at least one environment") }
         if let problem = ConfigurationError(problems) { throw problem }

@@ -36,8 +36,9 @@ public enum ServiceProcessError: Error, Sendable, CustomStringConvertible {
 /// mid-answer is an error on its socket); raises the open-file limit; binds the port before it
 /// opens anything (a start that cannot listen leaves no database behind); opens the access log
 /// and the store; starts the HTTP server's event loops, the signal thread and, when configured,
-/// the polling. A stop signal stops the server gracefully; ``waitUntilStopped()`` then stops the
-/// polling (a poll already running finishes), closes the access log and closes the store.
+/// the polling and the sending of consumption information. A stop signal stops the server
+/// gracefully; ``waitUntilStopped()`` then stops the polling (a poll already running finishes),
+/// closes the access log and closes the store (which stops sending consumption information).
 public final class ServiceProcess: Sendable {
     /// The service served.
     public let service: EntitlementService
@@ -95,7 +96,12 @@ public final class ServiceProcess: Sendable {
         }
         takeStopSignals(stopSignals, stopping: server)
         let polling: Polling?
-        do { polling = configuration.pollingEnabled ? try startPolling(service, configuration) : nil } catch {
+        do {
+            if configuration.consumptionInformation, let client = try service.appStoreServerAPIClient() {
+                service.startSendingConsumptionInformation(client: client)
+            }
+            polling = configuration.pollingEnabled ? try startPolling(service, configuration) : nil
+        } catch {
             server.stop()
             server.waitUntilStopped()
             service.close()
