@@ -213,24 +213,24 @@ struct ConsumptionServiceTests {
     @Test func servedQueue_underAFlood_staysBounded_andADroppedPairComesBackLater() {
         let recorder = ServedIssueRecorder(maxQueued: 3, maxRemembered: 100)
         let at = Instant(milliseconds: 0)
-        let asked = (0..<10).map { recorder.note(userId: "u\($0)", publicationId: "p", issueId: "i", at: at) }
+        let asked = (0..<10).map { recorder.note(userId: "u\($0)", publicationId: "p", issueId: "i", at: { at }) }
         // Only the first pair asks for a drain; the queue holds three, the rest are dropped.
         #expect(asked == [true] + Array(repeating: false, count: 9))
         #expect(recorder.queuedCount == 3)
         #expect(recorder.droppedCount == 7)
         #expect(recorder.take().map(\.userId) == ["u0", "u1", "u2"])
         // A dropped pair answered again is queued this time; a queued one is not queued twice.
-        #expect(recorder.note(userId: "u5", publicationId: "p", issueId: "i", at: at))
-        #expect(!recorder.note(userId: "u0", publicationId: "p", issueId: "i", at: at))
+        #expect(recorder.note(userId: "u5", publicationId: "p", issueId: "i", at: { at }))
+        #expect(!recorder.note(userId: "u0", publicationId: "p", issueId: "i", at: { at }))
         #expect(recorder.take().map(\.userId) == ["u5"])
     }
 
     @Test func servedMemory_isEmptiedWhenFull_soItStaysBounded() {
         let recorder = ServedIssueRecorder(maxQueued: 100, maxRemembered: 2)
         let at = Instant(milliseconds: 0)
-        for user in ["a", "b", "c"] { _ = recorder.note(userId: user, publicationId: "p", issueId: "i", at: at) }
+        for user in ["a", "b", "c"] { _ = recorder.note(userId: user, publicationId: "p", issueId: "i", at: { at }) }
         // "c" emptied the memory: "a" is queued again (the table keeps its first instant).
-        _ = recorder.note(userId: "a", publicationId: "p", issueId: "i", at: at)
+        _ = recorder.note(userId: "a", publicationId: "p", issueId: "i", at: { at })
         #expect(recorder.take().map(\.userId) == ["a", "b", "c", "a"])
     }
 

@@ -24,7 +24,7 @@ extension EntitlementService {
     /// Notes that the download check answered an issue readable (when the feature is on): the
     /// first answer per pair is written by the store's writer, never on the check's path.
     func noteServed(userId: String, publicationId: String, issueId: String) {
-        guard consumption.enabled, consumption.served.note(userId: userId, publicationId: publicationId, issueId: issueId, at: clock()) else { return }
+        guard consumption.enabled, consumption.served.note(userId: userId, publicationId: publicationId, issueId: issueId, at: clock) else { return }
         writeServedIssues(completion: { _ in })
     }
 
@@ -55,9 +55,10 @@ extension EntitlementService {
         }
     }
 
-    /// Writes every issue served and not yet written, and waits for the commit.
+    /// Writes every issue served and not yet written, and waits for the commit (of a write under
+    /// way too: the writer commits in order).
     func flushServedIssues() throws {
-        guard consumption.served.queuedCount > 0 else { return }
+        guard consumption.served.unwrittenCount > 0 else { return }
         let done = DispatchSemaphoreBox()
         writeServedIssues { done.finish($0) }
         try done.wait()

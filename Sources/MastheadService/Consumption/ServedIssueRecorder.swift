@@ -30,6 +30,8 @@ final class ServedIssueRecorder: Sendable {
         var queued: [ServedIssue] = []
         /// Whether a drain was asked for and has not taken the queue yet.
         var drainAsked = false
+        /// Pairs taken by the writer and not yet committed (or failed).
+        var writing = 0
         var dropped = 0
         var recorded = 0
     }
@@ -44,10 +46,10 @@ final class ServedIssueRecorder: Sendable {
         self.maxRemembered = maxRemembered
     }
 
-    /// Notes a readable answer. Returns true when the caller must ask for a drain (the first pair
+    /// Notes a readable answer served at `at` (read only for a pair not remembered). Returns true when the caller must ask for a drain (the first pair
     /// queued since the last one); false when the pair was remembered already, queued behind
     /// others, or dropped because the queue is full.
-    func note(userId: String, publicationId: String, issueId: String, at: Instant) -> Bool {
+    func note(userId: String, publicationId: String, issueId: String, at: () -> Instant) -> Bool {
         let pair = Pair(user: ExactKey(userId), publication: ExactKey(publicationId), issue: ExactKey(issueId))
         return state.withLock { state -> Bool in
             if state.remembered.contains(pair) { return false }
@@ -57,7 +59,7 @@ final class ServedIssueRecorder: Sendable {
             }
             if state.remembered.count >= maxRemembered { state.remembered.removeAll() }
             state.remembered.insert(pair)
-            state.queued.append(ServedIssue(userId: userId, publicationId: publicationId, issueId: issueId, firstServed: at))
+            state.queued.append(ServedIssue(userId: userId, publicationId: publicationId, issueId: issueId, firstServed: at()))
             guard !state.drainAsked else { return false }
             state.drainAsked = true
             return true
@@ -68,6 +70,7 @@ final class ServedIssueRecorder: Sendable {
     func take() -> [ServedIssue] {
         state.withLock { state in
             state.drainAsked = false
+            state.writing += state.queued.count
             defer { state.queued.removeAll(keepingCapacity: true) }
             return state.queued
         }
@@ -77,6 +80,7 @@ final class ServedIssueRecorder: Sendable {
     /// answer queues them again.
     func finished(_ issues: [ServedIssue], written: Bool) {
         state.withLock { state in
+            state.writing -= issues.count
             if written {
                 state.recorded += issues.count
                 return
@@ -89,6 +93,8 @@ final class ServedIssueRecorder: Sendable {
 
     /// Pairs waiting for the writer.
     var queuedCount: Int { state.withLock { $0.queued.count } }
+    /// Pairs not yet committed: waiting, or taken by a write under way.
+    var unwrittenCount: Int { state.withLock { $0.queued.count + $0.writing } }
     /// Pairs dropped because the queue was full.
     var droppedCount: Int { state.withLock { $0.dropped } }
     /// Pairs handed to the table (each first-served pair once, unless the remembered set was emptied).
