@@ -85,6 +85,13 @@ public final class ServiceProcess: Sendable {
             accessLog?.close()
             throw error
         }
+        // Made before serving: a key that cannot be used stops the start.
+        let consumptionClient: AppStoreServerAPIClient?
+        do { consumptionClient = configuration.consumptionInformation ? try service.appStoreServerAPIClient() : nil } catch {
+            service.close()
+            accessLog?.close()
+            throw .configuration(error.description)
+        }
         let router = ServiceRouter(service: service, accessLog: accessLog)
         let server = HTTPServer(
             configuration: http, listener: listener, headCheck: router.headCheck, errorResponse: router.errorResponse,
@@ -96,12 +103,8 @@ public final class ServiceProcess: Sendable {
         }
         takeStopSignals(stopSignals, stopping: server)
         let polling: Polling?
-        do {
-            if configuration.consumptionInformation, let client = try service.appStoreServerAPIClient() {
-                service.startSendingConsumptionInformation(client: client)
-            }
-            polling = configuration.pollingEnabled ? try startPolling(service, configuration) : nil
-        } catch {
+        if let consumptionClient { service.startSendingConsumptionInformation(client: consumptionClient) }
+        do { polling = configuration.pollingEnabled ? try startPolling(service, configuration) : nil } catch {
             server.stop()
             server.waitUntilStopped()
             service.close()
