@@ -215,13 +215,13 @@ struct ConsumptionServiceTests {
         let at = Instant(milliseconds: 0)
         let asked = (0..<10).map { recorder.note(userId: "u\($0)", publicationId: "p", issueId: "i", at: { at }) }
         // Only the first pair asks for a drain; the queue holds three, the rest are dropped.
-        #expect(asked == [true] + Array(repeating: false, count: 9))
+        #expect(asked == [.queuedFirst, .queued, .queued] + Array(repeating: .dropped, count: 7))
         #expect(recorder.queuedCount == 3)
         #expect(recorder.droppedCount == 7)
         #expect(recorder.take().map(\.userId) == ["u0", "u1", "u2"])
         // A dropped pair answered again is queued this time; a queued one is not queued twice.
-        #expect(recorder.note(userId: "u5", publicationId: "p", issueId: "i", at: { at }))
-        #expect(!recorder.note(userId: "u0", publicationId: "p", issueId: "i", at: { at }))
+        #expect(recorder.note(userId: "u5", publicationId: "p", issueId: "i", at: { at }) == .queuedFirst)
+        #expect(recorder.note(userId: "u0", publicationId: "p", issueId: "i", at: { at }) == .known)
         #expect(recorder.take().map(\.userId) == ["u5"])
     }
 

@@ -22,10 +22,18 @@ extension EntitlementService {
     // MARK: Issues served
 
     /// Notes that the download check answered an issue readable (when the feature is on): the
-    /// first answer per pair is written by the store's writer, never on the check's path.
-    func noteServed(userId: String, publicationId: String, issueId: String) {
-        guard consumption.enabled, consumption.served.note(userId: userId, publicationId: publicationId, issueId: issueId, at: clock) else { return }
-        writeServedIssues(completion: { _ in })
+    /// first answer per pair is written by the store's writer, never on the check's path. Returns
+    /// whether the pair is recorded or on its way (false when the feature is off, or the pair was
+    /// dropped because the queue is full: a later answer notes it again).
+    func noteServed(userId: String, publicationId: String, issueId: String) -> Bool {
+        guard consumption.enabled else { return false }
+        switch consumption.served.note(userId: userId, publicationId: publicationId, issueId: issueId, at: clock) {
+        case .known, .queued: return true
+        case .queuedFirst:
+            writeServedIssues(completion: { _ in })
+            return true
+        case .dropped: return false
+        }
     }
 
     /// Queues the write of every issue served and not yet written; `completion` runs after its commit.

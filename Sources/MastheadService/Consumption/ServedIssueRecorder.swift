@@ -5,9 +5,9 @@ import Synchronization
 /// Records the first time each (user, publication, issue) was answered readable by the download
 /// check, without ever making the check wait for the database.
 ///
-/// The check notes a readable answer (``note(userId:publicationId:issueId:at:)``): a pair already
-/// remembered costs one set lookup under a lock; a new one is remembered and queued, and the
-/// first pair queued asks for a drain, which the store's writer runs in its next group commit
+/// The check notes a readable answer (``note(userId:publicationId:issueId:at:)``) once per cached
+/// answer body (the answers reusing the body note nothing): a pair already remembered costs one
+/// set lookup under a lock; a new one is remembered and queued, and the first pair queued asks for a drain, which the store's writer runs in its next group commit
 /// (`INSERT … ON CONFLICT DO NOTHING`, so the table keeps the first instant whatever any process
 /// wrote before). Both are bounded: at most ``maxQueued`` pairs wait (past it a pair is dropped
 /// from this round, counted, and recorded by a later readable answer), and at most
@@ -46,23 +46,33 @@ final class ServedIssueRecorder: Sendable {
         self.maxRemembered = maxRemembered
     }
 
-    /// Notes a readable answer served at `at` (read only for a pair not remembered). Returns true when the caller must ask for a drain (the first pair
-    /// queued since the last one); false when the pair was remembered already, queued behind
-    /// others, or dropped because the queue is full.
-    func note(userId: String, publicationId: String, issueId: String, at: () -> Instant) -> Bool {
+    /// What noting a pair came to.
+    enum Noted: Equatable {
+        /// Remembered already: recorded, or on its way.
+        case known
+        /// Queued behind others; a drain is asked for already.
+        case queued
+        /// Queued first since the last drain: the caller asks for one.
+        case queuedFirst
+        /// Dropped: the queue is full.
+        case dropped
+    }
+
+    /// Notes a readable answer served at `at` (read only for a pair not remembered).
+    func note(userId: String, publicationId: String, issueId: String, at: () -> Instant) -> Noted {
         let pair = Pair(user: ExactKey(userId), publication: ExactKey(publicationId), issue: ExactKey(issueId))
-        return state.withLock { state -> Bool in
-            if state.remembered.contains(pair) { return false }
+        return state.withLock { state -> Noted in
+            if state.remembered.contains(pair) { return .known }
             guard state.queued.count < maxQueued else {
                 state.dropped += 1
-                return false
+                return .dropped
             }
             if state.remembered.count >= maxRemembered { state.remembered.removeAll() }
             state.remembered.insert(pair)
             state.queued.append(ServedIssue(userId: userId, publicationId: publicationId, issueId: issueId, firstServed: at()))
-            guard !state.drainAsked else { return false }
+            guard !state.drainAsked else { return .queued }
             state.drainAsked = true
-            return true
+            return .queuedFirst
         }
     }
 

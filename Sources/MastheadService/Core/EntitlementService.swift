@@ -196,6 +196,9 @@ public final class EntitlementService: Sendable {
     /// range of the answer it came from (every other byte is then the same); any write for the
     /// user, or a catalog change, drops it. Nil when the catalog has no such publication, or
     /// `write` finds no such issue; else the body and whether it answers the issue readable.
+    ///
+    /// A readable answer is noted as served (consumption information, when it is on) once per
+    /// cached body: the answers reusing it cost no more.
     func checkBody(
         forUser userId: String, publicationId: String, issueId: String, at: Instant, environment: Environment,
         write: (PublicationEntitlement) -> (body: [UInt8], at: Range<Int>, readable: Bool)?
@@ -204,13 +207,19 @@ public final class EntitlementService: Sendable {
         let user = ExactKey(userId)
         let key = HistoryCache.CheckKey(publicationId: ExactKey(publicationId), environment: environment, issueId: ExactKey(issueId))
         let (cached, epoch) = cache.check(user, key)
-        if let cached, cached.stable.contains(at) { return (cached.body(at: at), cached.readable) }
+        if let cached, cached.stable.contains(at) {
+            if cached.readable && !cached.served && noteServed(userId: userId, publicationId: publicationId, issueId: issueId) {
+                cache.markServed(user, key)
+            }
+            return (cached.body(at: at), cached.readable)
+        }
         guard let entitlement = try entitlement(forUser: userId, publicationId: publicationId, at: at, environment: environment),
             let written = write(entitlement)
         else { return nil }
-        let check = HistoryCache.Check(
+        var check = HistoryCache.Check(
             stable: entitlement.stable, head: Array(written.body[..<written.at.lowerBound]), tail: Array(written.body[written.at.upperBound...]),
             readable: written.readable)
+        check.served = written.readable && noteServed(userId: userId, publicationId: publicationId, issueId: issueId)
         cache.put(check, for: user, key, at: epoch)
         return (written.body, written.readable)
     }

@@ -54,7 +54,6 @@ extension ServiceRouter {
             guard service.catalog.publication(publicationId) != nil else { throw AnyServiceFailure(ServiceError.unknownPublication(publicationId)) }
             throw AnyServiceFailure(EntitlementError.unknownIssue(publicationId: publicationId, issueId: issueId))
         }
-        if answer.readable { service.noteServed(userId: userId, publicationId: publicationId, issueId: issueId) }
         return .json(200, answer.body)
     }
 
