@@ -266,9 +266,6 @@ public struct ServiceConfiguration: Sendable {
                     + "- \(Self.restoreCommitMarginMilliseconds): a restore's write must have committed before the handler timeout, "
                     + "so that a restore answered 503 handler_timeout is never stored afterwards")
         }
-        if consumptionInformation && !hasAppStoreServerAPICredentials {
-            problems.append("consumptionInformation needs the App Store Server API key (MASTHEAD_APP_STORE_KEY_ID and the others) to send to Apple")
-        }
         if appStoreEnvironments.isEmpty { problems.append("appStoreEnvironments must name at least one environment") }
         if let problem = ConfigurationError(problems) { throw problem }
     }

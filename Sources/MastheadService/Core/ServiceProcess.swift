@@ -85,9 +85,14 @@ public final class ServiceProcess: Sendable {
             accessLog?.close()
             throw error
         }
-        // Made before serving: a key that cannot be used stops the start.
+        // Made before serving: a key that is missing or cannot be used stops the start.
         let consumptionClient: AppStoreServerAPIClient?
-        do { consumptionClient = configuration.consumptionInformation ? try service.appStoreServerAPIClient() : nil } catch {
+        do throws(ConfigurationError) {
+            consumptionClient = configuration.consumptionInformation ? try service.appStoreServerAPIClient() : nil
+            if configuration.consumptionInformation && consumptionClient == nil {
+                throw .invalid("consumptionInformation needs the App Store Server API key (MASTHEAD_APP_STORE_KEY_ID and the others) to send to Apple")
+            }
+        } catch {
             service.close()
             accessLog?.close()
             throw .configuration(error.description)
