@@ -278,6 +278,21 @@ struct ConsumptionServiceTests {
             nextAttempt: harness.clock.read())
         #expect(try harness.service.consumptionRequest(for: second, at: harness.clock.read()).consumptionPercentage == 100_000)
     }
+
+    /// A streaming transaction's share counts what it lets the reader read now: the five issues
+    /// of the window published by 2020-05-20, of which one was served.
+    @Test func share_ofAStreamingTransaction_countsItsWindow() throws {
+        let harness = try Self.harness(nil)
+        defer { harness.close() }
+        let t1 = try SignedFixtures.transaction(
+            "t1", original: "o1", product: "com.example.reader", from: "2020-03-15T00:00:00Z", to: "2020-06-15T00:00:00Z", signed: "2020-03-15T00:00:00Z")
+        #expect(harness.call("POST", "/v1/users/ivy/transactions", json: SignedFixtures.transactions([t1])).status == 200)
+        #expect(Self.check(harness, "ivy", "2020-01") == true)
+        try harness.service.flushServedIssues()
+        let now = harness.clock.read()
+        let request = PendingConsumptionRequest(environment: .production, transactionId: "t1", userId: "ivy", received: now, deadline: now, nextAttempt: now)
+        #expect(try harness.service.consumptionRequest(for: request, at: now).consumptionPercentage == 20_000)
+    }
 }
 
 /// The lines a service's consumption log wrote.
