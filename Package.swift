@@ -67,7 +67,7 @@ let package = Package(
         // A small PostgreSQL wrapper: connections, parameterised queries, typed rows, transactions, savepoints, migrations.
         .target(name: "MastheadPostgreSQL", dependencies: ["CLibPQ"], swiftSettings: settings),
         // The service's store: its interface, its policy, and its SQLite and PostgreSQL implementations and schemas.
-        .target(name: "MastheadStorage", dependencies: ["Masthead", "MastheadSQLite", "MastheadPostgreSQL"], swiftSettings: settings),
+        .target(name: "MastheadStorage", dependencies: ["Masthead", "MastheadJSON", "MastheadSQLite", "MastheadPostgreSQL"], swiftSettings: settings),
         // epoll and eventfd, which Swift's Glibc module does not expose.
         .target(name: "CEpoll"),
         // Sockets: a listening socket and an epoll poller, errors with errno.

@@ -32,8 +32,9 @@ extension Denial {
         }
     }
 
-    /// A share in thousandths of a percent as a percentage: 50000 as "50%", 33333 as "33.333%".
-    static func percentText(_ milliunits: Int32) -> String {
+    /// A share in thousandths of a percent (Apple's `revocationPercentage`) as a percentage:
+    /// 50000 as "50%", 33333 as "33.333%".
+    public static func percentText(_ milliunits: Int32) -> String {
         let magnitude = Int64(milliunits).magnitude
         let sign = milliunits < 0 ? "-" : ""
         guard magnitude % 1000 != 0 else { return "\(sign)\(magnitude / 1000)%" }

@@ -9,12 +9,15 @@ public struct Catalog: Sendable {
     /// The products by id (the exact bytes of the id).
     public let products: [ExactKey: Product]
     let indexByPublicationId: [ExactKey: Int]
+    let productsBySKU: [ExactKey: Product]
 
     /// Creates a catalog.
     public init(publications: [Publication], products: [Product]) {
         self.publications = publications
         self.products = Dictionary(products.map { (ExactKey($0.productId), $0) }, uniquingKeysWith: { first, _ in first })
         indexByPublicationId = Dictionary(publications.enumerated().map { (ExactKey($1.id), $0) }, uniquingKeysWith: { first, _ in first })
+        productsBySKU = Dictionary(
+            products.compactMap { product in product.sku.map { (ExactKey($0), product) } }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The publication with this id (the same bytes).
@@ -24,6 +27,10 @@ public struct Catalog: Sendable {
 
     /// The product with this id (the same bytes), or nil when the catalog does not know it.
     public func product(_ productId: String) -> Product? { products[ExactKey(productId)] }
+
+    /// The product whose ``Product/sku`` is this Advanced Commerce SKU (the same bytes), or nil
+    /// when no product names it.
+    public func product(sku: String) -> Product? { productsBySKU[ExactKey(sku)] }
 
     /// Returns a copy in which `publication` replaces the one with its id (or is added).
     public func replacing(_ publication: Publication) -> Catalog {

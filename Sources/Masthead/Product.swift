@@ -38,6 +38,9 @@ public struct Product: Hashable, Sendable {
     public var duration: CalendarDuration? { box.fields.duration }
     /// For `issue` products: the issue id.
     public var issueId: String? { box.fields.issueId }
+    /// The SKU an Advanced Commerce API purchase names it by (an item's `SKU`), if it is sold that
+    /// way too; unique in a catalog.
+    public var sku: String? { box.fields.sku }
 
     /// Whether it grants the publication with this id (the same bytes).
     public func grants(_ publicationId: String) -> Bool { publications.contains { $0.sameBytes(as: publicationId) } }
@@ -45,16 +48,20 @@ public struct Product: Hashable, Sendable {
     /// A subscription product (auto-renewable, non-renewing or free).
     public init(
         productId: String, type: ProductType, publications: [String], access: AccessStyle,
-        window: Int? = nil, duration: CalendarDuration? = nil
+        window: Int? = nil, duration: CalendarDuration? = nil, sku: String? = nil
     ) {
         box = Box(
-            Fields(productId: productId, type: type, publications: publications, access: access, window: window, duration: duration, issueId: nil))
+            Fields(
+                productId: productId, type: type, publications: publications, access: access, window: window, duration: duration, issueId: nil,
+                sku: sku))
     }
 
     /// A single-issue product.
-    public init(productId: String, publication: String, issue: String) {
+    public init(productId: String, publication: String, issue: String, sku: String? = nil) {
         box = Box(
-            Fields(productId: productId, type: .issue, publications: [publication], access: .archive, window: nil, duration: nil, issueId: issue))
+            Fields(
+                productId: productId, type: .issue, publications: [publication], access: .archive, window: nil, duration: nil, issueId: issue,
+                sku: sku))
     }
 
     public static func == (lhs: Product, rhs: Product) -> Bool { lhs.box === rhs.box || lhs.box.fields == rhs.box.fields }
@@ -69,6 +76,7 @@ public struct Product: Hashable, Sendable {
         var window: Int?
         var duration: CalendarDuration?
         var issueId: String?
+        var sku: String?
     }
 
     private final class Box: Sendable {

@@ -99,6 +99,6 @@ extension PublicationEntitlement {
         }
         return SubscriptionStatus(
             state: state, autoRenewOn: renewal?.autoRenewOn, autoRenewProductId: renewal?.autoRenewProductId,
-            currentProductId: latest?.productId, expirationIntent: renewal?.expirationIntent)
+            currentProductId: latest?.productId, expirationIntent: renewal?.expirationIntent, renewalTerms: renewal?.terms)
     }
 }

@@ -17,6 +17,8 @@ public struct PublicationEntitlement: Sendable {
     public let readable: [ReadableIssue]
     /// Single-issue purchases, by issue id: the transaction that bought it (R13).
     let singlePurchases: [ExactKey: String]
+    /// The transactions of products that grant the publication, by purchase instant, then id.
+    private let transactions: [ProductPurchase]
 
     init(
         publication: Publication, transactions: [ProductPurchase], history: PurchaseHistory, catalog: Catalog, at: Instant,
@@ -25,6 +27,7 @@ public struct PublicationEntitlement: Sendable {
         self.publication = publication
         self.at = at
         self.environment = environment
+        self.transactions = transactions
         var builder = IntervalBuilder(publication: publication, catalog: catalog, at: at)
         builder.add(transactions)
         builder.addGraceExtensions(history: history, environment: environment)
@@ -91,6 +94,12 @@ public struct PublicationEntitlement: Sendable {
         if published > 0 { consider(publication.issues[published - 1].published) }
         if published < publication.issues.count { consider(publication.issues[published].published) }
         return lower..<upper
+    }
+
+    /// The transactions of products that grant the publication, purchased by the as-of instant
+    /// (R10), by purchase instant, then id: what shows their terms (``Transaction/terms``).
+    public var purchases: [Transaction] {
+        transactions.filter { $0.transaction.purchase <= at }.map(\.transaction)
     }
 
     /// The ids of the readable issues, in order.

@@ -13,7 +13,8 @@ extension RenewalInfo {
         if let order = compare(a.autoRenewOn.map { $0 ? 1 : 0 }, b.autoRenewOn.map { $0 ? 1 : 0 }) { return order }
         if a.isInBillingRetry != b.isInBillingRetry { return !a.isInBillingRetry }
         if let order = compare(a.gracePeriodExpires, b.gracePeriodExpires) { return order }
-        return compare(a.expirationIntent, b.expirationIntent) ?? false
+        if let order = compare(a.expirationIntent, b.expirationIntent) { return order }
+        return compare(a.terms, b.terms) ?? false
     }
 
     /// Whether `a` and `b` are the same info: equal, and their ids the same bytes (`==` on

@@ -24,17 +24,27 @@ public struct SubscriptionStatus: Hashable, Sendable {
     public var currentProductId: String?
     /// Apple's expiration intent code, when given.
     public var expirationIntent: String?
+    /// The renewal info's terms, held behind one reference.
+    private var renewalTermsBox: TermsBox<RenewalTerms>?
+
+    /// The terms of the renewal info in use (signed renewal info's app account token, offer,
+    /// eligible win-back offers, billing plan, commitment renewal), when it gives any.
+    public var renewalTerms: RenewalTerms? {
+        get { renewalTermsBox?.terms }
+        set { renewalTermsBox = newValue.map(TermsBox.init) }
+    }
 
     /// Creates a status.
     public init(
         state: SubscriptionState, autoRenewOn: Bool? = nil, autoRenewProductId: String? = nil,
-        currentProductId: String? = nil, expirationIntent: String? = nil
+        currentProductId: String? = nil, expirationIntent: String? = nil, renewalTerms: RenewalTerms? = nil
     ) {
         self.state = state
         self.autoRenewOn = autoRenewOn
         self.autoRenewProductId = autoRenewProductId
         self.currentProductId = currentProductId
         self.expirationIntent = expirationIntent
+        self.renewalTermsBox = renewalTerms.map(TermsBox.init)
     }
 
     /// Whether the renewal will move to another product (a downgrade or cross-grade at the next renewal).

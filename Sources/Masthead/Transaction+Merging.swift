@@ -2,8 +2,9 @@ extension Transaction {
     /// Combines two copies of the same transaction so that the result does not depend on which
     /// copy came first, nor on how copies were grouped before (R2.3, R2.8).
     ///
-    /// Of signed copies, the one Apple signed last gives the state; copies signed at the same
-    /// instant combine field by field. Unsigned copies combine field by field (the earliest
+    /// Of signed copies, the one Apple signed last gives the state, its terms included; copies
+    /// signed at the same instant combine field by field (of differing terms, the first in
+    /// ``PurchaseTerms``' order). Unsigned copies combine field by field (the earliest
     /// purchase and cancellation, the latest expiry, a flag set when any copy sets it; the
     /// revocation type and percentage go with the cancellation kept, R5.3); next to a
     /// signed copy only their cancellation is kept (``unsignedCancellation``). An upgrade is kept
@@ -46,6 +47,8 @@ extension Transaction {
         result.isTrial = isTrial || other.isTrial
         result.isIntroductoryOffer = isIntroductoryOffer || other.isIntroductoryOffer
         result.offer = Transaction.earliest(offer, other.offer)
+        // The first terms in their order (none last); kept as they are unless the other copy's come first.
+        if let theirs = other.terms, terms.map({ theirs < $0 }) ?? true { result.terms = theirs }
         if other.originalTransactionId.precedesInBytes(result.originalTransactionId) { result.originalTransactionId = other.originalTransactionId }
         if other.productId.precedesInBytes(result.productId) { result.productId = other.productId }
         return result

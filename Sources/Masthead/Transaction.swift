@@ -36,6 +36,17 @@ public struct Transaction: Hashable, Sendable {
     /// copy (R2.8); it counts only when later than ``signedDate``. Nil when no unsigned copy gave
     /// one, and for transactions without signed copies (their ``cancellation`` holds it).
     public var unsignedCancellation: Instant?
+    /// The offer and billing terms of its signed state (R2.8), held behind one reference; nil
+    /// when it carries none (receipts, version 1 notifications).
+    private var termsBox: TermsBox<PurchaseTerms>?
+
+    /// The offer and billing terms the signed state gives (Apple's offer identifier and period,
+    /// app transaction id, billing plan, commitment); nil when it gives none, and for
+    /// transactions known only from unsigned copies. Shown, never used by the rules.
+    public var terms: PurchaseTerms? {
+        get { termsBox?.terms }
+        set { termsBox = newValue.map(TermsBox.init) }
+    }
 
     /// Creates a transaction.
     public init(
@@ -43,7 +54,7 @@ public struct Transaction: Hashable, Sendable {
         expires: Instant? = nil, cancellation: Instant? = nil, isUpgraded: Bool = false, isTrial: Bool = false,
         isIntroductoryOffer: Bool = false, offer: OfferKind? = nil, environment: Environment = .production,
         signedDate: Instant? = nil, unsignedCancellation: Instant? = nil, revocationType: RevocationType? = nil,
-        revocationPercentage: Int32? = nil
+        revocationPercentage: Int32? = nil, terms: PurchaseTerms? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId ?? transactionId
@@ -60,6 +71,7 @@ public struct Transaction: Hashable, Sendable {
         self.unsignedCancellation = unsignedCancellation
         self.revocationType = revocationType
         self.revocationPercentage = revocationPercentage
+        self.termsBox = terms.map(TermsBox.init)
     }
 
     /// The cancellation the rules use (R2.8): ``cancellation``, or ``unsignedCancellation`` when it

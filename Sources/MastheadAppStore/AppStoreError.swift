@@ -63,11 +63,13 @@ public enum AppStoreError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `, error 4040010: Transaction id not found.` when Apple gave them.
+    /// `, error 4040010 (TransactionIdNotFoundError): Transaction id not found.` when Apple gave
+    /// them (the name when the code is one ``appleErrorNames`` knows).
     private static func apple(_ code: Int64?, _ message: String?) -> String {
-        switch (code, message) {
-        case (let code?, let message?): ", error \(code): \(message)"
-        case (let code?, nil): ", error \(code)"
+        let named = { (code: Int64) in Self.appleErrorNames[code].map { "\(code) (\($0))" } ?? "\(code)" }
+        return switch (code, message) {
+        case (let code?, let message?): ", error \(named(code)): \(message)"
+        case (let code?, nil): ", error \(named(code))"
         case (nil, let message?): ": \(message)"
         case (nil, nil): ""
         }

@@ -6,13 +6,13 @@ import MastheadJSON
 import Synchronization
 
 /// Asks Apple's App Store Server API about a customer's purchases: Get All Subscription
-/// Statuses, Get Transaction History (v2), Get Transaction Info, Get Notification History and
-/// Look Up Order ID.
+/// Statuses, Get Transaction History (v2), Get Transaction Info, Get Notification History,
+/// Look Up Order ID and Get App Transaction Info; and tells it with Set App Account Token.
 ///
 /// Every request carries a bearer token signed with the publisher's In-App Purchase key
 /// (``AppStoreCredentials``), reused until near its expiry. Calls block their thread. What Apple
-/// answers is verified before it is returned: every signed transaction, renewal info and
-/// notification payload through the ``MastheadFormats/SignedDataVerifier`` given (chain to the
+/// answers is verified before it is returned: every signed transaction, renewal info,
+/// notification payload and app transaction through the ``MastheadFormats/SignedDataVerifier`` given (chain to the
 /// configured roots, bundle id, App Apple ID, accepted environments); one refused token fails
 /// the call with its JSON path.
 ///
@@ -258,7 +258,7 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     /// The answer's body read as `Response`.
-    private func read<Response>(_ answer: Answer, _ endpoint: Endpoint, _ decode: ([UInt8]) throws(FormatError) -> Response) throws(AppStoreError) -> Response {
+    func read<Response>(_ answer: Answer, _ endpoint: Endpoint, _ decode: ([UInt8]) throws(FormatError) -> Response) throws(AppStoreError) -> Response {
         do {
             return try decode(answer.body)
         } catch {
@@ -267,7 +267,7 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     /// `verify`'s value, its refusal reported as ``AppStoreError/signedDataRefused(endpoint:reason:)``.
-    private func verified<Value>(_ endpoint: Endpoint, _ answer: Answer, _ verify: () throws(FormatError) -> Value) throws(AppStoreError) -> Value {
+    func verified<Value>(_ endpoint: Endpoint, _ answer: Answer, _ verify: () throws(FormatError) -> Value) throws(AppStoreError) -> Value {
         do { return try verify() } catch { throw .signedDataRefused(endpoint: endpoint.name(answer.environment), reason: error) }
     }
 }

@@ -22,7 +22,7 @@ public struct SubscriptionStatuses: Sendable {
     /// The transactions and renewal infos, to merge as a version 2 notification's are (R2.8).
     public var history: PurchaseHistory {
         PurchaseHistory(
-            transactions: subscriptions.compactMap { $0.transaction?.transaction }, renewals: subscriptions.compactMap { $0.renewal?.renewal })
+            transactions: subscriptions.flatMap { $0.transaction?.transactions ?? [] }, renewals: subscriptions.compactMap { $0.renewal?.renewal })
     }
 }
 
@@ -34,7 +34,7 @@ public struct TransactionHistory: Sendable {
     public var transactions: [SignedTransaction] = []
 
     /// The transactions as a history to merge (R2.8).
-    public var history: PurchaseHistory { PurchaseHistory(transactions: transactions.map(\.transaction)) }
+    public var history: PurchaseHistory { PurchaseHistory(transactions: transactions.flatMap(\.transactions)) }
 }
 
 /// One notification of Get Notification History, verified.

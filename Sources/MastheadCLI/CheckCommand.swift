@@ -8,7 +8,8 @@ struct CheckCommand: MastheadCommand {
         name: "check", summary: "Show one user's status, periods and every issue's decision, from a receipt.",
         description: """
             Prints one user's status per publication, their periods and lapses, and every issue with
-            whether it is readable and why.
+            whether it is readable and why. With --format json, also the offer and billing terms signed
+            data gives (purchaseTerms, the status's renewalTerms).
             """,
         options: [
             CommonOptions.catalogOption, CommonOptions.receiptOption, CommonOptions.at.spec,

@@ -251,7 +251,7 @@ struct GenerateCommand: MastheadCommand {
     static func history(of user: SyntheticPopulation.SignedUser, decoder: SignedDataDecoder) -> PurchaseHistory? {
         do {
             var transactions: [Transaction] = []
-            for payload in user.transactions { transactions.append(try decoder.transaction(payload).transaction) }
+            for payload in user.transactions { transactions += try decoder.transaction(payload).transactions }
             var renewals: [RenewalInfo] = []
             for payload in user.renewals { renewals.append(try decoder.renewal(payload).renewal) }
             return PurchaseHistory(transactions: transactions, renewals: renewals)

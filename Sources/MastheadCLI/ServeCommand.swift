@@ -18,6 +18,11 @@ struct ServeCommand: MastheadCommand {
             finish, the write-ahead log is checkpointed into the database file (a copy of the file
             alone is then complete) and the database is closed.
 
+            With the App Store Server API key in the environment, a subscription bought without an
+            app account token and linked to a user who has one is given the user's first token at
+            Apple (Set App Account Token) once, after the link is answered, by a timer every
+            appAccountTokenUpdateIntervalSeconds; each outcome is a line on standard error.
+
             Every option after --config is a setting, and also a key of the --config file (a JSON
             object such as {"port": 0, "polling": true}); a flag given here wins over the file.
             """,

@@ -39,9 +39,7 @@ enum TextReport {
         if periodLines.isEmpty { periodLines = ["none"] }
         lines.append("  Periods  " + periodLines[0])
         lines += periodLines.dropFirst().map { "           " + $0 }
-        for refund in entitlement.refunded {
-            lines.append("  Refund   \(refund.transactionId) (\(refund.productId)) refunded \(date(refund.refundedAt))")
-        }
+        for refund in entitlement.refunded { lines.append(self.refund(refund)) }
         let decisions = entitlement.decisions
         lines.append("  Issues   \(decisions.count) in the catalog, \(entitlement.readable.count) readable")
         let width = decisions.map(\.issue.id.count).max() ?? 0
@@ -54,6 +52,18 @@ enum TextReport {
             lines.append("    \(pad(issue.id, width))  \(date(issue.published))  \(verdict)")
         }
         return lines
+    }
+
+    /// A refund's line: refunded (R5.1), or ended at the revocation by a prorated refund or the
+    /// end of Family Sharing (R5.3), which keeps what was paid for before.
+    static func refund(_ refund: RefundedPurchase) -> String {
+        let purchase = "\(refund.transactionId) (\(refund.productId))"
+        guard refund.endedPurchase, let type = refund.revocationType else {
+            return "  Refund   \(purchase) refunded \(date(refund.refundedAt))"
+        }
+        if type == .familyRevoke { return "  Revoked  \(purchase) Family Sharing ended at \(date(refund.refundedAt))" }
+        let share = refund.revocationPercentage.map { " (\(Denial.percentText($0)))" } ?? ""
+        return "  Refund   \(purchase) refund prorated\(share): ended at \(date(refund.refundedAt))"
     }
 
     static func status(_ status: SubscriptionStatus) -> String {

@@ -7,7 +7,10 @@ import MastheadJSON
 /// close (`"windw"`: did you mean `"window"`?): a misspelt optional key would otherwise change
 /// what readers get without a word. An optional `"app"` object,
 /// `{"bundleId": "…", "appAppleId": 1234567890}`, names the app whose signed data the catalog
-/// serves (``CatalogDocument/app``).
+/// serves (``CatalogDocument/app``). A product may name the SKU it is sold by through the
+/// Advanced Commerce API (`"sku"`), unique across the catalog; a product id may not begin with
+/// `sku:`, which names Advanced Commerce SKUs the catalog does not know
+/// (``SignedDataDecoder/unknownSKUPrefix``).
 public struct CatalogDecoder: Sendable {
     /// Creates a decoder.
     public init() {}
@@ -56,6 +59,7 @@ public struct CatalogDecoder: Sendable {
             }
             var products: [Product] = []
             var seenProducts: Set<ExactKey> = []
+            var skuPaths: [ExactKey: String] = [:]
             let byId = Dictionary(publications.map { (ExactKey($0.id), $0) }, uniquingKeysWith: { first, _ in first })
             if let list = array(root, "products", "$") {
                 for (index, value) in list.elements.enumerated() {
@@ -63,6 +67,14 @@ public struct CatalogDecoder: Sendable {
                     guard let product = readProduct(value, path, publications: byId) else { continue }
                     if !seenProducts.insert(ExactKey(product.productId)).inserted {
                         problem(JSONPath.member(path, "productId"), "duplicate product id \"\(product.productId)\"")
+                    }
+                    if let sku = product.sku {
+                        let skuPath = JSONPath.member(path, "sku")
+                        if let first = skuPaths[ExactKey(sku)] {
+                            problem(skuPath, "duplicate SKU \"\(sku)\", named first at \(first)")
+                        } else {
+                            skuPaths[ExactKey(sku)] = skuPath
+                        }
                     }
                     products.append(product)
                 }
@@ -109,8 +121,18 @@ public struct CatalogDecoder: Sendable {
                 problem(path, "expected a product object")
                 return nil
             }
-            unknownKeys(value, path, known: ["productId", "type", "publications", "access", "window", "duration", "publication", "issue"])
-            let productId = string(value, "productId", path)
+            unknownKeys(value, path, known: ["productId", "type", "publications", "access", "window", "duration", "publication", "issue", "sku"])
+            var productId = string(value, "productId", path)
+            if let id = productId, id.utf8.starts(with: SignedDataDecoder.unknownSKUPrefix.utf8) {
+                problem(
+                    JSONPath.member(path, "productId"),
+                    "product id \"\(id)\" begins with \"\(SignedDataDecoder.unknownSKUPrefix)\", which names Advanced Commerce SKUs the catalog does not know; name the SKU with \"sku\"")
+                productId = nil
+            }
+            let sku = optionalString(value, "sku", path)
+            if let text = sku, text.isEmpty || text.unicodeScalars.contains(where: IdentifierText.isControl) {
+                problem(JSONPath.member(path, "sku"), "expected a non-empty SKU without control characters, found \(IdentifierText.escaped(text))")
+            }
             guard let typeText = string(value, "type", path) else { return nil }
             guard let type = ProductType(rawValue: typeText) else {
                 problem(JSONPath.member(path, "type"), "unknown product type \"\(typeText)\"; expected one of autoRenewable, nonRenewing, free, issue")
@@ -128,7 +150,7 @@ public struct CatalogDecoder: Sendable {
                     problem(JSONPath.member(path, "issue"), "publication \"\(publicationId)\" has no issue \"\(issueId)\"")
                     return nil
                 }
-                return Product(productId: productId, publication: publicationId, issue: issueId)
+                return Product(productId: productId, publication: publicationId, issue: issueId, sku: sku)
             }
             var granted: [String] = []
             if let list = array(value, "publications", path) {
@@ -165,7 +187,7 @@ public struct CatalogDecoder: Sendable {
                 }
             }
             guard let productId, let access, !granted.isEmpty, type != .nonRenewing || duration != nil else { return nil }
-            return Product(productId: productId, type: type, publications: granted, access: access, window: window, duration: duration)
+            return Product(productId: productId, type: type, publications: granted, access: access, window: window, duration: duration, sku: sku)
         }
 
         /// The `"app"` object, if there is one: a bundle id and, optionally, an App Apple ID.

@@ -21,7 +21,7 @@ public enum EntitlementJSON {
         writer.endObject()
     }
 
-    /// One publication: status, periods, lapses, refunds and every issue's decision.
+    /// One publication: status, periods, lapses, refunds, the terms of its purchases and every issue's decision.
     public static func write(_ entitlement: PublicationEntitlement, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("publication", entitlement.publication.id)
@@ -53,6 +53,12 @@ public enum EntitlementJSON {
             writer.key("revocationPercentage")
             if let percentage = refund.revocationPercentage { writer.int(Int64(percentage)) } else { writer.null() }
             writer.endObject()
+        }
+        writer.endArray()
+        writer.key("purchaseTerms")
+        writer.beginArray()
+        for transaction in entitlement.purchases {
+            if let terms = transaction.terms { write(terms, of: transaction, into: &writer) }
         }
         writer.endArray()
         writer.key("readable")
@@ -134,7 +140,72 @@ public enum EntitlementJSON {
         writer.field("autoRenewProductId", status.autoRenewProductId)
         writer.field("pendingPlanChange", status.hasPendingPlanChange)
         writer.field("expirationIntent", status.expirationIntent)
+        writer.key("renewalTerms")
+        if let terms = status.renewalTerms { write(terms, into: &writer) } else { writer.null() }
         writer.endObject()
+    }
+
+    /// A signed transaction's offer and billing terms, with Apple's names; absent fields are `null`.
+    static func write(_ terms: PurchaseTerms, of transaction: Transaction, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("transactionId", transaction.transactionId)
+        writer.field("productId", transaction.productId)
+        writer.field("purchased", transaction.purchase.description)
+        writeNumber("offerType", terms.offerType.map(Int64.init), into: &writer)
+        writer.field("offerIdentifier", terms.offerIdentifier)
+        writer.field("offerPeriod", terms.offerPeriod)
+        writer.field("appTransactionId", terms.appTransactionId)
+        writer.field("billingPlanType", terms.billingPlanType)
+        writer.key("commitmentInfo")
+        if let commitment = terms.commitment {
+            writer.beginObject()
+            writeNumber("billingPeriodNumber", commitment.billingPeriodNumber.map(Int64.init), into: &writer)
+            writeNumber("totalBillingPeriods", commitment.totalBillingPeriods.map(Int64.init), into: &writer)
+            writer.field("commitmentExpiresDate", commitment.expires?.description)
+            writeNumber("commitmentPrice", commitment.price, into: &writer)
+            writer.endObject()
+        } else {
+            writer.null()
+        }
+        writer.endObject()
+    }
+
+    /// The renewal info's terms, with Apple's names; absent fields are `null`.
+    static func write(_ terms: RenewalTerms, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("appAccountToken", terms.appAccountToken)
+        writer.field("appTransactionId", terms.appTransactionId)
+        writeNumber("offerType", terms.offerType.map(Int64.init), into: &writer)
+        writer.field("offerIdentifier", terms.offerIdentifier)
+        writer.field("offerPeriod", terms.offerPeriod)
+        writer.key("eligibleWinBackOfferIds")
+        if let ids = terms.eligibleWinBackOfferIds {
+            writer.beginArray()
+            for id in ids { writer.string(id) }
+            writer.endArray()
+        } else {
+            writer.null()
+        }
+        writer.field("renewalBillingPlanType", terms.renewalBillingPlanType)
+        writer.key("commitmentInfo")
+        if let commitment = terms.commitment {
+            writer.beginObject()
+            writer.field("commitmentAutoRenewProductId", commitment.autoRenewProductId)
+            writeNumber("commitmentAutoRenewStatus", commitment.autoRenewStatus.map(Int64.init), into: &writer)
+            writer.field("commitmentRenewalBillingPlanType", commitment.renewalBillingPlanType)
+            writer.field("commitmentRenewalDate", commitment.renewalDate?.description)
+            writeNumber("commitmentRenewalPrice", commitment.renewalPrice, into: &writer)
+            writer.endObject()
+        } else {
+            writer.null()
+        }
+        writer.endObject()
+    }
+
+    /// `"name": value`, or `"name": null` when `value` is nil.
+    private static func writeNumber(_ name: String, _ value: Int64?, into writer: inout JSONWriter) {
+        writer.key(name)
+        if let value { writer.int(value) } else { writer.null() }
     }
 
     static func write(_ period: Period, index: Int, into writer: inout JSONWriter) {

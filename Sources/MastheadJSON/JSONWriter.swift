@@ -34,29 +34,28 @@ public struct JSONWriter: Sendable {
     }
 
     /// Opens an object.
-    public mutating func beginObject() {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        needsComma.append(false)
-    }
+    public mutating func beginObject() { open("{") }
 
     /// Closes the innermost object.
-    public mutating func endObject() {
-        needsComma.removeLast()
-        bytes.append(UInt8(ascii: "}"))
-    }
+    public mutating func endObject() { close("}") }
 
     /// Opens an array.
-    public mutating func beginArray() {
+    public mutating func beginArray() { open("[") }
+
+    /// Closes the innermost array.
+    public mutating func endArray() { close("]") }
+
+    /// Opens an object or an array with `bracket`: its first member or element takes no comma.
+    private mutating func open(_ bracket: Unicode.Scalar) {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        bytes.append(UInt8(ascii: bracket))
         needsComma.append(false)
     }
 
-    /// Closes the innermost array.
-    public mutating func endArray() {
+    /// Closes the innermost object or array with `bracket`.
+    private mutating func close(_ bracket: Unicode.Scalar) {
         needsComma.removeLast()
-        bytes.append(UInt8(ascii: "]"))
+        bytes.append(UInt8(ascii: bracket))
     }
 
     /// Ends a line: separates documents in JSON Lines output.

@@ -71,6 +71,21 @@ enum PostgreSQLSchema {
             ALTER TABLE transactions ADD COLUMN revocation_type text;
             ALTER TABLE transactions ADD COLUMN revocation_percentage integer;
             """,
+            // Set App Account Token calls owed to Apple (see SQLiteSchema).
+            """
+            CREATE TABLE app_account_token_updates (
+                environment text COLLATE "C" NOT NULL, original_transaction_id text COLLATE "C" NOT NULL, user_id text COLLATE "C" NOT NULL,
+                app_account_token text COLLATE "C" NOT NULL, state text COLLATE "C" NOT NULL, attempts integer NOT NULL,
+                next_attempt_ms bigint NOT NULL, queued_ms bigint NOT NULL, last_error text,
+                PRIMARY KEY (environment, original_transaction_id));
+            CREATE INDEX app_account_token_updates_by_due ON app_account_token_updates (state, next_attempt_ms);
+            CREATE INDEX subscription_app_account_tokens_by_subscription ON subscription_app_account_tokens (environment, original_transaction_id);
+            """,
+            // The offer and billing terms of signed transactions and renewal infos (see SQLiteSchema).
+            """
+            ALTER TABLE transactions ADD COLUMN terms text;
+            ALTER TABLE renewal_history ADD COLUMN terms text;
+            """,
             // Consumption information for refund requests (see SQLiteSchema).
             """
             CREATE TABLE issues_served (

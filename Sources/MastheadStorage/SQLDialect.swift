@@ -59,9 +59,9 @@ public struct SQLDialect: Sendable {
 struct DialectStatements: Sendable {
     /// A transaction's stored copy, locked until the transaction ends ($1 environment, $2 transaction id).
     let storedTransaction: String
-    /// Inserts a renewal info unless the same one is stored ($1–$9: environment, original
+    /// Inserts a renewal info unless the same one is stored ($1–$10: environment, original
     /// transaction id, evidence, product, auto-renew product, auto-renew, billing retry, grace
-    /// expiry, expiration intent).
+    /// expiry, expiration intent, terms).
     let insertRenewal: String
     /// The user a subscription is linked to, locked until the transaction ends ($1 environment, $2 original transaction id).
     let lockedOwner: String
@@ -85,12 +85,12 @@ struct DialectStatements: Sendable {
         storedTransaction = "SELECT \(StoreColumns.transaction) FROM transactions WHERE environment = $1 AND transaction_id = $2\(lockingRead)"
         insertRenewal = """
             INSERT INTO renewal_history (environment, original_transaction_id, evidence_ms, product_id, auto_renew_product_id,
-                auto_renew_on, billing_retry, grace_expires_ms, expiration_intent)
+                auto_renew_on, billing_retry, grace_expires_ms, expiration_intent, terms)
             SELECT CAST($1 AS text), CAST($2 AS text), CAST($3 AS bigint), CAST($4 AS text), CAST($5 AS text), CAST($6 AS boolean),
-                CAST($7 AS boolean), CAST($8 AS bigint), CAST($9 AS text)
+                CAST($7 AS boolean), CAST($8 AS bigint), CAST($9 AS text), CAST($10 AS text)
             WHERE NOT EXISTS (SELECT 1 FROM renewal_history WHERE environment = $1 AND original_transaction_id = $2
                 AND evidence_ms \(same) $3 AND product_id \(same) $4 AND auto_renew_product_id \(same) $5 AND auto_renew_on \(same) $6
-                AND billing_retry = $7 AND grace_expires_ms \(same) $8 AND expiration_intent \(same) $9)
+                AND billing_retry = $7 AND grace_expires_ms \(same) $8 AND expiration_intent \(same) $9 AND terms \(same) $10)
             """
         lockedOwner = "SELECT user_id FROM subscriptions WHERE environment = $1 AND original_transaction_id = $2\(lockingRead)"
         userTransactions = """
@@ -128,7 +128,7 @@ enum StoreColumns {
         [
             "environment", "transaction_id", "original_transaction_id", "product_id", "purchase_ms", "expires_ms", "cancellation_ms",
             "is_upgraded", "is_trial", "is_intro_offer", "offer", "signed_date_ms", "unsigned_cancellation_ms", "revocation_type",
-            "revocation_percentage",
+            "revocation_percentage", "terms",
         ].map { table + $0 }.joined(separator: ", ")
     }
 
@@ -136,7 +136,7 @@ enum StoreColumns {
     static func renewal(_ table: String = "") -> String {
         [
             "environment", "original_transaction_id", "product_id", "auto_renew_product_id", "auto_renew_on", "billing_retry",
-            "grace_expires_ms", "expiration_intent", "evidence_ms",
+            "grace_expires_ms", "expiration_intent", "evidence_ms", "terms",
         ].map { table + $0 }.joined(separator: ", ")
     }
 }

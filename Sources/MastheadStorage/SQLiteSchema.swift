@@ -96,6 +96,23 @@ enum SQLiteSchema {
         ALTER TABLE transactions ADD COLUMN revocation_type TEXT;
         ALTER TABLE transactions ADD COLUMN revocation_percentage INTEGER;
         """,
+        // Set App Account Token calls owed to Apple: one per subscription bought without a token
+        // and linked to a user who has one (state 'pending', 'sent' or 'failed'), and the tokens
+        // signed data carried looked up by subscription.
+        """
+        CREATE TABLE app_account_token_updates (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, user_id TEXT NOT NULL, app_account_token TEXT NOT NULL,
+            state TEXT NOT NULL, attempts INTEGER NOT NULL, next_attempt_ms INTEGER NOT NULL, queued_ms INTEGER NOT NULL, last_error TEXT,
+            PRIMARY KEY (environment, original_transaction_id));
+        CREATE INDEX app_account_token_updates_by_due ON app_account_token_updates (state, next_attempt_ms);
+        CREATE INDEX subscription_app_account_tokens_by_subscription ON subscription_app_account_tokens (environment, original_transaction_id);
+        """,
+        // The offer and billing terms of signed transactions and renewal infos, as sent: one JSON
+        // object each with Apple's names (StoredTerms). What was stored before carries none.
+        """
+        ALTER TABLE transactions ADD COLUMN terms TEXT;
+        ALTER TABLE renewal_history ADD COLUMN terms TEXT;
+        """,
         // Consumption information for refund requests: the first time each issue was served
         // readable to each user, the readers' consent to sending it, and the requests Apple made
         // (CONSUMPTION_REQUEST) still to answer, with their attempts and next attempt.

@@ -31,7 +31,7 @@ extension StorePrimitives {
             try run(insertRenewal, [
                 .text(info.environment.rawValue), .optional(info.originalTransactionId), .optional(info.evidence?.milliseconds),
                 .optional(info.productId), .optional(info.autoRenewProductId), .optional(info.autoRenewOn), .bool(info.isInBillingRetry),
-                .optional(info.gracePeriodExpires?.milliseconds), .optional(info.expirationIntent),
+                .optional(info.gracePeriodExpires?.milliseconds), .optional(info.expirationIntent), .optional(info.terms.map(StoredTerms.text)),
             ])
         }
     }
@@ -105,7 +105,7 @@ extension StorePrimitives {
             .optional(transaction.cancellation?.milliseconds), .bool(transaction.isUpgraded), .bool(transaction.isTrial),
             .bool(transaction.isIntroductoryOffer), .optional(transaction.offer?.rawValue), .optional(transaction.signedDate?.milliseconds),
             .optional(transaction.unsignedCancellation?.milliseconds), .optional(transaction.revocationType?.rawValue),
-            .optional(transaction.revocationPercentage.map(Int64.init)),
+            .optional(transaction.revocationPercentage.map(Int64.init)), .optional(transaction.terms.map(StoredTerms.text)),
         ]
     }
 }
@@ -114,13 +114,13 @@ extension StorePrimitives {
 enum WritingSQL {
     static let insertTransaction = """
         INSERT INTO transactions (\(StoreColumns.transaction))
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
         ON CONFLICT (environment, transaction_id) DO NOTHING
         """
     static let updateTransaction = """
         UPDATE transactions SET original_transaction_id = $3, product_id = $4, purchase_ms = $5, expires_ms = $6,
             cancellation_ms = $7, is_upgraded = $8, is_trial = $9, is_intro_offer = $10, offer = $11, signed_date_ms = $12,
-            unsigned_cancellation_ms = $13, revocation_type = $14, revocation_percentage = $15
+            unsigned_cancellation_ms = $13, revocation_type = $14, revocation_percentage = $15, terms = $16
         WHERE environment = $1 AND transaction_id = $2
         """
     static let insertUser = "INSERT INTO users (user_id, created_ms) VALUES ($1, $2) ON CONFLICT DO NOTHING"

@@ -27,6 +27,10 @@ public protocol StoreReader: AnyObject {
     /// first when nil): pages for a reader walking every user.
     func userIds(after userId: String?, limit: Int) throws(StorageError) -> [String]
 
+    /// Every Set App Account Token call queued, with where it stands and why it last failed, in
+    /// (environment, original transaction id) order.
+    func appAccountTokenUpdates() throws(StorageError) -> [(update: AppAccountTokenUpdate, state: AppAccountTokenUpdate.State, lastError: String?)]
+
     /// The users linked to these subscriptions, sorted.
     func users(linkedTo originalTransactionIds: [String], environment: Environment) throws(StorageError) -> [String]
 

@@ -90,7 +90,7 @@ extension StoreRow {
             expires: try optionalInstant(5), cancellation: try optionalInstant(6), isUpgraded: try bool(7), isTrial: try bool(8),
             isIntroductoryOffer: try bool(9), offer: try optionalOffer(10), environment: try environment(0), signedDate: try optionalInstant(11),
             unsignedCancellation: try optionalInstant(12), revocationType: try optionalText(13).map(RevocationType.init(rawValue:)),
-            revocationPercentage: try optionalInt32(14))
+            revocationPercentage: try optionalInt32(14), terms: try optionalPurchaseTerms(15))
     }
 
     /// The renewal info whose columns a query selected as ``StoreColumns/renewal`` lists them.
@@ -98,7 +98,8 @@ extension StoreRow {
         RenewalInfo(
             environment: try environment(0), originalTransactionId: try text(1), productId: try optionalText(2),
             autoRenewProductId: try optionalText(3), autoRenewOn: try optionalBool(4), isInBillingRetry: try bool(5),
-            gracePeriodExpires: try optionalInstant(6), expirationIntent: try optionalText(7), evidence: try optionalInstant(8))
+            gracePeriodExpires: try optionalInstant(6), expirationIntent: try optionalText(7), evidence: try optionalInstant(8),
+            terms: try optionalRenewalTerms(9))
     }
 
     /// The app account token mapping whose columns a query selected as `token, user_id, linked_ms`.

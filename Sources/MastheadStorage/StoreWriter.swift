@@ -74,6 +74,27 @@ public protocol StoreWriter: AnyObject {
     /// - Throws: ``StorageError/invalidAppAccountToken(_:)`` when `token` is not a UUID.
     func unlinkAppAccountToken(_ token: String, userId: String) throws(StorageError) -> AppAccountToken?
 
+    /// Queues a Set App Account Token call for each of `subscriptions` linked to `userId` whose
+    /// signed data never carried an app account token, when the user has one: the user's first
+    /// linked token (the oldest; of two linked at once, the first in byte order), kept with the
+    /// call. A subscription queued before (whatever came of it) is not queued again. Returns the
+    /// subscriptions queued now.
+    func queueAppAccountTokenUpdates(
+        userId: String, subscriptions: [(environment: Environment, originalTransactionId: String)], now: Instant
+    ) throws(StorageError) -> [(environment: Environment, originalTransactionId: String)]
+
+    /// Claims the pending Set App Account Token call due first (its next attempt at or before
+    /// `now`): its attempts counted, and not due again before `retryAfter`, so that a sender that
+    /// stops before recording its outcome sends it again then. Nil when none is due, or another
+    /// connection claimed it first.
+    func claimAppAccountTokenUpdate(now: Instant, retryAfter: Instant) throws(StorageError) -> AppAccountTokenUpdate?
+
+    /// Records what came of a Set App Account Token call: `sent`, `failed` (given up), or
+    /// `pending` with its next attempt; `lastError` says why it failed (nil when sent).
+    func recordAppAccountTokenUpdate(
+        environment: Environment, originalTransactionId: String, state: AppAccountTokenUpdate.State, nextAttempt: Instant?, lastError: String?
+    ) throws(StorageError)
+
     /// Publishes or corrects an issue; it survives restarts.
     func upsertIssue(publicationId: String, issue: Issue) throws(StorageError)
 

@@ -70,6 +70,50 @@ struct AppStoreServerAPICommandTests {
         #expect(stopped.errors.contains("polling: 1 due, 1 refreshed (1 by the App Store Server API, 0 by verifyReceipt)"), "\(stopped.errors)")
     }
 
+    /// `serve` with the key: a subscription bought without an app account token, posted for a
+    /// user who has one, is given the token at Apple by the timer after the answer, once; the log
+    /// names the subscription, never the token.
+    @Test func serve_tokenTimer_setsTheUsersTokenAtApple_once() throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let history = [
+            try SignedRefreshCommandTests.transaction("1000001", now - 59 * Self.day, now - 29 * Self.day),
+            try SignedRefreshCommandTests.transaction("1000002", now - 29 * Self.day, now + Self.day),
+        ]
+        let fake = try SignedRefreshCommandTests.renewingFake(transactionIds: ["1000001", "1000002"], renewal: history[1], now: now)
+        defer { fake.stop() }
+        let database = ServeCommandTests.temporaryDatabase()
+        defer { ServeCommandTests.remove(database) }
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = try Self.config(fake, in: folder, extra: #", "appAccountTokenUpdateIntervalSeconds": 1"#)
+        let server = try ServerProcess(database: database, extra: ["--config", config], environment: Self.keyEnvironment)
+        let client = try TestClient(port: server.port)
+        let token = "3f2504e0-4f89-41d3-9a0c-0305e82c3301"
+        #expect(client.request("PUT", "/v1/users/pat/app-account-tokens/\(token)", headers: Self.api)?.status == 200)
+        #expect(client.request("POST", "/v1/users/pat/transactions", headers: Self.api, body: Array(SignedData.document(transactions: history).utf8))?.status == 200)
+        // Counted once Apple's answer is recorded.
+        func sent() -> Bool {
+            client.request("GET", "/metrics", headers: Self.api)?.body.contains(#"masthead_app_account_token_updates_total{outcome="sent"} 1"#) == true
+        }
+        // The timer fires every second.
+        var waited = 0
+        while !sent() && waited < 300 {
+            usleep(100_000)
+            waited += 1
+        }
+        #expect(sent())
+        #expect(fake.state.withLock { $0.production.appAccountTokens } == ["1000001": token])
+        // A few more ticks send nothing more.
+        usleep(2_500_000)
+        let puts = fake.seen.filter { $0.method == "PUT" }
+        #expect(puts.map(\.target) == ["/production/inApps/v1/transactions/1000001/appAccountToken"])
+        #expect(puts.allSatisfy { $0.refusal == nil })
+        let stopped = server.stop(signal: SIGTERM)
+        #expect(stopped.status == 0)
+        #expect(stopped.errors.contains("app account token: set at Apple for original transaction id 1000001 (Production), user pat"), "\(stopped.errors)")
+        #expect(!stopped.errors.contains(token))
+    }
+
     /// A version 2 notification's signed payload, with a fresh `notificationUUID`.
     static func payload(_ type: String, transaction: String, signed: Int64) throws -> String {
         try SignedData.sign([

@@ -174,4 +174,27 @@ struct SignedCheckTests {
         #expect(inSandbox.status == 0)
         #expect(inSandbox.output.contains("  Status   active"))
     }
+
+    /// An Advanced Commerce one-time charge whose item names the shipped catalog's SKU
+    /// (`back-issue.2020-05`) is a purchase of that single issue; an item whose SKU the catalog
+    /// does not know grants nothing and is listed among the unknown products (R3).
+    @Test func advancedCommerceItem_namingACatalogSKU_unlocksItsIssue() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let charge = try SignedData.transaction([
+            "transactionId": "7000001", "originalTransactionId": "7000001", "productId": "com.example.advanced", "type": "Non-Consumable",
+            "purchaseDate": 1_591_747_200_000, "signedDate": 1_591_747_200_000, "expiresDate": NSNull(),
+            "advancedCommerceInfo": [
+                "items": [["SKU": "back-issue.2020-05", "price": 2990, "displayName": "May 2020"], ["SKU": "poster.2020", "price": 990]],
+                "requestReferenceId": "c0ffee00-0000-4000-8000-000000000001", "taxCode": "C003-00-2",
+            ] as [String: Any],
+        ])
+        let document = try SignedData.write(SignedData.document(transactions: [charge]), "charge.json", in: folder)
+        let outcome = try Self.check([document], SignedData.trustTestChain + ["--format", "json"])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        let root = try JSONDocument(parsing: outcome.output).root
+        let publication = try #require(root["publications"]?.elements.first { _ in true })
+        #expect(publication["readable"]?.elements.compactMap(\.string) == ["2020-05"])
+        #expect(root["unknownProducts"]?.elements.compactMap(\.string) == ["sku:poster.2020"])
+    }
 }

@@ -57,7 +57,8 @@ struct UsageTests {
             Usage: masthead check --catalog DIR --receipt FILE [options]
 
             Prints one user's status per publication, their periods and lapses, and every issue with
-            whether it is readable and why.
+            whether it is readable and why. With --format json, also the offer and billing terms signed
+            data gives (purchaseTerms, the status's renewalTerms).
 
             Options:
               --catalog DIR            Catalog folder holding catalog.json (or the JSON file itself).

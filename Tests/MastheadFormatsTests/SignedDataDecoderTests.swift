@@ -38,7 +38,32 @@ struct SignedDataDecoderTests {
                     transactionId: "23456", originalTransactionId: "12345", productId: "com.example.product",
                     purchase: Instant(milliseconds: 1_698_148_900_000), expires: Instant(milliseconds: 1_698_149_000_000),
                     cancellation: Instant(milliseconds: 1_698_148_950_000), isUpgraded: true, isIntroductoryOffer: true, environment: .sandbox,
-                    signedDate: Instant(milliseconds: 1_698_148_900_000)))
+                    signedDate: Instant(milliseconds: 1_698_148_900_000),
+                    terms: PurchaseTerms(
+                        offerType: 1, offerIdentifier: "abc.123", offerPeriod: "P1Y", appTransactionId: "71134", billingPlanType: "MONTHLY",
+                        commitment: PurchaseCommitment(
+                            billingPeriodNumber: 3, totalBillingPeriods: 12, expires: Instant(milliseconds: 1_698_150_000_000), price: 119_880))))
+    }
+
+    /// Apple's offer and billing terms are kept as sent (win-back, offer period, commitment);
+    /// a payload without any keeps none, and neither does a receipt.
+    @Test func terms_keptAsSent_noneWithoutThem() throws {
+        let winBack = try Self.transaction(
+            #", "offerType": 4, "offerIdentifier": "come-back", "offerPeriod": "P3M", "appTransactionId": "7", "billingPlanType": "BILLED_UPFRONT", "#
+                + #""commitmentInfo": {"billingPeriodNumber": 1, "totalBillingPeriods": 1, "commitmentExpiresDate": 1612000000000, "commitmentPrice": 99990}"#)
+        #expect(winBack.offer == .winBack)
+        #expect(
+            winBack.terms
+                == PurchaseTerms(
+                    offerType: 4, offerIdentifier: "come-back", offerPeriod: "P3M", appTransactionId: "7", billingPlanType: "BILLED_UPFRONT",
+                    commitment: PurchaseCommitment(
+                        billingPeriodNumber: 1, totalBillingPeriods: 1, expires: Instant(milliseconds: 1_612_000_000_000), price: 99_990)))
+        #expect(try Self.transaction(#", "billingPlanType": "SOMEDAY""#).terms == PurchaseTerms(billingPlanType: "SOMEDAY"))
+        #expect(try Self.transaction().terms == nil)
+        #expect(try Self.transaction(#", "storefront": "USA", "price": 9990"#).terms == nil)
+        let receipt = try ReceiptDecoder().decode(Fixtures.example("receipts/grace.json"))
+        #expect(!receipt.transactions.isEmpty && receipt.transactions.allSatisfy { $0.terms == nil })
+        #expect(!receipt.renewals.isEmpty && receipt.renewals.allSatisfy { $0.terms == nil })
     }
 
     @Test func offers_label_freeTrialIntroductoryAndOthers() throws {
@@ -167,7 +192,13 @@ struct SignedDataDecoderTests {
                     environment: .sandbox, originalTransactionId: "12345", productId: "com.example.product",
                     autoRenewProductId: "com.example.product.2", autoRenewOn: true, isInBillingRetry: true,
                     gracePeriodExpires: Instant(milliseconds: 1_698_148_900_000), expirationIntent: "1",
-                    evidence: Instant(milliseconds: 1_698_148_800_000)))
+                    evidence: Instant(milliseconds: 1_698_148_800_000),
+                    terms: RenewalTerms(
+                        appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138", appTransactionId: "71134", offerType: 2, offerIdentifier: "abc.123",
+                        offerPeriod: "P1Y", eligibleWinBackOfferIds: ["eligible1", "eligible2"], renewalBillingPlanType: "MONTHLY",
+                        commitment: RenewalCommitment(
+                            autoRenewProductId: "com.example.product.commitment", autoRenewStatus: 1, renewalBillingPlanType: "MONTHLY",
+                            renewalDate: Instant(milliseconds: 1_698_149_500_000), renewalPrice: 9990))))
         let off = try SignedDataDecoder().renewal(
             Array(#"{"originalTransactionId": "o", "autoRenewStatus": 0, "signedDate": 1, "environment": "Production"}"#.utf8))
         #expect(off.renewal.autoRenewOn == false && off.renewal.environment == .production && !off.renewal.isInBillingRetry)

@@ -20,11 +20,11 @@ enum SignedFixtures {
     static func ms(_ text: String) -> Int64 { DateText.rfc3339(text)!.milliseconds }
 
     /// A signed auto-renewable transaction; a revoked one may say how (`revocationType`, R5.3) and
-    /// the share revoked (`revocationPercentage`, in thousandths of a percent).
+    /// the share revoked (`revocationPercentage`, in thousandths of a percent); `extra` adds members.
     static func transaction(
         _ id: String, original: String, product: String = "com.example.monthly", from: String, to: String, signed: String,
         revoked: String? = nil, revocationType: String? = nil, revocationPercentage: Int? = nil, token: String? = nil,
-        environment: String = "Production", bundleId: String = bundleId
+        environment: String = "Production", bundleId: String = bundleId, extra: [String] = []
     ) throws -> String {
         var fields = [
             #""transactionId": "\#(id)""#, #""originalTransactionId": "\#(original)""#, #""bundleId": "\#(bundleId)""#,
@@ -37,13 +37,32 @@ enum SignedFixtures {
         if let revocationType { fields.append(#""revocationType": "\#(revocationType)""#) }
         if let revocationPercentage { fields.append(#""revocationPercentage": \#(revocationPercentage)"#) }
         if let token { fields.append(#""appAccountToken": "\#(token)""#) }
+        return try TestChain.sign("{" + (fields + extra).joined(separator: ", ") + "}")
+    }
+
+    /// A signed purchase of a product without an expiry: a single issue (`Non-Consumable`) or a
+    /// non-renewing pass (`Non-Renewing Subscription`), as a `ONE_TIME_CHARGE` carries it;
+    /// `advancedCommerceInfo`, a JSON object, makes it an Advanced Commerce purchase.
+    static func purchase(
+        _ id: String, product: String, type: String, at: String, signed: String, revoked: String? = nil, token: String? = nil,
+        advancedCommerceInfo: String? = nil
+    ) throws -> String {
+        var fields = [
+            #""transactionId": "\#(id)""#, #""originalTransactionId": "\#(id)""#, #""bundleId": "\#(bundleId)""#,
+            #""productId": "\#(product)""#, #""purchaseDate": \#(ms(at))"#, #""originalPurchaseDate": \#(ms(at))"#, #""quantity": 1"#,
+            #""type": "\#(type)""#, #""inAppOwnershipType": "PURCHASED""#, #""signedDate": \#(ms(signed))"#, #""environment": "Production""#,
+            #""transactionReason": "PURCHASE""#, #""storefront": "USA""#, #""currency": "USD""#, #""price": 2990"#,
+        ]
+        if let revoked { fields += [#""revocationDate": \#(ms(revoked))"#, #""revocationReason": 0"#] }
+        if let token { fields.append(#""appAccountToken": "\#(token)""#) }
+        if let advancedCommerceInfo { fields.append(#""advancedCommerceInfo": \#(advancedCommerceInfo)"#) }
         return try TestChain.sign("{" + fields.joined(separator: ", ") + "}")
     }
 
-    /// A signed renewal info.
+    /// A signed renewal info; `extra` adds members.
     static func renewal(
         original: String, product: String = "com.example.monthly", autoRenew: Bool, signed: String, environment: String = "Production",
-        expirationIntent: Int? = nil
+        expirationIntent: Int? = nil, extra: [String] = []
     ) throws -> String {
         var fields = [
             #""originalTransactionId": "\#(original)""#, #""productId": "\#(product)""#, #""autoRenewProductId": "\#(product)""#,
@@ -51,7 +70,7 @@ enum SignedFixtures {
             #""environment": "\#(environment)""#,
         ]
         if let expirationIntent { fields.append(#""expirationIntent": \#(expirationIntent)"#) }
-        return try TestChain.sign("{" + fields.joined(separator: ", ") + "}")
+        return try TestChain.sign("{" + (fields + extra).joined(separator: ", ") + "}")
     }
 
     /// The signed payload of a version 2 notification.

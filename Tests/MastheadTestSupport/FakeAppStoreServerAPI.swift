@@ -47,6 +47,10 @@ public final class FakeAppStoreServerAPI: Sendable {
         public var notifications: [(signedPayload: String, sent: Int64)] = []
         /// Order id → signed transactions.
         public var orders: [String: [String]] = [:]
+        /// Transaction id → signed app transaction (Get App Transaction Info).
+        public var appTransactions: [String: String] = [:]
+        /// Original transaction id → the app account token Set App Account Token gave it.
+        public var appAccountTokens: [String: String] = [:]
 
         /// An empty store.
         public init() {}
@@ -181,12 +185,34 @@ public final class FakeAppStoreServerAPI: Sendable {
             let token = "page-\(start + page.count)"
             let next = more ? #""paginationToken": "\#(rewound[token] ?? token)", "# : ""
             return Self.json(#"{\#(next)"hasMore": \#(more), "notificationHistory": [\#(items.joined(separator: ", "))]}"#)
+        case ("PUT", ["inApps", "v1", "transactions"]) where segments.count == 5 && segments[4] == "appAccountToken":
+            return setAppAccountToken(request, originalTransactionId: segments[3], store: store)
+        case ("GET", ["inApps", "v1", "transactions"]) where segments.count == 5 && segments[3] == "appTransactions":
+            guard let signed = store.appTransactions[segments[4]] else { return HTTPResponse(status: 404, body: Self.error(4_040_019, "App transaction does not exist.")) }
+            return Self.json(#"{"signedAppTransactionInfo": "\#(signed)"}"#)
         case ("PUT", ["inApps", "v2", "transactions"]) where segments.count == 5 && segments[3] == "consumption":
             // Send Consumption Information: accepted without a body (the request is in `seen`).
             return HTTPResponse(status: 202, body: [])
         default:
             return HTTPResponse(status: 404, body: Self.error(4_040_000, "No such endpoint."))
         }
+    }
+
+    /// Set App Account Token: the body must be exactly `{"appAccountToken": "<lower-case UUID>"}`
+    /// sent as JSON, for a subscription the environment knows; the token is recorded.
+    private func setAppAccountToken(_ request: HTTPRequest, originalTransactionId: String, store: Store) -> HTTPResponse {
+        guard request.header("Content-Type") == "application/json", let root = try? JSONDocument(parsing: request.body).root,
+            root.kind == .object, root.count == 1, let token = root.member("appAccountToken")?.string,
+            let uuid = UUID(uuidString: token), uuid.uuidString.lowercased() == token
+        else { return HTTPResponse(status: 400, body: Self.error(4_000_183, "Invalid app account token UUID.")) }
+        guard store.transactions[originalTransactionId] != nil || store.customers.contains(where: { $0.transactionIds.contains(originalTransactionId) }) else {
+            return Self.notFound
+        }
+        let sandbox = request.pathSegments.first == "sandbox"
+        state.withLock { state in
+            if sandbox { state.sandbox.appAccountTokens[originalTransactionId] = token } else { state.production.appAccountTokens[originalTransactionId] = token }
+        }
+        return HTTPResponse(status: 200, body: [])
     }
 
     private static let notFound = HTTPResponse(status: 404, body: error(4_040_010, "Transaction id not found."))

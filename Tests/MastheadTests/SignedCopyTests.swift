@@ -128,7 +128,8 @@ struct SignedCopyTests {
                         offer: random.chance(20) ? OfferKind.allCases[random.below(OfferKind.allCases.count)] : nil,
                         environment: random.chance(90) ? .production : .sandbox, signedDate: random.chance(60) ? instant() : nil,
                         revocationType: HistoryGenerator.revocationTypes[random.below(HistoryGenerator.revocationTypes.count)],
-                        revocationPercentage: random.chance(50) ? Int32(random.below(3) * 50_000) : nil))
+                        revocationPercentage: random.chance(50) ? Int32(random.below(3) * 50_000) : nil,
+                        terms: Self.terms[random.below(Self.terms.count)]))
             }
         }
         let whole = PurchaseHistory(transactions: random.shuffled(copies))
@@ -147,7 +148,24 @@ struct SignedCopyTests {
             let mine = copies.filter { $0.transactionId == transaction.transactionId && $0.environment == transaction.environment }
             #expect(transaction.countedCancellation == Self.expectedCancellation(of: mine))
             #expect(transaction.cancellationEndsTransaction == Self.expectedEnding(of: mine), "\(mine)")
+            #expect(transaction.terms == Self.expectedTerms(of: mine), "\(mine)")
         }
+    }
+
+    /// Terms the generated copies carry: none, or a win-back offer's in two Unicode spellings of
+    /// one identifier, or a commitment's.
+    static let terms: [PurchaseTerms?] = [
+        nil, nil, PurchaseTerms(offerType: 4, offerIdentifier: "caf\u{E9}", offerPeriod: "P1M"),
+        PurchaseTerms(offerType: 4, offerIdentifier: "cafe\u{301}", offerPeriod: "P1M"),
+        PurchaseTerms(appTransactionId: "7", billingPlanType: "MONTHLY", commitment: PurchaseCommitment(billingPeriodNumber: 2, totalBillingPeriods: 12)),
+    ]
+
+    /// R2.8 for terms stated directly: those of the latest signed copies (of all copies, without
+    /// signed ones); of differing ones, the first in their order; none only when none gives any.
+    static func expectedTerms(of copies: [Transaction]) -> PurchaseTerms? {
+        let latest = copies.compactMap(\.signedDate).max()
+        let state = latest.map { latest in copies.filter { $0.signedDate == latest } } ?? copies
+        return state.compactMap(\.terms).min()
     }
 
     /// R5.3 with R2.8 stated directly: the cancellation counted ends the transaction when it is a

@@ -1,4 +1,4 @@
-public import MastheadJSON
+import MastheadJSON
 
 /// The body of an App Store Server API error answer: `{"errorCode": 4040010, "errorMessage": "…"}`.
 public struct ErrorPayload: Hashable, Sendable, ServerAPIResponse {
@@ -8,14 +8,8 @@ public struct ErrorPayload: Hashable, Sendable, ServerAPIResponse {
     /// An empty payload.
     public init() {}
 
-    /// Parses and reads an error body.
-    /// - Throws: ``FormatError`` naming the JSON path and line of a member of the wrong JSON type.
-    public init(decoding bytes: [UInt8]) throws(FormatError) { self = try .reading(try JSONValue.parsed(bytes), path: "$") }
-
-    /// Reads an error body parsed already, found at `path`.
-    public init(_ value: JSONValue, path: String = "$") throws(FormatError) { self = try .reading(value, path: path) }
-
-    static let what = "an error object"
+    /// How an error body is read.
+    public static let documentReader = AppStoreDocumentReader<Self>(what: "an error object")
 
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {

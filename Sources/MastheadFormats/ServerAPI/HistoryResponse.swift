@@ -1,8 +1,8 @@
-public import MastheadJSON
+import MastheadJSON
 
 /// One page of Get Transaction History (`GET /inApps/v2/history/{transactionId}`): signed
 /// transactions, and the `revision` to ask for the next page while `hasMore`.
-public struct HistoryResponse: Hashable, Sendable, ServerAPIResponse {
+public struct HistoryResponse: Hashable, Sendable, ServerAPIResponse, AppMembers {
     public var revision: String?
     public var hasMore: Bool?
     public var bundleId: String?
@@ -14,24 +14,15 @@ public struct HistoryResponse: Hashable, Sendable, ServerAPIResponse {
     /// An empty response.
     public init() {}
 
-    /// Parses and reads a response body.
-    /// - Throws: ``FormatError`` naming the JSON path and line of a member of the wrong JSON type.
-    public init(decoding bytes: [UInt8]) throws(FormatError) { self = try .reading(try JSONValue.parsed(bytes), path: "$") }
-
-    /// Reads a response body parsed already, found at `path`.
-    public init(_ value: JSONValue, path: String = "$") throws(FormatError) { self = try .reading(value, path: path) }
-
-    static let what = "a history response object"
+    /// How a response body is read.
+    public static let documentReader = AppStoreDocumentReader<Self>(what: "a history response object")
 
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {
         case "revision": revision = try fields.string(value, "revision")
         case "hasMore": hasMore = try fields.bool(value, "hasMore")
-        case "bundleId": bundleId = try fields.string(value, "bundleId")
-        case "appAppleId": appAppleId = try fields.int64(value, "appAppleId")
-        case "environment": environment = try fields.string(value, "environment").map(AppStoreEnvironment.init(rawValue:))
         case "signedTransactions": signedTransactions = try fields.strings(value, "signedTransactions") ?? []
-        default: break
+        default: try readAppMember(key, value, fields)
         }
     }
 }

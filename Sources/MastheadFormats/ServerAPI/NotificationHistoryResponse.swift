@@ -1,5 +1,5 @@
 public import Masthead
-public import MastheadJSON
+import MastheadJSON
 
 /// One page of Get Notification History (`POST /inApps/v1/notifications/history`): the version 2
 /// notifications Apple sent (or tried to send), and the `paginationToken` of the next page while `hasMore`.
@@ -11,14 +11,8 @@ public struct NotificationHistoryResponse: Hashable, Sendable, ServerAPIResponse
     /// An empty response.
     public init() {}
 
-    /// Parses and reads a response body.
-    /// - Throws: ``FormatError`` naming the JSON path and line of a member of the wrong JSON type.
-    public init(decoding bytes: [UInt8]) throws(FormatError) { self = try .reading(try JSONValue.parsed(bytes), path: "$") }
-
-    /// Reads a response body parsed already, found at `path`.
-    public init(_ value: JSONValue, path: String = "$") throws(FormatError) { self = try .reading(value, path: path) }
-
-    static let what = "a notification history response object"
+    /// How a response body is read.
+    public static let documentReader = AppStoreDocumentReader<Self>(what: "a notification history response object")
 
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {

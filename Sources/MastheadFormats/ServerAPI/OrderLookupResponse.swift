@@ -1,4 +1,4 @@
-public import MastheadJSON
+import MastheadJSON
 
 /// The answer of Look Up Order ID (`GET /inApps/v1/lookup/{orderId}`): whether the order id is
 /// valid (`status` 0) or not (1), and the signed transactions of the order.
@@ -11,14 +11,8 @@ public struct OrderLookupResponse: Hashable, Sendable, ServerAPIResponse {
     /// An empty response.
     public init() {}
 
-    /// Parses and reads a response body.
-    /// - Throws: ``FormatError`` naming the JSON path and line of a member of the wrong JSON type.
-    public init(decoding bytes: [UInt8]) throws(FormatError) { self = try .reading(try JSONValue.parsed(bytes), path: "$") }
-
-    /// Reads a response body parsed already, found at `path`.
-    public init(_ value: JSONValue, path: String = "$") throws(FormatError) { self = try .reading(value, path: path) }
-
-    static let what = "an order lookup response object"
+    /// How a response body is read.
+    public static let documentReader = AppStoreDocumentReader<Self>(what: "an order lookup response object")
 
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {

@@ -1,8 +1,8 @@
-public import MastheadJSON
+import MastheadJSON
 
 /// The answer of Get All Subscription Statuses (`GET /inApps/v1/subscriptions/{transactionId}`):
 /// per subscription group, the latest signed transaction and renewal info of each subscription.
-public struct StatusResponse: Hashable, Sendable, ServerAPIResponse {
+public struct StatusResponse: Hashable, Sendable, ServerAPIResponse, AppMembers {
     public var environment: AppStoreEnvironment?
     public var bundleId: String?
     public var appAppleId: Int64?
@@ -11,23 +11,14 @@ public struct StatusResponse: Hashable, Sendable, ServerAPIResponse {
     /// An empty response.
     public init() {}
 
-    /// Parses and reads a response body.
-    /// - Throws: ``FormatError`` naming the JSON path and line of a member of the wrong JSON type.
-    public init(decoding bytes: [UInt8]) throws(FormatError) { self = try .reading(try JSONValue.parsed(bytes), path: "$") }
-
-    /// Reads a response body parsed already, found at `path`.
-    public init(_ value: JSONValue, path: String = "$") throws(FormatError) { self = try .reading(value, path: path) }
-
-    static let what = "a status response object"
+    /// How a response body is read.
+    public static let documentReader = AppStoreDocumentReader<Self>(what: "a status response object")
 
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {
-        case "environment": environment = try fields.string(value, "environment").map(AppStoreEnvironment.init(rawValue:))
-        case "bundleId": bundleId = try fields.string(value, "bundleId")
-        case "appAppleId": appAppleId = try fields.int64(value, "appAppleId")
         case "data":
             data = try fields.objects(value, "data", what: "subscription group object", SubscriptionGroupIdentifierItem.read) ?? []
-        default: break
+        default: try readAppMember(key, value, fields)
         }
     }
 }

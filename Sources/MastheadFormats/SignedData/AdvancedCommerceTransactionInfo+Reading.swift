@@ -1,34 +1,24 @@
 import MastheadJSON
 
-extension AdvancedCommerceTransactionInfo: SignedObject {
+extension AdvancedCommerceTransactionInfo: AdvancedCommerceInfoMembers {
     /// Reads one member of a transaction's `advancedCommerceInfo` object.
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {
-        case "descriptors": descriptors = try fields.object(value, "descriptors", what: "a descriptors object", AdvancedCommerceDescriptors.read)
         case "estimatedTax": estimatedTax = try fields.int64(value, "estimatedTax")
-        case "items": items = try fields.objects(value, "items", what: "an item object", AdvancedCommerceTransactionItem.read)
-        case "period": period = try fields.string(value, "period")
-        case "requestReferenceId": requestReferenceId = try fields.string(value, "requestReferenceId")
-        case "taxCode": taxCode = try fields.string(value, "taxCode")
         case "taxExclusivePrice": taxExclusivePrice = try fields.int64(value, "taxExclusivePrice")
         case "taxRate": taxRate = try fields.string(value, "taxRate")
-        default: break
+        default: try readInfoMember(key, value, fields)
         }
     }
 }
 
-extension AdvancedCommerceTransactionItem: SignedObject {
-    /// Reads one member of an element of `items`.
+extension AdvancedCommerceTransactionItem: AdvancedCommerceItemMembers {
+    /// Reads one member of an element of a transaction's `items`.
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {
-        case "SKU": sku = try fields.string(value, "SKU")
-        case "description": description = try fields.string(value, "description")
-        case "displayName": displayName = try fields.string(value, "displayName")
-        case "offer": offer = try fields.object(value, "offer", what: "an offer object", AdvancedCommerceOffer.read)
-        case "price": price = try fields.int64(value, "price")
         case "refunds": refunds = try fields.objects(value, "refunds", what: "a refund object", AdvancedCommerceRefund.read)
         case "revocationDate": revocationDate = try fields.instant(value, "revocationDate")
-        default: break
+        default: try readItemMember(key, value, fields)
         }
     }
 }

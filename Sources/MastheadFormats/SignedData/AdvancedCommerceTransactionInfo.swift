@@ -2,8 +2,9 @@ public import Masthead
 
 /// What an Advanced Commerce API purchase was for (Apple's `advancedCommerceInfo` of a transaction).
 ///
-/// Masthead grants nothing through the Advanced Commerce API; the fields are read so that a
-/// transaction carrying them decodes whole. Enumerated values are kept as Apple's strings.
+/// An item whose `SKU` a catalog product names (its `"sku"`) is a purchase of that product
+/// (``SignedDataDecoder``); the other fields are read so that a transaction carrying them decodes
+/// whole. Enumerated values are kept as Apple's strings.
 public struct AdvancedCommerceTransactionInfo: Hashable, Sendable {
     public var descriptors: AdvancedCommerceDescriptors?
     /// The estimated tax in milliunits.

@@ -32,6 +32,18 @@ public struct AppIdentity: Hashable, Sendable {
         try checkEnvironment(payload.environment, path: JSONPath.member(path, "environment"))
     }
 
+    /// Checks a signed app transaction's payload: bundle id, `appAppleId` (when one is given, for
+    /// data judged as production data) and environment (its `receiptType`).
+    /// - Throws: ``FormatError/wrongBundleId(path:expected:found:)``,
+    ///   ``FormatError/wrongAppAppleId(path:expected:found:)`` or ``FormatError/environmentNotAccepted(path:found:accepted:)``.
+    public func check(_ payload: JWSAppTransactionDecodedPayload, path: String = "$") throws(FormatError) {
+        try checkBundleId(payload.bundleId, path: JSONPath.member(path, "bundleId"))
+        if let expected = appAppleId, isJudgedAsProduction(payload.receiptType), payload.appAppleId != expected {
+            throw FormatError.wrongAppAppleId(path: JSONPath.member(path, "appAppleId"), expected: expected, found: payload.appAppleId)
+        }
+        try checkEnvironment(payload.receiptType, path: JSONPath.member(path, "receiptType"))
+    }
+
     /// Checks a notification's payload with the app fields of its `data`, `summary`,
     /// `externalPurchaseToken` or `appData`, the first present (an external purchase token's
     /// environment is the sandbox when its id starts with `SANDBOX`, else production).

@@ -1,15 +1,9 @@
-public import MastheadJSON
+import MastheadJSON
 
 extension JWSRenewalInfoDecodedPayload: SignedRoot {
-    /// Parses and reads a signed renewal info's payload: the JSON between the token's dots, once
-    /// its signature has been verified.
-    /// - Throws: ``FormatError`` naming the JSON path and line of a field of the wrong JSON type.
-    public init(decoding bytes: [UInt8]) throws(FormatError) { self = try .reading(try JSONValue.parsed(bytes), path: "$") }
-
-    /// Reads a signed renewal info's payload from a parsed value found at `path`.
-    public init(_ value: JSONValue, path: String = "$") throws(FormatError) { self = try .reading(value, path: path) }
-
-    static let what = "a signed renewal info payload object"
+    /// How a signed renewal info's payload is read (``AppStoreDocument/init(decoding:)``: the JSON
+    /// between the token's dots, once its signature has been verified).
+    public static let documentReader = AppStoreDocumentReader<Self>(what: "a signed renewal info payload object")
 
     /// Reads one member of a renewal info payload object; an unknown member is ignored.
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {

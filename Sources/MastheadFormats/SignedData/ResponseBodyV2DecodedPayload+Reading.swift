@@ -1,15 +1,9 @@
-public import MastheadJSON
+import MastheadJSON
 
 extension ResponseBodyV2DecodedPayload: SignedRoot {
-    /// Parses and reads a version 2 notification's payload: the JSON between the dots of its
-    /// `signedPayload`, once its signature has been verified.
-    /// - Throws: ``FormatError`` naming the JSON path and line of a field of the wrong JSON type.
-    public init(decoding bytes: [UInt8]) throws(FormatError) { self = try .reading(try JSONValue.parsed(bytes), path: "$") }
-
-    /// Reads a version 2 notification's payload from a parsed value found at `path`.
-    public init(_ value: JSONValue, path: String = "$") throws(FormatError) { self = try .reading(value, path: path) }
-
-    static let what = "a notification payload object"
+    /// How a version 2 notification's payload is read (``AppStoreDocument/init(decoding:)``: the JSON
+    /// between the dots of its `signedPayload`, once its signature has been verified).
+    public static let documentReader = AppStoreDocumentReader<Self>(what: "a notification payload object")
 
     /// Reads one member of a notification payload object; an unknown member is ignored.
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
@@ -30,37 +24,31 @@ extension ResponseBodyV2DecodedPayload: SignedRoot {
     }
 }
 
-extension NotificationData: SignedObject {
+extension NotificationData: AppMembers {
     /// Reads one member of a notification's `data` object.
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {
-        case "environment": environment = try fields.string(value, "environment").map(AppStoreEnvironment.init(rawValue:))
-        case "appAppleId": appAppleId = try fields.int64(value, "appAppleId")
-        case "bundleId": bundleId = try fields.string(value, "bundleId")
         case "bundleVersion": bundleVersion = try fields.string(value, "bundleVersion")
         case "signedTransactionInfo": signedTransactionInfo = try fields.string(value, "signedTransactionInfo")
         case "signedRenewalInfo": signedRenewalInfo = try fields.string(value, "signedRenewalInfo")
         case "status": status = try fields.int32(value, "status").map(AppStoreSubscriptionStatus.init(rawValue:))
         case "consumptionRequestReason":
             consumptionRequestReason = try fields.string(value, "consumptionRequestReason").map(ConsumptionRequestReason.init(rawValue:))
-        default: break
+        default: try readAppMember(key, value, fields)
         }
     }
 }
 
-extension NotificationSummary: SignedObject {
+extension NotificationSummary: AppMembers {
     /// Reads one member of a notification's `summary` object.
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {
-        case "environment": environment = try fields.string(value, "environment").map(AppStoreEnvironment.init(rawValue:))
-        case "appAppleId": appAppleId = try fields.int64(value, "appAppleId")
-        case "bundleId": bundleId = try fields.string(value, "bundleId")
         case "productId": productId = try fields.identifier(value, "productId")
         case "requestIdentifier": requestIdentifier = try fields.string(value, "requestIdentifier")
         case "storefrontCountryCodes": storefrontCountryCodes = try fields.strings(value, "storefrontCountryCodes")
         case "succeededCount": succeededCount = try fields.int64(value, "succeededCount")
         case "failedCount": failedCount = try fields.int64(value, "failedCount")
-        default: break
+        default: try readAppMember(key, value, fields)
         }
     }
 }
@@ -78,15 +66,12 @@ extension ExternalPurchaseToken: SignedObject {
     }
 }
 
-extension NotificationAppData: SignedObject {
+extension NotificationAppData: AppMembers {
     /// Reads one member of a notification's `appData` object.
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {
-        case "appAppleId": appAppleId = try fields.int64(value, "appAppleId")
-        case "bundleId": bundleId = try fields.string(value, "bundleId")
-        case "environment": environment = try fields.string(value, "environment").map(AppStoreEnvironment.init(rawValue:))
         case "signedAppTransactionInfo": signedAppTransactionInfo = try fields.string(value, "signedAppTransactionInfo")
-        default: break
+        default: try readAppMember(key, value, fields)
         }
     }
 }

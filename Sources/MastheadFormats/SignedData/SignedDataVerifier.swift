@@ -60,6 +60,16 @@ public struct SignedDataVerifier: Sendable {
         return signed
     }
 
+    /// Verifies and reads a signed app transaction (Get App Transaction Info's
+    /// `signedAppTransactionInfo`) found at `path`: its chain and signature, then its app
+    /// (bundle id, App Apple ID, environment). Its payload has no `signedDate`, so its chain is
+    /// judged at ``now``.
+    public func appTransaction(_ token: String, path: String) throws(FormatError) -> JWSAppTransactionDecodedPayload {
+        let payload = try JWSAppTransactionDecodedPayload(try payload(of: token, path: path), path: path)
+        try app.check(payload, path: path)
+        return payload
+    }
+
     /// Verifies and reads a version 2 notification's `signedPayload` found at `path`, and the
     /// signed transaction and renewal info its `data` carries.
     public func notification(_ signedPayload: String, path: String) throws(FormatError) -> SignedNotification {
@@ -82,7 +92,7 @@ public struct SignedDataVerifier: Sendable {
         var transactions: [Transaction] = []
         transactions.reserveCapacity(signedTransactions.count)
         for (index, token) in signedTransactions.enumerated() {
-            transactions.append(try transaction(token, path: JSONPath.element(JSONPath.member(path, "signedTransactions"), index)).transaction)
+            transactions += try transaction(token, path: JSONPath.element(JSONPath.member(path, "signedTransactions"), index)).transactions
         }
         var renewals: [RenewalInfo] = []
         for (index, token) in signedRenewalInfos.enumerated() {
@@ -113,6 +123,6 @@ public struct SignedNotification: Hashable, Sendable {
 
     /// The transaction and renewal info as a history to merge (R2.8).
     public var history: PurchaseHistory {
-        PurchaseHistory(transactions: transaction.map { [$0.transaction] } ?? [], renewals: renewal.map { [$0.renewal] } ?? [])
+        PurchaseHistory(transactions: transaction?.transactions ?? [], renewals: renewal.map { [$0.renewal] } ?? [])
     }
 }

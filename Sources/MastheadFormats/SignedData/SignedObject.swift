@@ -21,19 +21,11 @@ extension SignedObject {
 }
 
 /// A ``SignedObject`` that is a whole document, such as a signed payload or an API answer.
-protocol SignedRoot: SignedObject {
-    /// What the top-level object is called in an error, such as "a status response object".
-    static var what: String { get }
-}
+protocol SignedRoot: SignedObject, AppStoreDocument {}
 
 extension SignedRoot {
-    /// Reads a document parsed already, found at `path`.
-    static func reading(_ value: JSONValue, path: String) throws(FormatError) -> Self {
-        try value.withUnsafeValue { (node) throws(FormatError) in try read(node, path: path) }
-    }
-
     /// Reads a document through an unowned view of its top-level value, found at `path`.
     static func read(_ root: UnsafeJSONValue, path: String) throws(FormatError) -> Self {
-        try read(root, SignedFields(root, path: path, what: what))
+        try read(root, SignedFields(root, path: path, what: documentReader.what))
     }
 }

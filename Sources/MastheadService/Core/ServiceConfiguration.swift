@@ -67,6 +67,11 @@ public struct ServiceConfiguration: Sendable {
     /// Seconds one request to Apple (verifyReceipt or the App Store Server API) may take in all:
     /// connecting, the first byte and the whole answer.
     public var appStoreRequestTimeoutSeconds = 15
+    /// Seconds between two looks for Set App Account Token calls due (when the App Store Server
+    /// API is configured).
+    public var appAccountTokenUpdateIntervalSeconds = 10
+    /// Tries of one Set App Account Token call before it is given up.
+    public var appAccountTokenUpdateAttempts = 8
     /// The In-App Purchase key's id (`MASTHEAD_APP_STORE_KEY_ID`).
     public var appStoreKeyId = ""
     /// The team's issuer id (`MASTHEAD_APP_STORE_ISSUER_ID`).
@@ -155,6 +160,12 @@ public struct ServiceConfiguration: Sendable {
         .number(
             "appStoreRequestTimeoutSeconds", \.appStoreRequestTimeoutSeconds,
             "Seconds one request to Apple may take in all (connect, first byte, whole answer).", range: ServiceConfiguration.requestTimeoutRange),
+        .number(
+            "appAccountTokenUpdateIntervalSeconds", \.appAccountTokenUpdateIntervalSeconds,
+            "Seconds between looks for Set App Account Token calls due.", range: 1...86_400),
+        .number(
+            "appAccountTokenUpdateAttempts", \.appAccountTokenUpdateAttempts, "Tries of a Set App Account Token call before it is given up.",
+            range: 1...100),
         .text("accessLog", "FILE|-", \.accessLog, "Access log: a JSON line per request to this file, or - for standard error; empty: none."),
         .toggle(
             "consumptionInformation", \.consumptionInformation,

@@ -8,6 +8,7 @@ import MastheadFormats
 public import MastheadHTTP
 import MastheadSockets
 public import MastheadStorage
+import Synchronization
 
 /// Why a service process could not start; nothing it had begun is left running.
 public enum ServiceProcessError: Error, Sendable, CustomStringConvertible {
@@ -36,9 +37,11 @@ public enum ServiceProcessError: Error, Sendable, CustomStringConvertible {
 /// mid-answer is an error on its socket); raises the open-file limit; binds the port before it
 /// opens anything (a start that cannot listen leaves no database behind); opens the access log
 /// and the store; starts the HTTP server's event loops, the signal thread and, when configured,
-/// the polling and the sending of consumption information. A stop signal stops the server
-/// gracefully; ``waitUntilStopped()`` then stops the polling (a poll already running finishes),
-/// closes the access log and closes the store (which stops sending consumption information).
+/// the polling, the sending of Set App Account Token calls (``AppAccountTokenUpdater``) and the
+/// sending of consumption information. A stop signal stops the server gracefully;
+/// ``waitUntilStopped()`` then stops the polling and the sending (a run already under way
+/// finishes), closes the access log and closes the store (which stops sending consumption
+/// information).
 public final class ServiceProcess: Sendable {
     /// The service served.
     public let service: EntitlementService
@@ -46,20 +49,35 @@ public final class ServiceProcess: Sendable {
     public let server: HTTPServer
     private let accessLog: AccessLog?
     private let polling: Polling?
+    /// The timer sending Set App Account Token calls, when the App Store Server API is configured.
+    private let tokenUpdates: Polling?
     /// Whether ``waitUntilStopped()`` closes the service (it opened it).
     private let closesService: Bool
 
-    /// The polling job's timer and the queue it runs on (a dispatch source may be cancelled from any thread).
+    /// A timer (the polling job's, the Set App Account Token calls') and the queue it runs on (a
+    /// dispatch source may be cancelled from any thread).
     private struct Polling: @unchecked Sendable {
         let timer: any DispatchSourceTimer
         let queue: DispatchQueue
+        /// Set when the process stops, for a job that can end its run early.
+        var stopping: StopFlag?
     }
 
-    private init(service: EntitlementService, server: HTTPServer, accessLog: AccessLog?, polling: Polling?, closesService: Bool) {
+    /// Whether the process is stopping, read by a timer's run between its steps.
+    private final class StopFlag: Sendable {
+        private let stopped = Atomic(false)
+        func set() { stopped.store(true, ordering: .releasing) }
+        var isSet: Bool { stopped.load(ordering: .acquiring) }
+    }
+
+    private init(
+        service: EntitlementService, server: HTTPServer, accessLog: AccessLog?, polling: Polling?, tokenUpdates: Polling? = nil, closesService: Bool
+    ) {
         self.service = service
         self.server = server
         self.accessLog = accessLog
         self.polling = polling
+        self.tokenUpdates = tokenUpdates
         self.closesService = closesService
     }
 
@@ -116,7 +134,16 @@ public final class ServiceProcess: Sendable {
             accessLog?.close()
             throw .configuration(error.description)
         }
-        return ServiceProcess(service: service, server: server, accessLog: accessLog, polling: polling, closesService: true)
+        let tokenUpdates: Polling?
+        do { tokenUpdates = try startAppAccountTokenUpdates(service, configuration) } catch {
+            polling.map(stopTimer)
+            server.stop()
+            server.waitUntilStopped()
+            service.close()
+            accessLog?.close()
+            throw .configuration(error.description)
+        }
+        return ServiceProcess(service: service, server: server, accessLog: accessLog, polling: polling, tokenUpdates: tokenUpdates, closesService: true)
     }
 
     /// Serves `router`'s service, opened and closed by the caller, on `http`'s host and port: the
@@ -140,17 +167,16 @@ public final class ServiceProcess: Sendable {
         server.stop(gracePeriodMilliseconds: gracePeriodMilliseconds)
     }
 
-    /// Waits until the server has stopped, then stops the polling (a poll already running
-    /// finishes first), closes the access log and, when it opened it, closes the service.
+    /// Waits until the server has stopped, then stops the polling and the sending of Set App
+    /// Account Token calls (a run already under way finishes first), closes the access log and,
+    /// when it opened it, closes the service.
     /// - Returns: why the database's checkpoint failed (every commit is still in the write-ahead
     ///   log: keep the `-wal` file with the database), or nil.
     @discardableResult
     public func waitUntilStopped() -> StorageError? {
         server.waitUntilStopped()
-        if let polling {
-            polling.timer.cancel()
-            polling.queue.sync {}
-        }
+        polling.map(Self.stopTimer)
+        tokenUpdates.map(Self.stopTimer)
         accessLog?.close()
         return closesService ? service.close() : nil
     }
@@ -227,6 +253,37 @@ public final class ServiceProcess: Sendable {
         } catch {
             throw .cannotOpenStore(database: "\(configuration.database)", reason: "\(error)")
         }
+    }
+
+    /// Stops a timer; a run under way finishes first (or, told it is stopping, at its next step).
+    private static func stopTimer(_ timer: Polling) {
+        timer.stopping?.set()
+        timer.timer.cancel()
+        timer.queue.sync {}
+    }
+
+    /// Starts sending the Set App Account Token calls links queued, every
+    /// `appAccountTokenUpdateIntervalSeconds`, each outcome written to standard error; nil when
+    /// the App Store Server API is not configured (links then queue none).
+    private static func startAppAccountTokenUpdates(_ service: EntitlementService, _ configuration: ServiceConfiguration) throws(ConfigurationError) -> Polling? {
+        guard service.queuesAppAccountTokenUpdates, let client = try service.appStoreServerAPIClient() else { return nil }
+        let updater = AppAccountTokenUpdater(service: service, client: client, log: writeToStandardError)
+        let queue = DispatchQueue(label: "app-account-token-updates")
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let interval = configuration.appAccountTokenUpdateIntervalSeconds
+        let stopping = StopFlag()
+        timer.schedule(deadline: .now() + .seconds(interval), repeating: .seconds(interval))
+        timer.setEventHandler {
+            do { try updater.run(while: { !stopping.isSet }) } catch { writeToStandardError("app account token: sending failed: \(error)\n") }
+        }
+        timer.resume()
+        return Polling(timer: timer, queue: queue, stopping: stopping)
+    }
+
+    /// Writes `line` to standard error in one call.
+    private static func writeToStandardError(_ line: String) {
+        let bytes = Array(line.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }
 
     /// Starts polling Apple every `pollingIntervalSeconds` for the subscriptions expiring within

@@ -41,7 +41,7 @@ extension EntitlementService {
             _ = try store.recordNotification(
                 type: type, subtype: payload.subtype?.rawValue, uuid: payload.notificationUUID, environment: environment,
                 originalTransactionIds: subscriptions.map(\.originalTransactionId), body: text, received: now)
-            try store.save(transactions: transaction.map { [$0.transaction] } ?? [], renewals: renewal.map { [$0] } ?? [])
+            try store.save(transactions: transaction?.transactions ?? [], renewals: renewal.map { [$0] } ?? [])
             var users: Set<ExactKey> = []
             for subscription in subscriptions {
                 let user = try store.linkSubscription(

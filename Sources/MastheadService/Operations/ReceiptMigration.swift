@@ -85,7 +85,7 @@ public struct ReceiptMigration: Sendable {
         let original = subscription.originalTransactionId
         let environment = subscription.environment
         let fetched = try appStoreServerAPI.transactionHistory(transactionId: original, servers: .only(environment)).transactions
-            .map(\.transaction).filter { $0.originalTransactionId.sameBytes(as: original) && $0.environment == environment }
+            .flatMap(\.transactions).filter { $0.originalTransactionId.sameBytes(as: original) && $0.environment == environment }
         guard !fetched.isEmpty else {
             throw MigrationError.subscriptionNotInHistory(environment: environment.rawValue, originalTransactionId: original)
         }

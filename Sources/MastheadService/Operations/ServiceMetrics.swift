@@ -25,6 +25,8 @@ final class ServiceMetrics: Sendable {
         var routes: [String: Route] = [:]
         var notifications: [String: Int] = [:]
         var storeErrors = 0
+        /// Set App Account Token calls by outcome (``appAccountTokenUpdateOutcomes``).
+        var appAccountTokenUpdates: [String: Int] = [:]
     }
 
     private let state = Mutex(State())
@@ -51,6 +53,15 @@ final class ServiceMetrics: Sendable {
     }
 
     func recordStoreError() { state.withLock { $0.storeErrors += 1 } }
+
+    /// What a Set App Account Token call came to: `queued` (owed, with the link that owes it),
+    /// `sent` (Apple took it), `retried` (an attempt failed; another follows) or `failed` (given up).
+    static let appAccountTokenUpdateOutcomes = ["queued", "sent", "retried", "failed"]
+
+    /// Counts `count` Set App Account Token calls of `outcome`, one of ``appAccountTokenUpdateOutcomes``.
+    func recordAppAccountTokenUpdates(_ outcome: String, count: Int = 1) {
+        state.withLock { $0.appAccountTokenUpdates[outcome, default: 0] += count }
+    }
 
     /// `value` as a label value of the text format: `\`, `"` and line feed escaped.
     static func escapedLabel(_ value: String) -> String {
@@ -99,6 +110,11 @@ final class ServiceMetrics: Sendable {
             }
             lines += ["# HELP masthead_store_errors_total Failed database writes.", "# TYPE masthead_store_errors_total counter",
                       "masthead_store_errors_total \(state.storeErrors)"]
+            lines += ["# HELP masthead_app_account_token_updates_total Set App Account Token calls by outcome: queued, sent, retried, failed (given up).",
+                      "# TYPE masthead_app_account_token_updates_total counter"]
+            for outcome in ServiceMetrics.appAccountTokenUpdateOutcomes {
+                lines.append("masthead_app_account_token_updates_total{outcome=\"\(outcome)\"} \(state.appAccountTokenUpdates[outcome, default: 0])")
+            }
             lines += ["# HELP masthead_cached_users Users whose histories and answers are cached (at most maxCachedUsers).",
                       "# TYPE masthead_cached_users gauge", "masthead_cached_users \(cachedUsers)"]
             if let http {

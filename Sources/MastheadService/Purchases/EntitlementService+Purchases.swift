@@ -31,22 +31,38 @@ extension EntitlementService {
     /// With a `deadline` (monotonic milliseconds), the write checks it when it runs, inside its
     /// transaction: past it, the write stores nothing and fails with
     /// ``PurchaseError/restoreTimedOut(_:)``.
+    ///
+    /// When the App Store Server API is configured, the same write queues a Set App Account Token
+    /// call for each subscription linked whose signed data never carried an app account token
+    /// (`carryingAppAccountToken` names those whose posted signed data did), when the user has
+    /// one (``MastheadStorage/StoreWriter/queueAppAccountTokenUpdates(userId:subscriptions:now:)``);
+    /// ``AppAccountTokenUpdater`` sends them later, never on this request.
     func postPurchases(
-        userId: String, transactions: [Transaction], renewals: [RenewalInfo], latestReceipt: String?, deadline: Int64? = nil,
+        userId: String, transactions: [Transaction], renewals: [RenewalInfo], latestReceipt: String?,
+        carryingAppAccountToken: [(environment: Environment, originalTransactionId: String)] = [], deadline: Int64? = nil,
         completion: @escaping @Sendable (ReceiptOutcome) -> Void
     ) {
-        let storing = Self.storing(transactions, renewals, for: userId, latestReceipt: latestReceipt, restore: configuration.restore, now: clock())
+        let now = clock()
+        let storing = Self.storing(transactions, renewals, for: userId, latestReceipt: latestReceipt, restore: configuration.restore, now: now)
+        let owed = queuesAppAccountTokenUpdates ? Self.withoutAppAccountToken(transactions, carrying: carryingAppAccountToken) : []
+        let queued = Mutex(0)
         let job: @Sendable (any EntitlementStore) throws -> [Change] = { store in
             if let deadline, SystemClock.monotonicMilliseconds() >= deadline {
                 throw PurchaseError.restoreTimedOut("its write was not begun in time")
             }
-            return try storing(store)
+            let changes = try storing(store)
+            let count = owed.isEmpty ? 0 : try store.queueAppAccountTokenUpdates(userId: userId, subscriptions: owed, now: now).count
+            queued.withLock { $0 = count }
+            return changes
         }
         writer.submit(job) { [self] result in
             switch result {
             case .success(let changes):
                 noteWrite(nil)
                 invalidate(changes)
+                // Set by the job's run that committed.
+                let count = queued.withLock { $0 }
+                if count > 0 { metrics.recordAppAccountTokenUpdates("queued", count: count) }
                 do { completion(.stored(try history(forUser: userId) ?? PurchaseHistory())) } catch { completion(.storedUnread(error)) }
             case .failure(let error):
                 noteWrite(error)

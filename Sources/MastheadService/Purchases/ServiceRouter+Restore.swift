@@ -48,7 +48,8 @@ extension ServiceRouter {
                 return reply(ServiceError.storeUnavailable(error).response)
             }
             service.postPurchases(
-                userId: userId, transactions: history.history.transactions, renewals: [], latestReceipt: nil, deadline: deadline,
+                userId: userId, transactions: history.history.transactions, renewals: [], latestReceipt: nil,
+                carryingAppAccountToken: EntitlementService.carryingAppAccountToken(history.transactions), deadline: deadline,
                 completion: purchasesAnswer(userId: userId, environment: history.environment, what: "restored transactions", reply: reply))
         }
         if let refusal { reply(refusal.response) }

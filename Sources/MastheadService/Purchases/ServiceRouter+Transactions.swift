@@ -28,14 +28,24 @@ extension ServiceRouter {
             return reply(PurchaseError.signedDataRefused(error).response)
         }
         guard let verifier = service.signedDataVerifier else { return reply(ServiceError.signedDataNotConfigured.response) }
-        let history: PurchaseHistory
-        do { history = try verifier.history(signedTransactions: tokens.transactions, signedRenewalInfos: tokens.renewals, path: "$") } catch {
+        var transactions: [SignedTransaction] = []
+        var renewals: [SignedRenewal] = []
+        do {
+            for (index, token) in tokens.transactions.enumerated() {
+                transactions.append(try verifier.transaction(token, path: JSONPath.element("$.signedTransactions", index)))
+            }
+            for (index, token) in tokens.renewals.enumerated() {
+                renewals.append(try verifier.renewal(token, path: JSONPath.element("$.signedRenewalInfos", index)))
+            }
+        } catch {
             return reply(PurchaseError.signedDataRefused(error).response)
         }
+        let history = PurchaseHistory(transactions: transactions.map(\.transaction), renewals: renewals.map(\.renewal))
         // Answered for production when any transaction is production data, as a receipt is for its environment.
         let environment: Environment = history.transactions.allSatisfy({ $0.environment == .sandbox }) && !history.transactions.isEmpty ? .sandbox : .production
         service.postPurchases(
             userId: userId, transactions: history.transactions, renewals: history.renewals, latestReceipt: nil,
+            carryingAppAccountToken: EntitlementService.carryingAppAccountToken(transactions, renewals),
             completion: purchasesAnswer(userId: userId, environment: environment, what: "signed transactions", reply: reply))
     }
 }

@@ -1,7 +1,8 @@
 import MastheadFormats
 
 /// The App Store Server API target: one input read as each answer the client reads (statuses,
-/// transaction history, transaction info, notification history, order lookup, error), before any
+/// transaction history, transaction info, notification history, order lookup, app transaction
+/// info, error), before any
 /// signed token in it is verified.
 enum ServerAPIFuzzing {
     static func run(_ bytes: [UInt8]) {
@@ -10,6 +11,7 @@ enum ServerAPIFuzzing {
         read { () throws(FormatError) in try TransactionInfoResponse(decoding: bytes) }
         read { () throws(FormatError) in try NotificationHistoryResponse(decoding: bytes) }
         read { () throws(FormatError) in try OrderLookupResponse(decoding: bytes) }
+        read { () throws(FormatError) in try AppTransactionInfoResponse(decoding: bytes) }
         read { () throws(FormatError) in try ErrorPayload(decoding: bytes) }
     }
 

@@ -16,6 +16,12 @@ enum SignedDataFuzzing {
             _ = error.description
         }
         do {
+            let app = try JWSAppTransactionDecodedPayload(decoding: bytes)
+            try identity.check(app)
+        } catch {
+            _ = error.description
+        }
+        do {
             let signed = try decoder.transaction(bytes)
             try identity.check(signed.payload)
             // Beside an unsigned copy that cancels it, and a copy signed later without the

@@ -1,3 +1,6 @@
+// The value sets of Apple's version 2 notification fields, each kept as sent so that a value Apple
+// adds later is not refused.
+
 /// What a version 2 notification reports (Apple's `notificationType`).
 ///
 /// A value Apple adds later is kept as sent, not refused.
@@ -61,4 +64,70 @@ public struct NotificationTypeV2: RawRepresentable, Hashable, Sendable {
         .renewalExtension, .refundReversed, .externalPurchaseToken, .oneTimeCharge, .rescindConsent, .metadataUpdate, .migration,
         .priceChange,
     ]
+}
+
+/// What detail a version 2 notification adds to its type (Apple's `subtype`).
+///
+/// A value Apple adds later is kept as sent, not refused.
+public struct NotificationSubtype: RawRepresentable, Hashable, Sendable {
+    public var rawValue: String
+
+    /// Wraps a raw `subtype` value, known or not.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// `INITIAL_BUY`.
+    public static let initialBuy = NotificationSubtype(rawValue: "INITIAL_BUY")
+    /// `RESUBSCRIBE`.
+    public static let resubscribe = NotificationSubtype(rawValue: "RESUBSCRIBE")
+    /// `DOWNGRADE`.
+    public static let downgrade = NotificationSubtype(rawValue: "DOWNGRADE")
+    /// `UPGRADE`.
+    public static let upgrade = NotificationSubtype(rawValue: "UPGRADE")
+    /// `AUTO_RENEW_ENABLED`.
+    public static let autoRenewEnabled = NotificationSubtype(rawValue: "AUTO_RENEW_ENABLED")
+    /// `AUTO_RENEW_DISABLED`.
+    public static let autoRenewDisabled = NotificationSubtype(rawValue: "AUTO_RENEW_DISABLED")
+    /// `VOLUNTARY`.
+    public static let voluntary = NotificationSubtype(rawValue: "VOLUNTARY")
+    /// `BILLING_RETRY`.
+    public static let billingRetry = NotificationSubtype(rawValue: "BILLING_RETRY")
+    /// `PRICE_INCREASE`.
+    public static let priceIncrease = NotificationSubtype(rawValue: "PRICE_INCREASE")
+    /// `GRACE_PERIOD`.
+    public static let gracePeriod = NotificationSubtype(rawValue: "GRACE_PERIOD")
+    /// `PENDING`.
+    public static let pending = NotificationSubtype(rawValue: "PENDING")
+    /// `ACCEPTED`.
+    public static let accepted = NotificationSubtype(rawValue: "ACCEPTED")
+    /// `BILLING_RECOVERY`.
+    public static let billingRecovery = NotificationSubtype(rawValue: "BILLING_RECOVERY")
+    /// `PRODUCT_NOT_FOR_SALE`.
+    public static let productNotForSale = NotificationSubtype(rawValue: "PRODUCT_NOT_FOR_SALE")
+    /// `SUMMARY`.
+    public static let summary = NotificationSubtype(rawValue: "SUMMARY")
+    /// `FAILURE`.
+    public static let failure = NotificationSubtype(rawValue: "FAILURE")
+    /// `UNREPORTED`.
+    public static let unreported = NotificationSubtype(rawValue: "UNREPORTED")
+}
+
+/// Why a customer asked for a refund (Apple's `consumptionRequestReason`).
+///
+/// A value Apple adds later is kept as sent, not refused.
+public struct ConsumptionRequestReason: RawRepresentable, Hashable, Sendable {
+    public var rawValue: String
+
+    /// Wraps a raw `consumptionRequestReason` value, known or not.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The customer did not mean to buy.
+    public static let unintendedPurchase = ConsumptionRequestReason(rawValue: "UNINTENDED_PURCHASE")
+    /// The customer did not receive what they bought.
+    public static let fulfillmentIssue = ConsumptionRequestReason(rawValue: "FULFILLMENT_ISSUE")
+    /// The customer was not satisfied.
+    public static let unsatisfiedWithPurchase = ConsumptionRequestReason(rawValue: "UNSATISFIED_WITH_PURCHASE")
+    /// A legal reason.
+    public static let legal = ConsumptionRequestReason(rawValue: "LEGAL")
+    /// Another reason.
+    public static let other = ConsumptionRequestReason(rawValue: "OTHER")
 }
