@@ -32,6 +32,8 @@ public enum AppStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// An answer that says there is more (`hasMore`) past the page limit, without the token of
     /// the next page, or with a token already followed.
     case pagination(endpoint: String, reason: String)
+    /// A request Apple would refuse, not sent: what is wrong with it.
+    case invalidRequest(endpoint: String, reason: String)
 
     /// Whether Apple answered that it does not know the transaction id (error 4040005 or
     /// 4040010), in the sandbox too when the call fell back to it.
@@ -57,6 +59,7 @@ public enum AppStoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unreadableAnswer(let endpoint, let reason): "\(endpoint): unreadable answer: \(reason)"
         case .signedDataRefused(let endpoint, let reason): "\(endpoint): \(reason)"
         case .pagination(let endpoint, let reason): "\(endpoint): \(reason)"
+        case .invalidRequest(let endpoint, let reason): "\(endpoint): not sent: \(reason)"
         }
     }
 

@@ -86,6 +86,18 @@ enum PostgreSQLSchema {
             ALTER TABLE transactions ADD COLUMN terms text;
             ALTER TABLE renewal_history ADD COLUMN terms text;
             """,
+            // Consumption information for refund requests (see SQLiteSchema).
+            """
+            CREATE TABLE issues_served (
+                user_id text COLLATE "C" NOT NULL, publication_id text COLLATE "C" NOT NULL, issue_id text COLLATE "C" NOT NULL,
+                first_served_ms bigint NOT NULL, PRIMARY KEY (user_id, publication_id, issue_id));
+            CREATE TABLE consumption_consents (user_id text COLLATE "C" PRIMARY KEY, consented boolean NOT NULL, recorded_ms bigint NOT NULL);
+            CREATE TABLE consumption_requests (
+                environment text COLLATE "C" NOT NULL, transaction_id text COLLATE "C" NOT NULL, user_id text COLLATE "C" NOT NULL,
+                received_ms bigint NOT NULL, deadline_ms bigint NOT NULL, attempts integer NOT NULL, next_attempt_ms bigint NOT NULL,
+                PRIMARY KEY (environment, transaction_id));
+            CREATE INDEX consumption_requests_by_next_attempt ON consumption_requests (next_attempt_ms);
+            """,
         ],
         lockKey: migrationLock)
 }

@@ -113,5 +113,19 @@ enum SQLiteSchema {
         ALTER TABLE transactions ADD COLUMN terms TEXT;
         ALTER TABLE renewal_history ADD COLUMN terms TEXT;
         """,
+        // Consumption information for refund requests: the first time each issue was served
+        // readable to each user, the readers' consent to sending it, and the requests Apple made
+        // (CONSUMPTION_REQUEST) still to answer, with their attempts and next attempt.
+        """
+        CREATE TABLE issues_served (
+            user_id TEXT NOT NULL, publication_id TEXT NOT NULL, issue_id TEXT NOT NULL, first_served_ms INTEGER NOT NULL,
+            PRIMARY KEY (user_id, publication_id, issue_id));
+        CREATE TABLE consumption_consents (user_id TEXT PRIMARY KEY, consented INTEGER NOT NULL, recorded_ms INTEGER NOT NULL);
+        CREATE TABLE consumption_requests (
+            environment TEXT NOT NULL, transaction_id TEXT NOT NULL, user_id TEXT NOT NULL, received_ms INTEGER NOT NULL,
+            deadline_ms INTEGER NOT NULL, attempts INTEGER NOT NULL, next_attempt_ms INTEGER NOT NULL,
+            PRIMARY KEY (environment, transaction_id));
+        CREATE INDEX consumption_requests_by_next_attempt ON consumption_requests (next_attempt_ms);
+        """,
     ])
 }

@@ -47,6 +47,18 @@ struct ServeCommandTests {
         #expect(outcome.errors.contains(#"unknown setting "maxBodyBites""#))
     }
 
+    /// Consumption information without the App Store Server API key to send it with stops the start, before serving.
+    @Test func consumptionInformation_withoutAKey_stopsStartUp_namingWhatIsMissing() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outcome = try Tool.run(
+            ["serve", "--port", "0", "--database", folder.appendingPathComponent("db.sqlite").path, "--consumptionInformation"],
+            environment: ServerProcess.environment)
+        #expect(outcome.status == 78)
+        #expect(outcome.errors.contains("consumptionInformation needs the App Store Server API key"))
+        #expect(!outcome.output.contains("listening on"))
+    }
+
     @Test func live_servesRefusesBadRequests_stopsGracefully_andRestartsWithData() throws {
         let database = Self.temporaryDatabase()
         defer { Self.remove(database) }

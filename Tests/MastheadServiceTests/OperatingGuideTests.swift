@@ -14,7 +14,9 @@ struct OperatingGuideTests {
     /// Every metric family of the exposition text has a row of the guide's metrics table, and
     /// every row names a family.
     @Test func guide_metricsTable_namesEveryExposedMetric() throws {
-        let exposed = Set(ServiceMetrics().rendered(cachedUsers: 0, changeNotificationsUp: true, accessLogDropped: 0, http: HTTPServerCounters()).split(separator: "\n").compactMap { line -> String? in
+        let consumption = ConsumptionReporting(enabled: true, refundPreference: nil, sampleContentProvided: false).metricsLines(pending: 0)
+        let text = ServiceMetrics().rendered(cachedUsers: 0, changeNotificationsUp: true, accessLogDropped: 0, http: HTTPServerCounters()) + consumption.joined(separator: "\n")
+        let exposed = Set(text.split(separator: "\n").compactMap { line -> String? in
             line.hasPrefix("# TYPE ") ? String(line.split(separator: " ")[2]) : nil
         })
         let listed = Set(try Self.text().split(separator: "\n").compactMap { line -> String? in

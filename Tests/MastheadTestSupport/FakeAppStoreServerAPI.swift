@@ -190,6 +190,9 @@ public final class FakeAppStoreServerAPI: Sendable {
         case ("GET", ["inApps", "v1", "transactions"]) where segments.count == 5 && segments[3] == "appTransactions":
             guard let signed = store.appTransactions[segments[4]] else { return HTTPResponse(status: 404, body: Self.error(4_040_019, "App transaction does not exist.")) }
             return Self.json(#"{"signedAppTransactionInfo": "\#(signed)"}"#)
+        case ("PUT", ["inApps", "v2", "transactions"]) where segments.count == 5 && segments[3] == "consumption":
+            // Send Consumption Information: accepted without a body (the request is in `seen`).
+            return HTTPResponse(status: 202, body: [])
         default:
             return HTTPResponse(status: 404, body: Self.error(4_040_000, "No such endpoint."))
         }

@@ -39,6 +39,8 @@ public final class EntitlementService: Sendable {
     private let writeFailure = Mutex<String?>(nil)
     /// Users' histories and the answers computed from them.
     private let cache: HistoryCache
+    /// Issues served, consent and refund requests answered with consumption information.
+    let consumption: ConsumptionReporting
 
     /// Opens the configuration's database, SQLite or PostgreSQL (applying migrations), and merges
     /// the issues published through the API into `catalog`.
@@ -62,6 +64,9 @@ public final class EntitlementService: Sendable {
         commits = try readStore.commitCounter()
         seenCommits = Atomic(commits?.value ?? 0)
         cache = HistoryCache(maxUsers: configuration.maxCachedUsers)
+        consumption = ConsumptionReporting(
+            enabled: configuration.consumptionInformation, refundPreference: configuration.refundPreference.preference,
+            sampleContentProvided: configuration.sampleContentProvided)
         let position = try readStore.changeLogPosition()
         catalogState = Mutex(EntitlementService.merging(try readStore.publishedIssues(), into: catalog))
         reader = Mutex(Reader(store: readStore, changeLogPosition: position))
@@ -79,11 +84,15 @@ public final class EntitlementService: Sendable {
     /// log checkpointed and truncated, so a copy of the `.sqlite` file alone is complete) and
     /// closes the writer's connection. The reader's connection, which holds no snapshot between
     /// requests, closes when the service is released (the last connection: SQLite then removes the
-    /// empty `-wal` and `-shm` files).
+    /// empty `-wal` and `-shm` files). The thread sending consumption information stops first,
+    /// after the send under way.
     /// - Returns: why the checkpoint failed (every commit is still safe in the write-ahead log:
     ///   keep the `-wal` file with the database), or nil.
     @discardableResult
-    public func close() -> StorageError? { writer.close() }
+    public func close() -> StorageError? {
+        consumption.stop()
+        return writer.close()
+    }
 
     /// The catalog in force, with the issues published through the API by any process.
     public var catalog: Catalog {
@@ -186,22 +195,33 @@ public final class EntitlementService: Sendable {
     /// earlier is reused, with the new instant put in, while the instant stays inside the stable
     /// range of the answer it came from (every other byte is then the same); any write for the
     /// user, or a catalog change, drops it. Nil when the catalog has no such publication, or
-    /// `write` finds no such issue.
+    /// `write` finds no such issue; else the body and whether it answers the issue readable.
+    ///
+    /// A readable answer is noted as served (consumption information, when it is on) once per
+    /// cached body: the answers reusing it cost no more.
     func checkBody(
         forUser userId: String, publicationId: String, issueId: String, at: Instant, environment: Environment,
-        write: (PublicationEntitlement) -> (body: [UInt8], at: Range<Int>)?
-    ) throws -> [UInt8]? {
+        write: (PublicationEntitlement) -> (body: [UInt8], at: Range<Int>, readable: Bool)?
+    ) throws -> (body: [UInt8], readable: Bool)? {
         catchUp()
         let user = ExactKey(userId)
         let key = HistoryCache.CheckKey(publicationId: ExactKey(publicationId), environment: environment, issueId: ExactKey(issueId))
         let (cached, epoch) = cache.check(user, key)
-        if let cached, cached.stable.contains(at) { return cached.body(at: at) }
+        if let cached, cached.stable.contains(at) {
+            if cached.readable && !cached.served && noteServed(userId: userId, publicationId: publicationId, issueId: issueId) {
+                cache.markServed(user, key)
+            }
+            return (cached.body(at: at), cached.readable)
+        }
         guard let entitlement = try entitlement(forUser: userId, publicationId: publicationId, at: at, environment: environment),
             let written = write(entitlement)
         else { return nil }
-        let check = HistoryCache.Check(stable: entitlement.stable, head: Array(written.body[..<written.at.lowerBound]), tail: Array(written.body[written.at.upperBound...]))
+        var check = HistoryCache.Check(
+            stable: entitlement.stable, head: Array(written.body[..<written.at.lowerBound]), tail: Array(written.body[written.at.upperBound...]),
+            readable: written.readable)
+        check.served = written.readable && noteServed(userId: userId, publicationId: publicationId, issueId: issueId)
         cache.put(check, for: user, key, at: epoch)
-        return written.body
+        return (written.body, written.readable)
     }
 
     /// Drops the cached histories of the users a committed write of this process changed.

@@ -33,6 +33,11 @@ final class HistoryCache: Sendable {
         var stable: Range<Instant>
         var head: [UInt8]
         var tail: [UInt8]
+        /// Whether it answers the issue readable.
+        var readable: Bool
+        /// Whether its answer was noted as served (consumption information), so that the answers
+        /// reusing it need not note it again.
+        var served = false
 
         /// The body with `at` put in.
         func body(at: Instant) -> [UInt8] {
@@ -125,6 +130,11 @@ final class HistoryCache: Sendable {
             if cached.checks.count >= HistoryCache.maxChecksPerUser { state.users[user]?.checks.removeAll() }
             state.users[user]?.checks[key] = check
         }
+    }
+
+    /// Marks a cached check as noted served; nothing when it is no longer cached.
+    func markServed(_ user: ExactKey, _ key: CheckKey) {
+        state.withLock { state in state.users[user]?.checks[key]?.served = true }
     }
 
     // MARK: Invalidate

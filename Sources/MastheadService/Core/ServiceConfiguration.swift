@@ -83,6 +83,13 @@ public struct ServiceConfiguration: Sendable {
     /// Where `masthead serve` logs each request (``AccessLog``): a file's path, `-` for standard
     /// error; empty: no access log.
     public var accessLog = ""
+    /// Whether the download check records the issues it serves and `CONSUMPTION_REQUEST`
+    /// notifications are answered with Send Consumption Information (readers who consented only).
+    public var consumptionInformation = false
+    /// The outcome asked for in every consumption information sent; `none`: not said.
+    public var refundPreference = RefundPreferenceSetting.none
+    /// Whether the consumption information sent says a sample of the content was provided before the purchase.
+    public var sampleContentProvided = false
 
     /// The defaults.
     public init() {}
@@ -160,6 +167,11 @@ public struct ServiceConfiguration: Sendable {
             "appAccountTokenUpdateAttempts", \.appAccountTokenUpdateAttempts, "Tries of a Set App Account Token call before it is given up.",
             range: 1...100),
         .text("accessLog", "FILE|-", \.accessLog, "Access log: a JSON line per request to this file, or - for standard error; empty: none."),
+        .toggle(
+            "consumptionInformation", \.consumptionInformation,
+            "Record the issues served and answer refund requests (CONSUMPTION_REQUEST) with consumption information, for readers who consented."),
+        .choice("refundPreference", "PREFERENCE", \.refundPreference, "The refund outcome asked for in consumption information"),
+        .toggle("sampleContentProvided", \.sampleContentProvided, "Consumption information says a sample of the content was provided before purchase."),
     ]
 
     /// The secrets, which come from the environment only: each variable and what it is for.

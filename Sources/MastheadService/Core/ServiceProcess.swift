@@ -37,9 +37,11 @@ public enum ServiceProcessError: Error, Sendable, CustomStringConvertible {
 /// mid-answer is an error on its socket); raises the open-file limit; binds the port before it
 /// opens anything (a start that cannot listen leaves no database behind); opens the access log
 /// and the store; starts the HTTP server's event loops, the signal thread and, when configured,
-/// the polling and the sending of Set App Account Token calls (``AppAccountTokenUpdater``). A
-/// stop signal stops the server gracefully; ``waitUntilStopped()`` then stops the polling and the
-/// sending (a run already under way finishes), closes the access log and closes the store.
+/// the polling, the sending of Set App Account Token calls (``AppAccountTokenUpdater``) and the
+/// sending of consumption information. A stop signal stops the server gracefully;
+/// ``waitUntilStopped()`` then stops the polling and the sending (a run already under way
+/// finishes), closes the access log and closes the store (which stops sending consumption
+/// information).
 public final class ServiceProcess: Sendable {
     /// The service served.
     public let service: EntitlementService
@@ -101,6 +103,18 @@ public final class ServiceProcess: Sendable {
             accessLog?.close()
             throw error
         }
+        // Made before serving: a key that is missing or cannot be used stops the start.
+        let consumptionClient: AppStoreServerAPIClient?
+        do throws(ConfigurationError) {
+            consumptionClient = configuration.consumptionInformation ? try service.appStoreServerAPIClient() : nil
+            if configuration.consumptionInformation && consumptionClient == nil {
+                throw .invalid("consumptionInformation needs the App Store Server API key (MASTHEAD_APP_STORE_KEY_ID and the others) to send to Apple")
+            }
+        } catch {
+            service.close()
+            accessLog?.close()
+            throw .configuration(error.description)
+        }
         let router = ServiceRouter(service: service, accessLog: accessLog)
         let server = HTTPServer(
             configuration: http, listener: listener, headCheck: router.headCheck, errorResponse: router.errorResponse,
@@ -112,6 +126,7 @@ public final class ServiceProcess: Sendable {
         }
         takeStopSignals(stopSignals, stopping: server)
         let polling: Polling?
+        if let consumptionClient { service.startSendingConsumptionInformation(client: consumptionClient) }
         do { polling = configuration.pollingEnabled ? try startPolling(service, configuration) : nil } catch {
             server.stop()
             server.waitUntilStopped()

@@ -39,22 +39,22 @@ extension ServiceRouter {
     /// The download check: the hot path.
     func issueCheck(_ request: HTTPRequest, userId: String, publicationId: String, issueId: String) throws(AnyServiceFailure) -> HTTPResponse {
         let query = try asOf(request)
-        let body: [UInt8]?
+        let answer: (body: [UInt8], readable: Bool)?
         do {
-            body = try service.checkBody(forUser: userId, publicationId: publicationId, issueId: issueId, at: query.at, environment: query.environment) { entitlement in
+            answer = try service.checkBody(forUser: userId, publicationId: publicationId, issueId: issueId, at: query.at, environment: query.environment) { entitlement in
                 guard let index = entitlement.publication.index(ofIssue: issueId), let access = entitlement.access(toIssue: issueId) else { return nil }
                 var writer = JSONWriter(capacity: 512)
                 let at = EntitlementJSON.writeCheck(entitlement.publication.issues[index], access, entitlement, userId: userId, into: &writer)
-                return (writer.bytes, at)
+                return (writer.bytes, at, access.isReadable)
             }
         } catch {
             throw AnyServiceFailure(ServiceError.storeUnavailable(error))
         }
-        guard let body else {
+        guard let answer else {
             guard service.catalog.publication(publicationId) != nil else { throw AnyServiceFailure(ServiceError.unknownPublication(publicationId)) }
             throw AnyServiceFailure(EntitlementError.unknownIssue(publicationId: publicationId, issueId: issueId))
         }
-        return .json(200, body)
+        return .json(200, answer.body)
     }
 
     /// The `at` and `environment` query parameters (now and production when absent).

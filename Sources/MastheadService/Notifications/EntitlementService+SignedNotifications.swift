@@ -1,6 +1,7 @@
 import Masthead
 import MastheadFormats
 import MastheadStorage
+import Synchronization
 
 extension EntitlementService {
     /// Stores a verified version 2 notification — its raw body with its type, subtype and
@@ -31,7 +32,12 @@ extension EntitlementService {
         {
             subscriptions.append((renewal.environment, original, nil))
         }
-        submitNotification(type: type, completion: completion) { [subscriptions] store in
+        let consumptionEnabled = consumption.enabled
+        let consumptionQueued = Mutex(false)
+        submitNotification(type: type, completion: { [self] result in
+            if case .success(.stored) = result { noteConsumptionRequest(notification, queued: consumptionQueued.withLock { $0 }) }
+            completion(result)
+        }) { [subscriptions] store in
             _ = try store.recordNotification(
                 type: type, subtype: payload.subtype?.rawValue, uuid: payload.notificationUUID, environment: environment,
                 originalTransactionIds: subscriptions.map(\.originalTransactionId), body: text, received: now)
@@ -43,6 +49,8 @@ extension EntitlementService {
                     appAccountToken: subscription.appAccountToken, now: now)
                 if let user { users.insert(ExactKey(user)) }
             }
+            let queued = try EntitlementService.queueConsumptionRequest(notification, users: users, enabled: consumptionEnabled, now: now, store: store)
+            consumptionQueued.withLock { $0 = queued }
             return users.sorted().map { Change.user($0.text) }
         }
     }

@@ -24,14 +24,13 @@ extension ServiceRouter {
         return .json(503, writer.bytes)
     }
 
-    /// The Prometheus text of ``ServiceMetrics``.
+    /// The Prometheus text of ``ServiceMetrics``, and the consumption information's counters when it is on.
     func metrics() -> HTTPResponse {
-        HTTPResponse(
-            status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
-            body: Array(
-                service.metrics.rendered(
-                    cachedUsers: service.cachedUserCount, changeNotificationsUp: service.changeNotificationsUp, accessLogDropped: accessLog?.droppedLines,
-                    http: httpCounters
-                ).utf8))
+        var text = service.metrics.rendered(
+            cachedUsers: service.cachedUserCount, changeNotificationsUp: service.changeNotificationsUp, accessLogDropped: accessLog?.droppedLines,
+            http: httpCounters)
+        let consumption = service.consumption.metricsLines(pending: service.consumption.enabled ? service.pendingConsumptionRequests : nil)
+        if !consumption.isEmpty { text += consumption.joined(separator: "\n") + "\n" }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Array(text.utf8))
     }
 }
