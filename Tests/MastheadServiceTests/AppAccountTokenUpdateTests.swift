@@ -32,12 +32,7 @@ struct AppAccountTokenUpdateTests {
         try ServiceHarness(backend: backend, path: path, now: "2020-07-15T00:00:00Z") { configuration in
             SignedFixtures.configure(&configuration)
             if let fake {
-                configuration.appStoreKeyId = FakeAppStoreServerAPI.keyId
-                configuration.appStoreIssuerId = FakeAppStoreServerAPI.issuerId
-                configuration.appStorePrivateKeyFile = FakeAppStoreServerAPI.privateKeyPath
-                configuration.appStoreServerAPIProductionURL = fake.productionURL
-                configuration.appStoreServerAPISandboxURL = fake.sandboxURL
-                configuration.appStoreServerAPIAllowHTTP = true
+                fake.configure(&configuration)
                 configuration.appStoreServerAPIAttempts = 1
             }
             configure(&configuration)

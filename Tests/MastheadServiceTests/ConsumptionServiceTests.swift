@@ -28,12 +28,7 @@ struct ConsumptionServiceTests {
             configuration.consumptionInformation = enabled
             configuration.refundPreference = .grantProrated
             if let fake {
-                configuration.appStoreKeyId = FakeAppStoreServerAPI.keyId
-                configuration.appStoreIssuerId = FakeAppStoreServerAPI.issuerId
-                configuration.appStorePrivateKeyFile = FakeAppStoreServerAPI.privateKeyPath
-                configuration.appStoreServerAPIProductionURL = fake.productionURL
-                configuration.appStoreServerAPISandboxURL = fake.sandboxURL
-                configuration.appStoreServerAPIAllowHTTP = true
+                fake.configure(&configuration)
             }
             configure(&configuration)
         }

@@ -110,12 +110,7 @@ struct SignedPollingTests {
         try ServiceHarness(now: "2020-07-15T00:00:00Z") { configuration in
             SignedFixtures.configure(&configuration)
             guard let fake else { return }
-            configuration.appStoreKeyId = FakeAppStoreServerAPI.keyId
-            configuration.appStoreIssuerId = FakeAppStoreServerAPI.issuerId
-            configuration.appStorePrivateKeyFile = FakeAppStoreServerAPI.privateKeyPath
-            configuration.appStoreServerAPIProductionURL = fake.productionURL
-            configuration.appStoreServerAPISandboxURL = fake.sandboxURL
-            configuration.appStoreServerAPIAllowHTTP = true
+            fake.configure(&configuration)
         }
     }
 

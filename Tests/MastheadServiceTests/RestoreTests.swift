@@ -39,12 +39,7 @@ struct RestoreTests {
             configuration.appStoreServerAPIBackoffMilliseconds = 1
             configuration.appStoreServerAPIAttempts = 2
             guard let fake else { return }
-            configuration.appStoreKeyId = FakeAppStoreServerAPI.keyId
-            configuration.appStoreIssuerId = FakeAppStoreServerAPI.issuerId
-            configuration.appStorePrivateKeyFile = FakeAppStoreServerAPI.privateKeyPath
-            configuration.appStoreServerAPIProductionURL = fake.productionURL
-            configuration.appStoreServerAPISandboxURL = fake.sandboxURL
-            configuration.appStoreServerAPIAllowHTTP = true
+            fake.configure(&configuration)
         }
     }
 
@@ -55,12 +50,7 @@ struct RestoreTests {
             SignedFixtures.configure(&configuration)
             configuration.appStoreServerAPIBackoffMilliseconds = 1
             configuration.appStoreServerAPIAttempts = 2
-            configuration.appStoreKeyId = FakeAppStoreServerAPI.keyId
-            configuration.appStoreIssuerId = FakeAppStoreServerAPI.issuerId
-            configuration.appStorePrivateKeyFile = FakeAppStoreServerAPI.privateKeyPath
-            configuration.appStoreServerAPIProductionURL = baseURL + "/production"
-            configuration.appStoreServerAPISandboxURL = baseURL + "/sandbox"
-            configuration.appStoreServerAPIAllowHTTP = true
+            FakeAppStoreServerAPI.configure(&configuration, productionURL: baseURL + "/production", sandboxURL: baseURL + "/sandbox")
             configuration.restoreTimeoutMilliseconds = restoreTimeout
             configuration.http.handlerTimeoutMilliseconds = handlerTimeout
         }
