@@ -195,14 +195,14 @@ public final class EntitlementService: Sendable {
     /// earlier is reused, with the new instant put in, while the instant stays inside the stable
     /// range of the answer it came from (every other byte is then the same); any write for the
     /// user, or a catalog change, drops it. Nil when the catalog has no such publication, or
-    /// `write` finds no such issue; else the body and whether it answers the issue readable.
+    /// `write` finds no such issue.
     ///
     /// A readable answer is noted as served (consumption information, when it is on) once per
     /// cached body: the answers reusing it cost no more.
     func checkBody(
         forUser userId: String, publicationId: String, issueId: String, at: Instant, environment: Environment,
         write: (PublicationEntitlement) -> (body: [UInt8], at: Range<Int>, readable: Bool)?
-    ) throws -> (body: [UInt8], readable: Bool)? {
+    ) throws -> [UInt8]? {
         catchUp()
         let user = ExactKey(userId)
         let key = HistoryCache.CheckKey(publicationId: ExactKey(publicationId), environment: environment, issueId: ExactKey(issueId))
@@ -211,7 +211,7 @@ public final class EntitlementService: Sendable {
             if cached.readable && !cached.served && noteServed(userId: userId, publicationId: publicationId, issueId: issueId) {
                 cache.markServed(user, key)
             }
-            return (cached.body(at: at), cached.readable)
+            return cached.body(at: at)
         }
         guard let entitlement = try entitlement(forUser: userId, publicationId: publicationId, at: at, environment: environment),
             let written = write(entitlement)
@@ -221,7 +221,7 @@ public final class EntitlementService: Sendable {
             readable: written.readable)
         check.served = written.readable && noteServed(userId: userId, publicationId: publicationId, issueId: issueId)
         cache.put(check, for: user, key, at: epoch)
-        return (written.body, written.readable)
+        return written.body
     }
 
     /// Drops the cached histories of the users a committed write of this process changed.

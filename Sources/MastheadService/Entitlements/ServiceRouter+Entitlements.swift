@@ -39,9 +39,9 @@ extension ServiceRouter {
     /// The download check: the hot path.
     func issueCheck(_ request: HTTPRequest, userId: String, publicationId: String, issueId: String) throws(AnyServiceFailure) -> HTTPResponse {
         let query = try asOf(request)
-        let answer: (body: [UInt8], readable: Bool)?
+        let body: [UInt8]?
         do {
-            answer = try service.checkBody(forUser: userId, publicationId: publicationId, issueId: issueId, at: query.at, environment: query.environment) { entitlement in
+            body = try service.checkBody(forUser: userId, publicationId: publicationId, issueId: issueId, at: query.at, environment: query.environment) { entitlement in
                 guard let index = entitlement.publication.index(ofIssue: issueId), let access = entitlement.access(toIssue: issueId) else { return nil }
                 var writer = JSONWriter(capacity: 512)
                 let at = EntitlementJSON.writeCheck(entitlement.publication.issues[index], access, entitlement, userId: userId, into: &writer)
@@ -50,11 +50,11 @@ extension ServiceRouter {
         } catch {
             throw AnyServiceFailure(ServiceError.storeUnavailable(error))
         }
-        guard let answer else {
+        guard let body else {
             guard service.catalog.publication(publicationId) != nil else { throw AnyServiceFailure(ServiceError.unknownPublication(publicationId)) }
             throw AnyServiceFailure(EntitlementError.unknownIssue(publicationId: publicationId, issueId: issueId))
         }
-        return .json(200, answer.body)
+        return .json(200, body)
     }
 
     /// The `at` and `environment` query parameters (now and production when absent).
