@@ -11,9 +11,9 @@ import MastheadStorage
 /// does not send it too) and its outcome recorded after: `sent`; Apple's refusal (HTTP 4xx but
 /// 401, 403 and 429: a Family Sharing purchase, an unknown transaction, …) gives it up at once;
 /// a call whose subscription has since moved to another user, or whose user no longer has the
-/// token, is given up unsent; any other failure (a refused key among them) is retried, the first time after ``firstRetryMilliseconds`` and each next one twice as
-/// late (at most ``maxRetryMilliseconds``), until `appAccountTokenUpdateAttempts` attempts, then
-/// it is given up. Every outcome is a line of the log (the original transaction id and the
+/// token, is given up unsent; any other failure (a refused key among them) is retried, the first
+/// time after a minute and each next one twice as late (at most six hours, ``backoff``), until
+/// `appAccountTokenUpdateAttempts` attempts, then it is given up. Every outcome is a line of the log (the original transaction id and the
 /// environment, never the token) and counts in `masthead_app_account_token_updates_total`.
 public struct AppAccountTokenUpdater: Sendable {
     public let service: EntitlementService
@@ -23,10 +23,8 @@ public struct AppAccountTokenUpdater: Sendable {
 
     /// Most calls one run sends: the rest wait for the next run.
     static let maxPerRun = 100
-    /// The wait before the first retry: a minute.
-    static let firstRetryMilliseconds: Int64 = 60_000
-    /// The longest wait before a retry: six hours.
-    static let maxRetryMilliseconds: Int64 = 6 * 3_600_000
+    /// The waits before retries: a minute, doubled each attempt, at most six hours.
+    static let backoff = RetryBackoff(first: 60_000, longest: 6 * 3_600_000)
     /// How long a claimed call is left to its sender before it is due again (a sender stopped
     /// mid-call): ten minutes, or longer when one call's tries, timeouts and waits
     /// (`appStoreServerAPIAttempts` × (`appStoreRequestTimeoutSeconds` +
@@ -111,10 +109,6 @@ public struct AppAccountTokenUpdater: Sendable {
         return false
     }
 
-    /// The wait before the attempt after `attempt` (from 1): ``firstRetryMilliseconds`` doubled
-    /// per attempt, at most ``maxRetryMilliseconds``.
-    static func retryWait(afterAttempt attempt: Int) -> Int64 {
-        let doublings = min(max(attempt - 1, 0), 20)
-        return min(firstRetryMilliseconds << Int64(doublings), maxRetryMilliseconds)
-    }
+    /// The wait before the attempt after `attempt` (from 1), as ``backoff`` gives it.
+    static func retryWait(afterAttempt attempt: Int) -> Int64 { backoff.wait(afterAttempt: attempt) }
 }

@@ -12,10 +12,8 @@ extension EntitlementService {
     static let consumptionDeadlineMilliseconds: Int64 = 12 * 3_600_000
     /// How long one attempt holds a request against other instances: 10 minutes.
     static let consumptionLeaseMilliseconds: Int64 = 10 * 60_000
-    /// The first retry's wait, doubled each attempt up to ``consumptionMaxRetryMilliseconds``.
-    static let consumptionRetryMilliseconds: Int64 = 60_000
-    /// The longest wait before a retry: 1 hour.
-    static let consumptionMaxRetryMilliseconds: Int64 = 3_600_000
+    /// The waits before retries: a minute, doubled each attempt, at most an hour.
+    static let consumptionBackoff = RetryBackoff(first: 60_000, longest: 3_600_000)
     /// Most requests one pass takes.
     static let consumptionPassLimit = 100
 
@@ -179,7 +177,7 @@ extension EntitlementService {
         do {
             try client.sendConsumptionInformation(transactionId: request.transactionId, request: body, environment: request.environment)
         } catch {
-            let retry = now.adding(milliseconds: Self.consumptionRetryWait(attempts: attempts))
+            let retry = now.adding(milliseconds: Self.consumptionBackoff.wait(afterAttempt: attempts))
             guard Self.isRetryable(error), retry < request.deadline else {
                 try removeConsumptionRequest(request)
                 consumption.count { $0.givenUp += 1 }
@@ -209,12 +207,6 @@ extension EntitlementService {
         return ConsumptionRequest(
             customerConsented: true, deliveryStatus: .delivered, sampleContentProvided: consumption.sampleContentProvided,
             consumptionPercentage: share.milliunits, refundPreference: consumption.refundPreference)
-    }
-
-    /// The wait before the attempt after `attempts`: a minute, doubled each attempt, at most an hour.
-    static func consumptionRetryWait(attempts: Int) -> Int64 {
-        let shift = min(max(attempts - 1, 0), 10)
-        return min(consumptionRetryMilliseconds << shift, consumptionMaxRetryMilliseconds)
     }
 
     /// Whether Apple may take the request later: it was unavailable, rate limited, slow, or
