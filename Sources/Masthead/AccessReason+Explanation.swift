@@ -3,12 +3,26 @@ extension AccessReason {
     /// Why the issue is readable, naming the period (and its start) from `entitlement`.
     public func explanation(in entitlement: PublicationEntitlement) -> String {
         switch self {
-        case .publishedDuringPeriod(let period): "published during period #\(period)"
-        case .unlockedAtPeriodStart(let period): "unlocked when period #\(period) started (\(CivilTime.readable(entitlement.periods[period].start)))"
-        case .streaming(let period, let window): "streaming, period #\(period) active" + (window.map { ", latest \($0) issues" } ?? "")
+        case .publishedDuringPeriod(let period): "published during period #\(period)" + AccessReason.grants(of: entitlement.periods[period])
+        case .unlockedAtPeriodStart(let period):
+            "unlocked when period #\(period) started (\(CivilTime.readable(entitlement.periods[period].start)))"
+                + AccessReason.grants(of: entitlement.periods[period])
+        case .streaming(let period, let window):
+            "streaming, period #\(period) active" + (window.map { ", latest \($0) issues" } ?? "") + AccessReason.grants(of: entitlement.periods[period])
         case .singlePurchase(let transactionId): "bought on its own (transaction \(transactionId))"
+        case .granted(let grantId, let source): "given by \(Grant.words(forSource: source)) \(grantId)"
         case .free: "free issue"
         }
+    }
+
+    /// The grants among a period's intervals (R17), as ", under print subscription g-123,
+    /// 2020-01-01 – 2020-12-31"; empty when only purchases make it.
+    static func grants(of period: Period) -> String {
+        let labels = period.intervals.filter { $0.kind == .grant }.map { interval in
+            "\(Grant.words(forSource: interval.productId)) \(interval.transactionId), \(Grant.day(interval.start)) – "
+                + (interval.end == .distantFuture ? "open-ended" : Grant.day(interval.end))
+        }
+        return labels.isEmpty ? "" : ", under " + labels.joined(separator: "; ")
     }
 }
 
@@ -17,7 +31,8 @@ extension Denial {
     public var explanation: String {
         switch self {
         case .notYetPublished: "not yet published"
-        case .notSubscribed: "no subscription or purchase grants it"
+        case .notSubscribed: "no subscription, purchase or grant gives it"
+        case .grantRevoked(let grantId, let source, let at): "\(Grant.words(forSource: source)) \(grantId) was revoked on \(CivilTime.readable(at))"
         case .refunded(let transactionId): "the purchase was refunded (transaction \(transactionId))"
         case .endedByRevocation(let transactionId, let at, let type, let percentage):
             (type == .familyRevoke

@@ -9,6 +9,8 @@ public enum AccessReason: Hashable, Sendable {
     case streaming(period: Int, window: Int?)
     /// Bought on its own (R13).
     case singlePurchase(transactionId: String)
+    /// Given by the publisher's issue grant (R17).
+    case granted(grantId: String, source: String)
     /// A free issue (R13).
     case free
 
@@ -19,6 +21,7 @@ public enum AccessReason: Hashable, Sendable {
         case .unlockedAtPeriodStart: "unlockedAtPeriodStart"
         case .streaming: "streaming"
         case .singlePurchase: "singlePurchase"
+        case .granted: "granted"
         case .free: "free"
         }
     }
@@ -28,8 +31,10 @@ public enum AccessReason: Hashable, Sendable {
 public enum Denial: Hashable, Sendable {
     /// The issue is published after the as-of instant (R10).
     case notYetPublished
-    /// The user has no subscription or purchase that grants this publication.
+    /// The user has no subscription, purchase or grant that gives this issue.
     case notSubscribed
+    /// The publisher's issue grant that gave it was revoked by the as-of instant (R17).
+    case grantRevoked(grantId: String, source: String, revokedAt: Instant)
     /// The purchase that would have granted it was refunded (R5.1).
     case refunded(transactionId: String)
     /// The purchase that would have granted it ended at a revocation before the issue was
@@ -50,6 +55,7 @@ public enum Denial: Hashable, Sendable {
         switch self {
         case .notYetPublished: "notYetPublished"
         case .notSubscribed: "notSubscribed"
+        case .grantRevoked: "grantRevoked"
         case .refunded: "refunded"
         case .endedByRevocation: "endedByRevocation"
         case .publishedBeforeSubscription: "publishedBeforeSubscription"

@@ -7,10 +7,11 @@ public struct EntitlementEngine: Sendable {
     /// Creates an engine for a catalog.
     public init(catalog: Catalog) { self.catalog = catalog }
 
-    /// Evaluates every publication the user has a transaction for.
+    /// Evaluates every publication the user has a transaction or a grant for.
     ///
     /// A publication is included when at least one transaction of `environment` has a product the
-    /// catalog knows that grants it, whether or not that transaction has started or was refunded.
+    /// catalog knows that grants it, or a grant names it (R17, grants count in every environment),
+    /// whether or not that transaction or grant has started, was refunded or revoked.
     /// - Parameters:
     ///   - history: the user's transactions and renewal info.
     ///   - at: the as-of instant; only what had happened by then counts (R10).
@@ -43,17 +44,18 @@ public struct EntitlementEngine: Sendable {
             }
         }
         let publications = catalog.publications.compactMap { publication -> PublicationEntitlement? in
-            guard let entry = byPublication.first(where: { $0.publicationId.sameBytes(as: publication.id) }) else { return nil }
+            let purchases = byPublication.first(where: { $0.publicationId.sameBytes(as: publication.id) })?.purchases
+            guard purchases != nil || history.grants.contains(where: { $0.names(publication.id) }) else { return nil }
             return PublicationEntitlement(
-                publication: publication, transactions: entry.purchases, history: history, catalog: catalog, at: at, environment: environment)
+                publication: publication, transactions: purchases ?? [], history: history, catalog: catalog, at: at, environment: environment)
         }
         return UserEntitlements(
             at: at, environment: environment, publications: publications,
             unknownProductIds: Set(unknown.map(ExactKey.init)).sorted().map(\.text), unknownTransactionCount: unknown.count)
     }
 
-    /// Evaluates one publication, even when the user has no transaction for it (then only free
-    /// issues are readable).
+    /// Evaluates one publication, even when the user has no transaction or grant for it (then
+    /// only free issues are readable).
     public func evaluate(
         _ history: PurchaseHistory, publication: Publication, at: Instant, environment: Environment = .production
     ) -> PublicationEntitlement {
@@ -69,7 +71,8 @@ public struct EntitlementEngine: Sendable {
     }
 }
 
-/// A user's entitlements for every publication they have a transaction for, as of an instant.
+/// A user's entitlements for every publication they have a transaction or a grant for, as of an
+/// instant.
 public struct UserEntitlements: Sendable {
     public var at: Instant
     public var environment: Environment

@@ -17,15 +17,19 @@ public enum IntervalKind: String, Hashable, Sendable, CaseIterable {
     case free
     /// A billing grace extension, provisional while the as-of instant lies in it (R9).
     case grace
+    /// A publisher's span grant, `[start, end)`, cut at its revocation (R17).
+    case grant
 }
 
-/// The half-open time `[start, end)` one transaction pays for (R1).
+/// The half-open time `[start, end)` one transaction pays for (R1), or one grant gives (R17).
 public struct Interval: Hashable, Sendable {
     public var start: Instant
     public var end: Instant
     public var kind: IntervalKind
     public var access: AccessStyle
+    /// The transaction it comes from; for a grant (``IntervalKind/grant``), the grant id.
     public var transactionId: String
+    /// The product bought; for a grant, the grant's source (``Grant/source``).
     public var productId: String
     /// The streaming window of the product (R12); nil for all issues.
     public var window: Int?

@@ -9,6 +9,11 @@ struct IntervalBuilder {
     private(set) var singlePurchases: [ExactKey: String] = [:]
     /// Auto-renewable transactions that count as of the instant and were not refunded.
     private(set) var autoRenewable: [Transaction] = []
+    /// Issue id → the grant that gives it (the earliest started), for issue grants that count as
+    /// of the instant (R17).
+    private(set) var grantedIssues: [ExactKey: Grant] = [:]
+    /// Issue grants of the publication revoked by the instant (R17), for explanations.
+    private(set) var revokedIssueGrants: [Grant] = []
 
     init(publication: Publication, catalog: Catalog, at: Instant) {
         self.publication = publication
@@ -126,6 +131,34 @@ struct IntervalBuilder {
             var extension_ = interval(latestExpiring, product: product, end: graceEnd, kind: .grace)
             extension_.start = expires
             intervals.append(extension_)
+        }
+    }
+
+    /// R17: each grant naming the publication that has started by the instant: a span grant is an
+    /// interval of its access style from its start to its end (open-ended: never), cut at a
+    /// revocation that has happened by the instant; an issue grant gives its issues until revoked.
+    mutating func add(_ grants: [Grant]) {
+        for grant in grants where grant.start <= at && grant.names(publication.id) {
+            let revoked = grant.revocation(asOf: at)
+            switch grant.scope {
+            case .span(_, let access, let window):
+                let end = min(grant.end ?? .distantFuture, revoked ?? .distantFuture)
+                guard end > grant.start else { continue }
+                intervals.append(
+                    Interval(
+                        start: grant.start, end: end, kind: .grant, access: access, transactionId: grant.grantId, productId: grant.source,
+                        window: access == .streaming ? window : nil))
+            case .issues(_, let issueIds):
+                if revoked != nil {
+                    revokedIssueGrants.append(grant)
+                    continue
+                }
+                for issueId in issueIds {
+                    let key = ExactKey(issueId)
+                    if let held = grantedIssues[key], (held.start, ExactKey(held.grantId)) <= (grant.start, ExactKey(grant.grantId)) { continue }
+                    grantedIssues[key] = grant
+                }
+            }
         }
     }
 

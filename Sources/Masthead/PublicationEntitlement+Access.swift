@@ -3,7 +3,7 @@ extension PublicationEntitlement {
     ///
     /// Cost: two binary searches per period plus the issues it grants; no scan of the catalog.
     static func readableIssues(
-        publication: Publication, periods: [Period], singlePurchases: [ExactKey: String], at: Instant
+        publication: Publication, periods: [Period], singlePurchases: [ExactKey: String], grantedIssues: [ExactKey: Grant], at: Instant
     ) -> [ReadableIssue] {
         let published = publication.countPublished(atOrBefore: at)
         var entries: [(index: Int, reason: AccessReason)] = []
@@ -34,6 +34,11 @@ extension PublicationEntitlement {
                 entries.append((index, .singlePurchase(transactionId: transactionId)))
             }
         }
+        for (issueId, grant) in grantedIssues {
+            if let index = publication.index(ofIssue: issueId.text), index < published {
+                entries.append((index, .granted(grantId: grant.grantId, source: grant.source)))
+            }
+        }
         for index in publication.freeIssueIndices where index < published { entries.append((index, .free)) }
         entries.sort { ($0.index, rank($0.reason)) < ($1.index, rank($1.reason)) }
         var result: [ReadableIssue] = []
@@ -50,13 +55,14 @@ extension PublicationEntitlement {
         return result
     }
 
-    /// Orders reasons: periods first (by period), then streaming, single purchase, free.
+    /// Orders reasons: periods first (by period), then streaming, single purchase, grant, free.
     private static func rank(_ reason: AccessReason) -> Int {
         switch reason {
         case .publishedDuringPeriod(let period): period * 4
         case .unlockedAtPeriodStart(let period): period * 4 + 1
         case .streaming(let period, _): period * 4 + 2
-        case .singlePurchase: Int.max - 1
+        case .singlePurchase: Int.max - 2
+        case .granted: Int.max - 1
         case .free: Int.max
         }
     }
@@ -82,6 +88,7 @@ extension PublicationEntitlement {
                     ?? latest.productId, asOf: at)
         }
         let state: SubscriptionState
+        // A span grant covering the instant makes it active too (R17).
         if started.contains(where: { $0.kind != .grace && $0.contains(at) }) {
             state = .active
         } else if started.contains(where: { $0.kind == .grace && $0.contains(at) }) {

@@ -19,6 +19,8 @@ public struct PublicationEntitlement: Sendable {
     let singlePurchases: [ExactKey: String]
     /// The transactions of products that grant the publication, by purchase instant, then id.
     private let transactions: [ProductPurchase]
+    /// Issue grants of the publication revoked by the as-of instant (R17), for denials.
+    private let revokedIssueGrants: [Grant]
 
     init(
         publication: Publication, transactions: [ProductPurchase], history: PurchaseHistory, catalog: Catalog, at: Instant,
@@ -30,6 +32,7 @@ public struct PublicationEntitlement: Sendable {
         self.transactions = transactions
         var builder = IntervalBuilder(publication: publication, catalog: catalog, at: at)
         builder.add(transactions)
+        if !history.grants.isEmpty { builder.add(history.grants) }
         builder.addGraceExtensions(history: history, environment: environment)
         let periods = (Period.merge(builder.intervals.filter { $0.access == .archive })
             + Period.merge(builder.intervals.filter { $0.access == .streaming }))
@@ -38,8 +41,9 @@ public struct PublicationEntitlement: Sendable {
         self.periods = periods
         refunded = builder.refunded
         singlePurchases = builder.singlePurchases
+        revokedIssueGrants = builder.revokedIssueGrants
         readable = PublicationEntitlement.readableIssues(
-            publication: publication, periods: periods, singlePurchases: builder.singlePurchases, at: at)
+            publication: publication, periods: periods, singlePurchases: builder.singlePurchases, grantedIssues: builder.grantedIssues, at: at)
         status = PublicationEntitlement.status(
             intervals: builder.intervals, subscriptions: builder.autoRenewable, history: history,
             environment: environment, at: at)
@@ -58,7 +62,8 @@ public struct PublicationEntitlement: Sendable {
 
     /// The range around `at` that no instant the rules compare `at` with falls into: purchases,
     /// cancellations, expiries (and 60 days after, R15), grace ends, renewal infos' evidence
-    /// instants, interval and period bounds (stacked passes included), refunds' bounds, publish instants.
+    /// instants, grants' starts, ends and revocations, interval and period bounds (stacked passes
+    /// included), refunds' bounds, publish instants.
     private static func stableRange(
         at: Instant, publication: Publication, transactions: [ProductPurchase],
         history: PurchaseHistory, environment: Environment, builder: IntervalBuilder
@@ -81,6 +86,11 @@ public struct PublicationEntitlement: Sendable {
             if let grace = renewal.gracePeriodExpires { consider(grace) }
             // The renewal info in use changes when a newer one becomes known (R2.7).
             if let evidence = renewal.evidence { consider(evidence) }
+        }
+        for grant in history.grants where grant.names(publication.id) {
+            consider(grant.start)
+            if let end = grant.end { consider(end) }
+            if let revokedAt = grant.revokedAt { consider(revokedAt) }
         }
         for interval in builder.intervals {
             consider(interval.start)
@@ -143,6 +153,9 @@ public struct PublicationEntitlement: Sendable {
         let archive = periods.filter { $0.access == .archive }
         let streaming = periods.filter { $0.access == .streaming }
         if let refund = refunded.first(where: { covered(issue, by: $0) }) { return denial(for: refund) }
+        if let grant = revokedIssueGrants.first(where: { $0.givesIssue(issue.id) }), let revokedAt = grant.revokedAt {
+            return .grantRevoked(grantId: grant.grantId, source: grant.source, revokedAt: revokedAt)
+        }
         if let first = archive.first {
             if issue.published < first.start { return .publishedBeforeSubscription(firstPeriodStart: first.start) }
             let before = archive.last { $0.end <= issue.published } ?? first

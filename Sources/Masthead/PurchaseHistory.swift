@@ -1,18 +1,36 @@
-/// Everything known about one user's App Store purchases: transactions (de-duplicated, R2.3)
-/// and pending renewal info, from any number of receipts.
+/// Everything known about what one user bought and was given: App Store transactions
+/// (de-duplicated, R2.3) and pending renewal info, from any number of receipts, and the
+/// publisher's grants (R17).
 public struct PurchaseHistory: Hashable, Sendable {
     /// Unique per environment and transaction id, ordered by purchase instant, then id.
     public private(set) var transactions: [Transaction]
     /// Every distinct renewal info given, oldest first (R2.7: by evidence instant, never by
     /// arrival), so that an as-of question can use what was known by then.
     public private(set) var renewals: [RenewalInfo]
+    /// The publisher's grants (R17), one per grant id (its exact bytes), ordered by grant id.
+    public private(set) var grants: [Grant]
 
-    /// Creates a history, merging copies of the same transaction (R2.3) and keeping each
-    /// distinct renewal info once, ordered by its evidence (R2.7).
-    public init(transactions: consuming [Transaction] = [], renewals: [RenewalInfo] = []) {
+    /// Creates a history, merging copies of the same transaction (R2.3), keeping each distinct
+    /// renewal info once, ordered by its evidence (R2.7), and one grant per grant id (the last
+    /// given).
+    public init(transactions: consuming [Transaction] = [], renewals: [RenewalInfo] = [], grants: [Grant] = []) {
         self.transactions = []
         self.renewals = []
+        self.grants = []
         merge(transactions: consume transactions, renewals: renewals)
+        if !grants.isEmpty { merge(grants: grants) }
+    }
+
+    /// Adds grants (R17); one with the id of a grant already held replaces it, as a correction does.
+    public mutating func merge(grants newGrants: [Grant]) {
+        for grant in newGrants {
+            if let index = grants.firstIndex(where: { $0.grantId.sameBytes(as: grant.grantId) }) {
+                grants[index] = grant
+            } else {
+                grants.append(grant)
+            }
+        }
+        grants.sort { $0.grantId.precedesInBytes($1.grantId) }
     }
 
     /// Up to this many transactions, copies are found by comparing ids rather than by hashing.
@@ -103,9 +121,11 @@ public struct PurchaseHistory: Hashable, Sendable {
         }
     }
 
-    /// Adds another history's transactions and renewal info.
+    /// Adds another history's transactions, renewal info and grants (its grants replace those
+    /// with their ids).
     public mutating func merge(_ other: PurchaseHistory) {
         merge(transactions: other.transactions, renewals: other.renewals)
+        if !other.grants.isEmpty { merge(grants: other.grants) }
     }
 
     /// The renewal info for a subscription as of an instant (R2.6, R2.7): the newest known by

@@ -261,8 +261,8 @@ struct GenerateCommand: MastheadCommand {
     }
 
     /// When an issue first became readable, by the earliest of its reasons: its publication, the
-    /// start of the period that unlocked it, the first streaming period after its publication, or
-    /// the purchase of the issue itself.
+    /// start of the period that unlocked it, the first streaming period after its publication, the
+    /// purchase of the issue itself, or the start of the grant that gives it.
     static func readableSince(_ entry: ReadableIssue, _ entitlement: PublicationEntitlement, _ history: PurchaseHistory) -> Instant {
         let published = entry.issue.published
         return entry.reasons.map { reason -> Instant in
@@ -274,6 +274,8 @@ struct GenerateCommand: MastheadCommand {
                 return max(published, first?.start ?? published)
             case .singlePurchase(let transactionId):
                 return max(published, history.transactions.first { $0.transactionId.sameBytes(as: transactionId) }?.purchase ?? published)
+            case .granted(let grantId, _):
+                return max(published, history.grants.first { $0.grantId.sameBytes(as: grantId) }?.start ?? published)
             }
         }.min() ?? published
     }

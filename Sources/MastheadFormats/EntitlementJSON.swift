@@ -218,8 +218,9 @@ public enum EntitlementJSON {
         writer.beginArray()
         for interval in period.intervals {
             writer.beginObject()
-            writer.field("transactionId", interval.transactionId)
-            writer.field("productId", interval.productId)
+            // A grant's interval names the grant and its source (R17).
+            writer.field(interval.kind == .grant ? "grantId" : "transactionId", interval.transactionId)
+            writer.field(interval.kind == .grant ? "source" : "productId", interval.productId)
             writer.field("kind", interval.kind.rawValue)
             writer.field("start", interval.start.description)
             writer.field("end", interval.end == .distantFuture ? nil : interval.end.description)
@@ -250,6 +251,9 @@ public enum EntitlementJSON {
             if let window { writer.int(Int64(window)) } else { writer.null() }
         case .singlePurchase(let transactionId):
             writer.field("transactionId", transactionId)
+        case .granted(let grantId, let source):
+            writer.field("grantId", grantId)
+            writer.field("source", source)
         case .free:
             break
         }
@@ -277,6 +281,10 @@ public enum EntitlementJSON {
             writer.field("since", since?.description)
         case .outsideStreamingWindow(let window):
             writer.field("window", Int64(window))
+        case .grantRevoked(let grantId, let source, let revokedAt):
+            writer.field("grantId", grantId)
+            writer.field("source", source)
+            writer.field("revokedAt", revokedAt.description)
         case .notYetPublished, .notSubscribed:
             break
         }

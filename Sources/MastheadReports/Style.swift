@@ -12,13 +12,14 @@ enum Style {
         case .nonRenewing: "#3f9a6b"
         case .free: "#69b3a2"
         case .grace: "url(#hatch-grace)"
+        case .grant: "#8c6d31"
         }
     }
 
     /// The colour of a label written on a bar of that kind.
     static func labelColour(_ kind: IntervalKind) -> String {
         switch kind {
-        case .paid, .nonRenewing, .free: "#ffffff"
+        case .paid, .nonRenewing, .free, .grant: "#ffffff"
         case .trial, .introductoryOffer, .offer, .upgraded, .grace: "#1a1a1a"
         }
     }
@@ -40,6 +41,7 @@ enum Style {
         case .unlockedAtPeriodStart: ("#d98c00", "U")
         case .streaming: ("#7b4fa0", "S")
         case .singlePurchase: ("#1f78b4", "$")
+        case .granted: ("#8c6d31", "G")
         case .free: ("#17a2b8", "F")
         }
     }

@@ -35,7 +35,7 @@ struct ConsumptionShare: Equatable, Sendable {
         for publication in catalog.publications {
             let entitlement = engine.evaluate(history, publication: publication, at: now, environment: environment)
             for period in entitlement.periods {
-                for interval in period.intervals where interval.transactionId.sameBytes(as: transactionId) {
+                for interval in period.intervals where interval.kind != .grant && interval.transactionId.sameBytes(as: transactionId) {
                     paidUntil = max(paidUntil ?? interval.end, interval.end)
                 }
             }
@@ -64,17 +64,20 @@ struct ConsumptionShare: Equatable, Sendable {
     /// Whether `reason` makes `issue` readable through `transactionId` (see the type's description).
     static func names(_ transactionId: String, _ reason: AccessReason, _ issue: Issue, _ entitlement: PublicationEntitlement) -> Bool {
         func intervals(_ period: Int) -> [Interval] {
-            entitlement.periods.indices.contains(period) ? entitlement.periods[period].intervals.filter { $0.transactionId.sameBytes(as: transactionId) } : []
+            // A grant's interval carries its grant id there (R17): never a transaction's.
+            entitlement.periods.indices.contains(period)
+                ? entitlement.periods[period].intervals.filter { $0.kind != .grant && $0.transactionId.sameBytes(as: transactionId) } : []
         }
         switch reason {
         case .publishedDuringPeriod(let period): return intervals(period).contains { $0.contains(issue.published) }
         case .unlockedAtPeriodStart(let period):
             guard entitlement.periods.indices.contains(period) else { return false }
             let start = entitlement.periods[period].start
-            return entitlement.periods[period].intervals.first { $0.start == start }?.transactionId.sameBytes(as: transactionId) == true
+            guard let first = entitlement.periods[period].intervals.first(where: { $0.start == start }), first.kind != .grant else { return false }
+            return first.transactionId.sameBytes(as: transactionId)
         case .streaming(let period, _): return intervals(period).contains { $0.contains(entitlement.at) }
         case .singlePurchase(let id): return id.sameBytes(as: transactionId)
-        case .free: return false
+        case .granted, .free: return false
         }
     }
 
