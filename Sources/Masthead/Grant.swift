@@ -18,6 +18,9 @@ public struct Grant: Hashable, Sendable {
 
     /// The publisher's id of the grant: the same bytes name the same grant.
     public var grantId: String
+    /// How the grant a licence gives its member is named: this prefix and the licence id. The
+    /// publisher's own grant ids never start with it.
+    public static let licenceMembershipPrefix = "licence:"
     /// Where it comes from: `print`, `comp`, `gift`, `licence`, `makeGood`, or any other word the
     /// publisher uses. It labels the grant and changes nothing else.
     public var source: String

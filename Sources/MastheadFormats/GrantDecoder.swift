@@ -16,14 +16,16 @@ public import MastheadJSON
 /// `publication` and `issues` and `start`. `revokedAt` is optional. Instants are RFC 3339, or a
 /// date alone (`2020-01-01`, midnight UTC); `end` is exclusive, as every interval's (R1). Every
 /// id is a non-empty string without control characters; unknown keys are refused, so a misspelt
-/// field is never silently ignored.
+/// field is never silently ignored. Grant ids starting with ``Grant/licenceMembershipPrefix`` are
+/// kept for licence memberships and refused.
 public enum GrantDecoder {
     /// The grant in `value`, an object at `path`.
     /// - Parameter grantId: the grant's id when the caller knows it (a URL names it): then the
     ///   object must not carry a different `grantId`; nil reads it from the object.
     /// - Throws: ``FormatError`` naming the field and its line.
-    public static func grant(_ value: JSONValue, path: String = "$", grantId: String? = nil) throws(FormatError) -> Grant {
-        try value.withUnsafeValue { (value) throws(FormatError) -> Grant in try grant(value, path: path, grantId: grantId) }
+    /// - Parameter alsoKnown: keys the caller reads itself (a grants file's `userId`), not refused.
+    public static func grant(_ value: JSONValue, path: String = "$", grantId: String? = nil, alsoKnown: [StaticString] = []) throws(FormatError) -> Grant {
+        try value.withUnsafeValue { (value) throws(FormatError) -> Grant in try grant(value, path: path, grantId: grantId, alsoKnown: alsoKnown) }
     }
 
     /// The grants of an array at `path`, each read by ``grant(_:path:grantId:)``; a grant id given
@@ -53,11 +55,11 @@ public enum GrantDecoder {
     }
 
     /// ``grant(_:path:grantId:)`` on a value read without reference counting.
-    package static func grant(_ value: UnsafeJSONValue, path: String, grantId: String?) throws(FormatError) -> Grant {
+    package static func grant(_ value: UnsafeJSONValue, path: String, grantId: String?, alsoKnown: [StaticString] = []) throws(FormatError) -> Grant {
         guard value.kind == .object else {
             throw FormatError.invalidValue(path: path, line: value.line, value: value.rendered, expected: "a grant object")
         }
-        let known: [StaticString] = ["grantId", "source", "publications", "access", "window", "publication", "issues", "start", "end", "revokedAt"]
+        let known: [StaticString] = ["grantId", "source", "publications", "access", "window", "publication", "issues", "start", "end", "revokedAt"] + alsoKnown
         for (key, member) in value.members where !known.contains(where: { key == $0 }) {
             let name = key.string
             let nearest = Spelling.closest(to: name, among: known.map { "\($0)" })
@@ -78,6 +80,11 @@ public enum GrantDecoder {
             id = given
         } else {
             id = try identifier(required(value, "grantId", path), JSONPath.member(path, "grantId"))
+        }
+        if id.utf8.starts(with: Grant.licenceMembershipPrefix.utf8) {
+            throw FormatError.invalidValue(
+                path: JSONPath.member(path, "grantId"), line: value.line, value: IdentifierText.escaped(id),
+                expected: "a grant id not starting with \"\(Grant.licenceMembershipPrefix)\" (kept for licence memberships)")
         }
         let source = try identifier(required(value, "source", path), JSONPath.member(path, "source"))
         let start = try instant(required(value, "start", path), JSONPath.member(path, "start"))
