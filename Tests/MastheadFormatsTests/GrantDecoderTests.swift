@@ -63,7 +63,7 @@ struct GrantDecoderTests {
         (#"{"grantId": "g", "source": "print", "publications": "w", "access": "archive", "start": "2020-01-01"}"#, "$.publications"),
         (#"{"grantId": "g", "source": "print", "publications": ["w"], "access": "archive", "start": "2020-02-30"}"#, "$.start"),
         (#"{"grantId": "g", "source": "print", "publications": ["w"], "access": "archive", "start": "01/02/2020"}"#, "$.start"),
-        (#"{"grantId": "g", "source": "print", "publications": ["w"], "access": "archive", "start": "2020-03-01", "end": "2020-03-01"}"#, "$.end"),
+        (#"{"grantId": "g", "source": "print", "publications": ["w"], "access": "archive", "start": "2020-03-01", "end": "2020-02-29"}"#, "$.end"),
         (#"{"grantId": "g", "source": "print", "publications": ["w"], "access": "archive", "window": 2, "start": "2020-01-01"}"#, "$.window"),
         (#"{"grantId": "g", "source": "print", "publications": ["w"], "access": "streaming", "window": 0, "start": "2020-01-01"}"#, "$.window"),
         (#"{"grantId": "g", "source": "print", "publications": ["w"], "access": "archive", "start": "2020-01-01", "strat": "x"}"#, "$.strat"),
@@ -78,6 +78,36 @@ struct GrantDecoderTests {
     func refusal_namesTheField(json: String, path: String) {
         let message = Self.refusal(json)
         #expect(message?.contains(path) == true, "\(message ?? "accepted")")
+    }
+
+    @Test func grantIdFromTheAddress_isHeldToTheSameRules() {
+        let body = #"{"source": "print", "publications": ["weekly"], "access": "archive", "start": "2020-01-01"}"#
+        // Written in the object, an id with a control character is refused; so is it from the address.
+        #expect(Self.refusal(#"{"grantId": "g\u0007-1", "source": "print", "publications": ["weekly"], "access": "archive", "start": "2020-01-01"}"#) != nil)
+        #expect(Self.refusal(body, grantId: "g\u{7}-1")?.contains("$.grantId") == true)
+        #expect(Self.refusal(body, grantId: "")?.contains("$.grantId") == true)
+    }
+
+    @Test func dateAloneAsEnd_includesThatDay_asStartOrRevocation_beginsIt() throws {
+        let grant = try Self.grant(
+            #"{"grantId": "g-123", "source": "print", "publications": ["w"], "access": "archive", "start": "2020-01-01", "end": "2020-12-31", "revokedAt": "2020-06-30"}"#)
+        #expect(grant.start == GrantDecoder.instant("2020-01-01T00:00:00Z"))
+        #expect(grant.end == GrantDecoder.instant("2021-01-01T00:00:00Z"))
+        #expect(grant.revokedAt == GrantDecoder.instant("2020-06-30T00:00:00Z"))
+        #expect(grant.label == "print subscription g-123, 2020-01-01 – 2020-12-31, revoked 2020-06-30")
+        // An RFC 3339 end is exclusive as written.
+        let exact = try Self.grant(#"{"grantId": "g", "source": "print", "publications": ["w"], "access": "archive", "start": "2020-01-01", "end": "2020-12-31T00:00:00Z"}"#)
+        #expect(exact.end == GrantDecoder.instant("2020-12-31T00:00:00Z"))
+        #expect(exact.label == "print subscription g, 2020-01-01 – 2020-12-30")
+        // A one-day grant: start and end the same date.
+        let day = try Self.grant(#"{"grantId": "d", "source": "comp", "publications": ["w"], "access": "archive", "start": "2020-03-01", "end": "2020-03-01"}"#)
+        #expect(day.label == "complimentary access d, 2020-03-01 – 2020-03-01")
+    }
+
+    @Test func tooManyIds_areRefusedAtTheFirstOneOver() {
+        let publications = (0...GrantDecoder.maxPublications).map { "\"p\($0)\"" }.joined(separator: ",")
+        let message = Self.refusal(#"{"grantId": "g", "source": "print", "publications": ["# + publications + #"], "access": "archive", "start": "2020-01-01"}"#)
+        #expect(message?.contains("$.publications[\(GrantDecoder.maxPublications)]") == true)
     }
 
     @Test func grantsArray_refusesAnIdGivenTwice() throws {

@@ -85,7 +85,9 @@ struct GrantRuleTests {
         let stopped = Self.evaluate(grants: [streaming], at: "2020-05-20T00:00")
         #expect(stopped.readable.isEmpty)
         #expect(stopped.status.state == .expired)
-        #expect(stopped.access(toIssue: "2020-03") == .notReadable(.streamingInactive(since: Mock.instant("2020-05-20T00:00"))))
+        #expect(
+            stopped.access(toIssue: "2020-03")
+                == .notReadable(.grantRevoked(grantId: "g-2", source: "print", revokedAt: Mock.instant("2020-05-20T00:00"))))
     }
 
     @Test func R17_revokedBeforeStart_givesNothing() {
@@ -130,8 +132,9 @@ struct GrantRuleTests {
         #expect(bridged.readableIssueIds == Self.months(2...7))
         // May is explained by the grant, named with its source and dates.
         let reason = bridged.readable.first { $0.issue.id == "2020-05" }!.reasons[0]
-        #expect(reason.explanation(in: bridged) == "published during period #0, under print subscription g-print, 2020-04-10 – 2020-06-17")
-        #expect(bridge.label == "print subscription g-print, 2020-04-10 – 2020-06-17")
+        #expect(reason.explanation(of: Mock.monthly().issues[4], in: bridged) == "published during period #0, under print subscription g-print, 2020-04-10 – 2020-06-16")
+        // The grant ends at midnight on 17 June: its last day is the 16th.
+        #expect(bridge.label == "print subscription g-print, 2020-04-10 – 2020-06-16")
     }
 
     @Test func R17_overlappingGrantAndPurchase_join_andStatusSpeaksOfTheSubscription() {
@@ -188,5 +191,34 @@ struct GrantRuleTests {
         #expect(Self.issues("g", [], from: "2020-03-01T00:00").problem?.field == "issues")
         #expect(Self.span("", from: "2020-03-01T00:00", to: nil).problem?.field == "grantId")
         #expect(Self.span("g", from: "2020-03-01T00:00", to: "2020-04-01T00:00").problem == nil)
+    }
+
+    @Test func R17_R15_statusNamesTheCoveringGrant_besideTheSubscription() {
+        let purchase = Mock.renewal("a", "monthly", "2020-02-10T00:00", "2020-04-10T00:00")
+        let comps = [
+            Self.span("g-short", "comp", from: "2020-04-01T00:00", to: "2020-06-01T00:00"),
+            Self.span("g-long", "print", from: "2020-05-01T00:00", to: "2020-09-01T00:00"),
+        ]
+        let both = Self.evaluate([purchase], grants: comps, at: "2020-05-15T00:00")
+        #expect(both.status.state == .active)
+        // The one ending last; the subscription's own fields still speak of the App Store purchase.
+        #expect(both.status.grantId == "g-long" && both.status.grantSource == "print")
+        #expect(both.status.currentProductId == "monthly")
+        let paidOnly = Self.evaluate([purchase], grants: comps, at: "2020-03-15T00:00")
+        #expect(paidOnly.status.grantId == nil && paidOnly.status.grantSource == nil)
+        #expect(Self.evaluate([purchase], grants: comps, at: "2020-09-01T00:00").status.grantId == nil)
+    }
+
+    @Test func R17_grantsNamingWhatTheCatalogDoesNotKnow_areReported() {
+        let unknownPublication = Self.span("g-daily", from: "2020-01-01T00:00", to: nil, publications: ["the-daily"])
+        let unknownIssue = Grant(
+            grantId: "mg-9", source: "makeGood", scope: .issues(publication: "the-monthly", issueIds: ["2020-03", "2020-99"]),
+            start: Mock.instant("2020-01-01T00:00"))
+        let known = Self.span("g-ok", from: "2020-01-01T00:00", to: nil)
+        let answer = Mock.engine().evaluate(PurchaseHistory(grants: [unknownPublication, unknownIssue, known]), at: Mock.instant("2020-06-01T00:00"))
+        #expect(answer.unknownGrantIds == ["g-daily", "mg-9"])
+        #expect(answer.publications.map(\.publication.id) == ["the-monthly"])
+        // The known issue of a grant that also names an unknown one is still given.
+        #expect(answer.publications[0].readable.contains { $0.issue.id == "2020-03" && $0.reasons.contains(.granted(grantId: "mg-9", source: "makeGood")) })
     }
 }
