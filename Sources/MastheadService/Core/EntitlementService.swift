@@ -229,14 +229,14 @@ public final class EntitlementService: Sendable {
 
     /// Notes a write's outcome for `/health` and the metrics: a storage failure (not a write the
     /// store's policy refused: a receipt or app account token in use, a notification delivered
-    /// again) marks the database as not writable until a write succeeds.
+    /// again, a grant id another user holds) marks the database as not writable until a write succeeds.
     func noteWrite(_ error: (any Error)?) {
         guard let error else {
             writeFailure.withLock { $0 = nil }
             return
         }
         switch error as? StorageError {
-        case .receiptAlreadyInUse, .appAccountTokenInUse, .notificationAlreadyRecorded: return
+        case .receiptAlreadyInUse, .appAccountTokenInUse, .notificationAlreadyRecorded, .grantBelongsToAnotherUser: return
         default: break
         }
         metrics.recordStoreError()

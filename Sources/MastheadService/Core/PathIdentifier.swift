@@ -1,11 +1,11 @@
 import MastheadHTTP
 import MastheadStorage
 
-/// The rules for ids taken from the request path (user, publication, issue, app account token),
+/// The rules for ids taken from the request path (user, publication, issue, grant, app account token),
 /// checked before anything is looked up or stored with them, so that one id names one thing,
 /// byte for byte.
 ///
-/// After percent-decoding, a user, publication or issue id is 1 to ``maxBytes`` bytes of valid
+/// After percent-decoding, a user, publication, issue or grant id is 1 to ``maxBytes`` bytes of valid
 /// UTF-8 with no control character: C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F).
 /// Without these rules `victim%00x` reached `victim`'s data (C strings end at NUL) and `%FF` and
 /// `%FE` were the same user (both decode to U+FFFD). An app account token is a UUID written
@@ -14,12 +14,13 @@ enum PathIdentifier: String, CaseIterable, Sendable {
     case user
     case publication
     case issue
+    case grant
     case appAccountToken
 
     /// The variable that stands for an id of this kind in a route's path template: `userId`.
     var variable: String {
         switch self {
-        case .user, .publication, .issue: rawValue + "Id"
+        case .user, .publication, .issue, .grant: rawValue + "Id"
         case .appAccountToken: rawValue
         }
     }
@@ -27,7 +28,7 @@ enum PathIdentifier: String, CaseIterable, Sendable {
     /// What an id of this kind is called in error messages: `user id`.
     var name: String {
         switch self {
-        case .user, .publication, .issue: rawValue + " id"
+        case .user, .publication, .issue, .grant: rawValue + " id"
         case .appAccountToken: "app account token"
         }
     }
@@ -38,7 +39,7 @@ enum PathIdentifier: String, CaseIterable, Sendable {
     /// The error code of an id of this kind that breaks a rule.
     var code: String {
         switch self {
-        case .user, .publication, .issue: "invalid_\(rawValue)_id"
+        case .user, .publication, .issue, .grant: "invalid_\(rawValue)_id"
         case .appAccountToken: "invalid_app_account_token"
         }
     }
