@@ -16,7 +16,10 @@ struct GrantSharedPostgreSQLTests {
         defer { first.close() }
         let second = try ServiceHarness(path: first.path)
         defer { second.close(remove: false) }
-        // Both answer (and cache) "not readable" first.
+        // Ben's subscription lapsed from Apr 20 to Jun 17 (Table 6-1): both know him, and answer
+        // (and cache) May's issue as not readable first.
+        #expect(first.call("POST", "/v1/users/ben/receipts", body: try ServiceHarness.example("table-6-1")).status == 200)
+        #expect(SharedPostgreSQLTests.eventually { ServiceRouterTests.readable(second, "ben", "2020-06", at: "2020-07-03T00:00:00Z") == true })
         #expect(Self.readable(first, at: "2020-07-03T00:00:00Z") == false)
         #expect(Self.readable(second, at: "2020-07-03T00:00:00Z") == false)
         let put = first.call("PUT", "/v1/users/ben/grants/mg-1", token: "admin-token", json: GrantRouteTests.makeGood)
