@@ -2,7 +2,6 @@ import Masthead
 import MastheadFormats
 import MastheadHTTP
 import MastheadJSON
-import MastheadStorage
 
 /// The routes of publishers' grants (R17), with the admin token: `GET /v1/users/{userId}/grants`,
 /// and `PUT` and `DELETE /v1/users/{userId}/grants/{grantId}`.
