@@ -8,7 +8,7 @@ import Testing
 /// `PUT`, `GET` and `DELETE` of users' grants (R17), with the admin token: stored as given,
 /// corrected by a second PUT, revoked by DELETE, and seen at once by the entitlement answers.
 struct GrantRouteTests {
-    static let printGrant = #"{"source": "print", "publications": ["the-monthly"], "access": "archive", "start": "2020-04-20", "end": "2020-06-18"}"#
+    static let printGrant = #"{"source": "print", "publications": ["the-monthly"], "access": "archive", "start": "2020-04-20", "end": "2020-06-17"}"#
     static let printAnswer =
         #"{"grantId":"g-1","source":"print","publications":["the-monthly"],"access":"archive","window":null,"#
         + #""start":"2020-04-20T00:00:00Z","end":"2020-06-18T00:00:00Z","revokedAt":null}"#
@@ -53,7 +53,10 @@ struct GrantRouteTests {
         // The user is recorded: the entitlements answer them, active through the grant.
         let entitlements = harness.call("GET", "/v1/users/ana/entitlements?at=2020-07-02T00:00:00Z&publication=the-monthly")
         #expect(entitlements.status == 200)
-        #expect(entitlements.json?["publications"]?.elements.first { _ in true }?["status"]?["state"]?.string == "active", "\(entitlements.body)")
+        let status = entitlements.json?["publications"]?.elements.first { _ in true }?["status"]
+        #expect(status?["state"]?.string == "active", "\(entitlements.body)")
+        #expect(status?["grantId"]?.string == "g-1")
+        #expect(status?["grantSource"]?.string == "comp")
     }
 
     /// Alice's archive subscription lapsed from Apr 20 to Jun 17 (Table 6-1): May's issue,
