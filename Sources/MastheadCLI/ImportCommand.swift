@@ -83,13 +83,15 @@ struct ImportCommand: MastheadCommand {
     }
 
     /// Stores the users of `lines` and answers the lines that stored nothing, in line order: those
-    /// that cannot be used and those the restore behaviour refused.
+    /// that cannot be used, those carrying grants, and those the restore behaviour refused.
     /// - Throws: ``CLIError/cannotWrite(path:reason:)`` when the database fails.
     private func store(_ lines: [ReceiptsFile.Line], in service: EntitlementService) throws(CLIError) -> [(line: Int, reason: String)] {
         var problems: [(line: Int, reason: String)] = []
         var users: [UserReceipt] = []
         for line in lines {
             switch line {
+            case .user(let user) where !user.history.grants.isEmpty:
+                problems.append((user.line, "the line carries grants ($.grants), which import does not store: refused rather than stored without them"))
             case .user(let user): users.append(user)
             case .rejected(let number, let reason): problems.append((number, reason))
             }

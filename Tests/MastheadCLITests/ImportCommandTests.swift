@@ -68,6 +68,28 @@ struct ImportCommandTests {
         #expect(audit.output.split(separator: "\n").map { $0.split(separator: "\"")[3] } == ["alice", "carol"])
     }
 
+    /// A line carrying the publisher's grants is refused, naming the grants, rather than stored
+    /// without them (the import stores purchases only); a line with grants alone too.
+    @Test func linesWithGrants_refusedRatherThanStoredWithoutThem() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let receipts = folder.appendingPathComponent("in.jsonl")
+        let database = folder.appendingPathComponent("masthead.sqlite").path
+        let grant = #"{"grantId": "g-1", "source": "print", "publications": ["the-monthly"], "access": "archive", "start": "2020-04-15"}"#
+        let withReceipt = try AuditCommandTests.receiptLine("alice", "table-6-1").dropLast() + #", "grants": [\#(grant)]}"#
+        let lines = [try AuditCommandTests.receiptLine("carol", "table-6-2"), String(withReceipt), #"{"user_id": "gina", "grants": [\#(grant)]}"#]
+        try Data(lines.joined(separator: "\n").utf8).write(to: receipts)
+        let run = try Self.importing(receipts.path, into: database)
+        #expect(run.status == 1)
+        #expect(run.output == "import: 1 line(s) stored in \(database), 2 rejected\n")
+        let errors = run.errors.split(separator: "\n").map(String.init)
+        #expect(errors.count == 2)
+        #expect(errors.allSatisfy { $0.contains("carries grants ($.grants)") })
+        #expect(errors.map { $0.split(separator: ":")[1] } == ["2", "3"])
+        let audit = try Self.audit(["--database", database], at: "2020-07-02T00:00:00Z")
+        #expect(audit.output.split(separator: "\n").map { $0.split(separator: "\"")[3] } == ["carol"])
+    }
+
     /// The restore behaviour is the service's: by default a subscription moves to the user whose
     /// line comes later; with restore keep (a flag, or the service's configuration file) that
     /// line is refused, naming the subscription.
