@@ -65,7 +65,9 @@ struct UsageTests {
               --receipt FILE           A verifyReceipt response, a version 1 notification body, a version 2
                                        notification body {"signedPayload": ...}, signed transactions
                                        {"signedTransactions": [...], "signedRenewalInfos": [...]}, or an audit
-                                       input line (JSON; told apart by shape). Repeat to merge several.
+                                       input line, with the publisher's grants if any ("grants": [...]), or
+                                       user_id and grants alone (JSON; told apart by shape). Repeat to merge
+                                       several.
               --at INSTANT             The as-of instant, RFC 3339 (default: now).
               --publication ID         Only this publication (shown even without a transaction).
               --environment ENV        production (default) or sandbox.
