@@ -98,6 +98,16 @@ enum PostgreSQLSchema {
                 PRIMARY KEY (environment, transaction_id));
             CREATE INDEX consumption_requests_by_next_attempt ON consumption_requests (next_attempt_ms);
             """,
+            // The publisher's grants, R17 (see SQLiteSchema).
+            """
+            CREATE TABLE grants (
+                grant_id text COLLATE "C" PRIMARY KEY, user_id text COLLATE "C" NOT NULL REFERENCES users (user_id),
+                source text COLLATE "C" NOT NULL, kind text COLLATE "C" NOT NULL CHECK (kind IN ('span', 'issues')),
+                publications text NOT NULL, access text COLLATE "C", stream_window integer, issue_ids text,
+                start_ms bigint NOT NULL, end_ms bigint, revoked_ms bigint, written_ms bigint NOT NULL);
+            CREATE INDEX grants_by_user ON grants (user_id);
+            CREATE INDEX grants_by_source ON grants (source, grant_id);
+            """,
         ],
         lockKey: migrationLock)
 }

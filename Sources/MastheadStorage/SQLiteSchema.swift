@@ -127,5 +127,18 @@ enum SQLiteSchema {
             PRIMARY KEY (environment, transaction_id));
         CREATE INDEX consumption_requests_by_next_attempt ON consumption_requests (next_attempt_ms);
         """,
+        // The publisher's grants (R17): one row per grant id, global to the store (one grant of
+        // one user), its scope (a span's publications, access and streaming window; an issue
+        // grant's publication and issue ids; id lists as JSON arrays of strings), its instants,
+        // and when it was last written. Grants of a source are found by `grants_by_source`
+        // (`grants import --revoke-missing`).
+        """
+        CREATE TABLE grants (
+            grant_id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users (user_id), source TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('span', 'issues')), publications TEXT NOT NULL, access TEXT, stream_window INTEGER,
+            issue_ids TEXT, start_ms INTEGER NOT NULL, end_ms INTEGER, revoked_ms INTEGER, written_ms INTEGER NOT NULL);
+        CREATE INDEX grants_by_user ON grants (user_id);
+        CREATE INDEX grants_by_source ON grants (source, grant_id);
+        """,
     ])
 }

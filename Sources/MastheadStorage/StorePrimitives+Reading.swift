@@ -2,14 +2,15 @@ public import Masthead
 
 /// Reading histories, users, issues and the subscriptions due for a refresh, once for every backend.
 extension StorePrimitives {
-    /// Transactions come by subscription, then purchase and id, and renewal infos by
+    /// The user's grants come with their transactions (R17). Transactions come by subscription, then purchase and id, and renewal infos by
     /// subscription in the order they were stored, where the dialect sorts histories
     /// (``SQLDialect``); in the order of SQLite's indexes otherwise.
     public func history(forUser userId: String) throws(StorageError) -> PurchaseHistory {
         let user: [Value] = [.text(userId)]
         let transactions = try rows(Self.dialect.statements.userTransactions, user) { row throws(Row.Failure) in try row.transaction() }
         let renewals = try rows(Self.dialect.statements.userRenewals, user) { row throws(Row.Failure) in try row.renewal() }
-        return PurchaseHistory(transactions: transactions, renewals: renewals)
+        let grants = try rows(GrantSQL.userGrants, user) { row throws(Row.Failure) in try row.grant() }
+        return PurchaseHistory(transactions: transactions, renewals: renewals, grants: grants)
     }
 
     public func history(environment: Environment, originalTransactionId: String) throws(StorageError) -> PurchaseHistory {
