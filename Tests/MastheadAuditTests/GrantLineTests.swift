@@ -1,6 +1,7 @@
 import Foundation
 import MastheadAudit
 import MastheadJSON
+import MastheadReports
 import Testing
 
 /// Receipts lines carrying the publisher's grants (R17), `"grants": [...]` beside or instead of
@@ -129,6 +130,9 @@ struct GrantLineTests {
         #expect(json["accessFrom"]?["both"]?.elements.map { $0.int64! } == [0, 1])
         #expect(json["grantsBySource"]?.elements.map { "\($0["source"]!.string!)=\($0["grants"]!.int64!)" } == ["comp=1", "print=2"])
         #expect(result.summary.rendered.contains("grants only"))
+        let page = AuditReportPage(result.reportContent(catalogPath: "catalog", generated: AuditFixture.instant("2020-07-02T00:00:00Z"), version: "test")).html
+        #expect(page.contains("<td>publisher grants only</td><td>1</td><td>1</td>"))
+        #expect(page.contains("<td>print subscription (print)</td><td>2</td>"))
         let doubled = result.summary.adding(result.summary)
         #expect(doubled.byAccessSource.map(\.both) == [0, 2])
         #expect(doubled.grantsBySource.values.sorted() == [2, 4])
