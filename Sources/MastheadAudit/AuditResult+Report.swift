@@ -3,8 +3,9 @@ public import MastheadReports
 
 extension AuditResult {
     /// The HTML report's content: the inputs, the totals, the states and products per instant,
-    /// and with grants the findings per kind and product and the lines listed for each group
-    /// (about ``AuditConfiguration/reportedLines`` shared among the groups, at least
+    /// the lines' access by source (App Store purchases, publisher grants) and the grants by
+    /// source, and with what was served (`--grants`) the findings per kind and product and the
+    /// lines listed for each group (about ``AuditConfiguration/reportedLines`` shared among the groups, at least
     /// ``AuditConfiguration/reportedLinesPerGroup`` each).
     /// - Parameters:
     ///   - catalogPath: the catalog as the caller named it.
@@ -43,7 +44,9 @@ extension AuditResult {
         }
         return AuditReportPage.Content(
             inputs: inputs, generated: generated, version: version, totals: totals, instants: instants, states: summary.byInstant,
-            products: products, productRule: AuditSummary.productRule, reconciliation: configuration.grantsPath == nil ? nil : reconciliation,
+            products: products, productRule: AuditSummary.productRule,
+            accessSources: summary.byAccessSource.map { ($0.appStoreOnly, $0.grantsOnly, $0.both) },
+            grantsBySource: summary.grantSources.map { ($0, summary.grantsBySource[ExactKey($0)] ?? 0) }, reconciliation: configuration.grantsPath == nil ? nil : reconciliation,
             unplacedGrants: grantMessages)
     }
 

@@ -5,7 +5,8 @@ extension AuditSummary {
     /// The summary as one JSON object (`masthead audit --summary-json`): the figures of
     /// ``rendered`` under stable names, for programs that add up the summaries of several parts
     /// of one audit. Counts per as-of instant are arrays in the order of `instants`, never added
-    /// together; products (their ids' exact bytes) come in the order of ``products``, the
+    /// together; products (their ids' exact bytes) come in the order of ``products``, grants'
+    /// sources in the order of ``grantSources``, the
     /// findings' kinds in the order of ``GrantFinding/allCases``, each kind's products worst
     /// first. Ends with a newline.
     public var json: [UInt8] {
@@ -51,6 +52,24 @@ extension AuditSummary {
             counts(perInstant.map(\.entitled))
             writer.key("lines")
             counts(perInstant.map(\.lines))
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("accessFrom")
+        writer.beginObject()
+        writer.key("appStoreOnly")
+        counts(byAccessSource.map(\.appStoreOnly))
+        writer.key("grantsOnly")
+        counts(byAccessSource.map(\.grantsOnly))
+        writer.key("both")
+        counts(byAccessSource.map(\.both))
+        writer.endObject()
+        writer.key("grantsBySource")
+        writer.beginArray()
+        for source in grantSources {
+            writer.beginObject()
+            writer.field("source", source)
+            writer.field("grants", Int64(grantsBySource[ExactKey(source)] ?? 0))
             writer.endObject()
         }
         writer.endArray()

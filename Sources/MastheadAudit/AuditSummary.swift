@@ -10,6 +10,14 @@ public struct AuditSummary: Sendable {
         public internal(set) var entitled = 0
     }
 
+    /// How many (user, publication) lines have access at an instant from App Store purchases
+    /// only, from the publisher's grants only (R17), and from both (see ``accessSources(_:)``).
+    public struct AccessCount: Equatable, Sendable {
+        public internal(set) var appStoreOnly = 0
+        public internal(set) var grantsOnly = 0
+        public internal(set) var both = 0
+    }
+
     /// A reconciliation finding counted under the product of its line (the product id's exact bytes).
     public struct FindingKey: Hashable, Sendable {
         public var kind: GrantFinding
@@ -50,6 +58,11 @@ public struct AuditSummary: Sendable {
     public internal(set) var byInstant: [[SubscriptionState: Int]]
     /// Per as-of instant (in order): the counts per product, keyed by ``productKey(_:)`` (its exact bytes).
     public internal(set) var byProduct: [[ExactKey: ProductCount]]
+    /// Per as-of instant (in order): the lines with access by where it comes from.
+    public internal(set) var byAccessSource: [AccessCount]
+    /// The publisher's grants (R17) the users decided hold, per source (`print`, `comp`, …; the
+    /// source's exact bytes), revoked ones included: each grant once, whatever the instants.
+    public internal(set) var grantsBySource: [ExactKey: Int] = [:]
     /// Whether grants were reconciled (their lines then always appear in the summary).
     public internal(set) var reconciled = false
     /// The shard audited, if any.
@@ -70,6 +83,7 @@ public struct AuditSummary: Sendable {
         self.instants = instants
         byInstant = Array(repeating: [:], count: instants.count)
         byProduct = Array(repeating: [:], count: instants.count)
+        byAccessSource = Array(repeating: AccessCount(), count: instants.count)
         findings = Array(repeating: [:], count: instants.count)
     }
 
@@ -121,12 +135,57 @@ public struct AuditSummary: Sendable {
         return "(none)"
     }
 
-    /// Counts one user's entitlements at instant number `index` (the user and their lines once, at the first).
-    mutating func record(_ entitlements: UserEntitlements, instant index: Int) {
+    /// Where a line's access at its instant comes from: App Store purchases, the publisher's
+    /// grants (R17), both, or neither (no access). A line has access when a readable issue is
+    /// not a free one, or it is entitled (active or in a grace period: paid or granted time covers
+    /// the instant). Each is credited to the intervals it rests on, a grant's
+    /// (``IntervalKind/grant``) to grants and any other to the App Store: an issue published
+    /// during a period to the period's intervals holding its publish instant, an issue unlocked at
+    /// a period's start to the intervals starting then, streaming and the time covering the
+    /// instant to the intervals holding the instant (the whole period when none does); an issue
+    /// grant's issue to grants, a single purchase to the App Store. Free issues count for neither.
+    public static func accessSources(_ entitlement: PublicationEntitlement) -> (appStore: Bool, grants: Bool) {
+        var appStore = false
+        var grants = false
+        func credit(_ period: Int, where rests: (Interval) -> Bool) {
+            let intervals = entitlement.periods[period].intervals
+            let resting = intervals.filter(rests)
+            for interval in resting.isEmpty ? intervals : resting {
+                if interval.kind == .grant { grants = true } else { appStore = true }
+            }
+        }
+        for entry in entitlement.readable where !entry.issue.isFree {
+            for reason in entry.reasons {
+                switch reason {
+                case .publishedDuringPeriod(let period): credit(period) { $0.contains(entry.issue.published) }
+                case .unlockedAtPeriodStart(let period): credit(period) { $0.start == entitlement.periods[period].start }
+                case .streaming(let period, _): credit(period) { $0.contains(entitlement.at) }
+                case .singlePurchase: appStore = true
+                case .granted: grants = true
+                case .free: break
+                }
+            }
+            if appStore && grants { return (true, true) }
+        }
+        guard Self.isEntitled(entitlement.status.state) else { return (appStore, grants) }
+        for period in entitlement.periods.indices where entitlement.periods[period].intervals.contains(where: { $0.contains(entitlement.at) }) {
+            credit(period) { $0.contains(entitlement.at) }
+        }
+        return (appStore, grants)
+    }
+
+    /// Whether a line in this state is entitled at its instant: active or in a grace period.
+    static func isEntitled(_ state: SubscriptionState) -> Bool { state == .active || state == .gracePeriod }
+
+    /// Counts one user's entitlements at instant number `index` (the user, their lines and their
+    /// grants once, at the first). `grants` are the user's grants: without any, a line's access
+    /// can only come from the App Store.
+    mutating func record(_ entitlements: UserEntitlements, instant index: Int, grants: [Grant]) {
         if index == 0 {
             users += 1
             unknownProductTransactions += entitlements.unknownTransactionCount
             outputLines += entitlements.publications.count
+            for grant in grants { grantsBySource[ExactKey(grant.source), default: 0] += 1 }
         }
         for publication in entitlements.publications {
             let state = publication.status.state
@@ -134,6 +193,18 @@ public struct AuditSummary: Sendable {
             let key = ExactKey(Self.productKey(publication))
             byProduct[index][key, default: ProductCount()].lines += 1
             if state == .active || state == .gracePeriod { byProduct[index][key, default: ProductCount()].entitled += 1 }
+            if grants.isEmpty {
+                if Self.isEntitled(state) || publication.readable.contains(where: { !$0.issue.isFree }) {
+                    byAccessSource[index].appStoreOnly += 1
+                }
+            } else {
+                switch Self.accessSources(publication) {
+                case (true, false): byAccessSource[index].appStoreOnly += 1
+                case (false, true): byAccessSource[index].grantsOnly += 1
+                case (true, true): byAccessSource[index].both += 1
+                case (false, false): break
+                }
+            }
         }
     }
 
@@ -157,6 +228,12 @@ public struct AuditSummary: Sendable {
                 total.byProduct[index][product, default: ProductCount()].entitled += count.entitled
             }
         }
+        for (index, count) in other.byAccessSource.enumerated() {
+            total.byAccessSource[index].appStoreOnly += count.appStoreOnly
+            total.byAccessSource[index].grantsOnly += count.grantsOnly
+            total.byAccessSource[index].both += count.both
+        }
+        for (source, count) in other.grantsBySource { total.grantsBySource[source, default: 0] += count }
         for (index, counts) in other.findings.enumerated() {
             for (key, count) in counts { total.findings[index][key, default: 0] += count }
         }
@@ -169,6 +246,9 @@ public struct AuditSummary: Sendable {
 
     /// The products met, in the order of their ids' bytes.
     public var products: [String] { Set(byProduct.flatMap(\.keys)).sorted().map(\.text) }
+
+    /// The grants' sources met, in the order of their bytes.
+    public var grantSources: [String] { grantsBySource.keys.sorted().map(\.text) }
 
     /// The users decided from signed data, and whether their signatures were verified.
     public var signedDataText: String {
@@ -201,6 +281,14 @@ public struct AuditSummary: Sendable {
                 let count = count[ExactKey(product)] ?? ProductCount()
                 return "\(count.entitled) / \(count.lines)"
             })
+        }
+        row("  access from (lines)")
+        row("    App Store only", byAccessSource.map { String($0.appStoreOnly) })
+        row("    grants only", byAccessSource.map { String($0.grantsOnly) })
+        row("    both", byAccessSource.map { String($0.both) })
+        if !grantsBySource.isEmpty {
+            row("  grants by source (held by the users)")
+            for source in grantSources { row("    \(source)", [String(grantsBySource[ExactKey(source)] ?? 0)]) }
         }
         let anyFinding = findings.contains { !$0.isEmpty }
         if anyFinding || unknownGrantUsers + unknownGrantPublications + unknownGrantIssues > 0 || reconciled {

@@ -68,7 +68,8 @@ struct Auditor {
 
     /// Decides one receipts line, `{"user_id": ..., "receipt": {...}}` or
     /// `{"user_id": ..., "signedTransactions": [...], "signedRenewalInfos": [...]}` (every token
-    /// verified unless the configuration trusts them already). With a shard, a line of another
+    /// verified unless the configuration trusts them already), with or without the publisher's
+    /// `grants`, or `{"user_id": ..., "grants": [...]}`. With a shard, a line of another
     /// shard is skipped (and counted), and a line without a readable user id is reported by the
     /// first shard only.
     mutating func audit(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
@@ -117,13 +118,19 @@ struct Auditor {
         do { userId = try ReceiptsLine.userId(root) } catch { throw LineFailure(userId: nil, error: error) }
         if let shard, !shard.contains(userId) { return .otherShard }
         do {
+            let grants = try ReceiptsLine.grants(root)
             switch try ReceiptsLine.content(root) {
             case .receipt(let receipt):
-                return .user(userId: userId, history: try decoder.decode(receipt, path: ReceiptsLine.receiptPath).history, signed: false)
+                var history = try decoder.decode(receipt, path: ReceiptsLine.receiptPath).history
+                if !grants.isEmpty { history.merge(grants: grants) }
+                return .user(userId: userId, history: history, signed: false)
             case .signed(let transactions, let renewals):
                 guard let signedData else { return .signedWithoutApp }
-                let history = try signedData.history(signedTransactions: transactions, signedRenewalInfos: renewals, path: "$")
+                var history = try signedData.history(signedTransactions: transactions, signedRenewalInfos: renewals, path: "$")
+                if !grants.isEmpty { history.merge(grants: grants) }
                 return .user(userId: userId, history: history, signed: true)
+            case .none:
+                return .user(userId: userId, history: PurchaseHistory(grants: grants), signed: false)
             }
         } catch {
             throw LineFailure(userId: userId, error: error)
@@ -147,7 +154,7 @@ struct Auditor {
                 }
             }
         }
-        for (index, entitlements) in perInstant.enumerated() { summary.record(entitlements, instant: index) }
+        for (index, entitlements) in perInstant.enumerated() { summary.record(entitlements, instant: index, grants: history.grants) }
         output.removeAll(keepingCapacity: true)
         findings.removeAll(keepingCapacity: true)
         for (position, first) in perInstant[0].publications.enumerated() {

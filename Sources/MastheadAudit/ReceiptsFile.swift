@@ -63,7 +63,7 @@ public final class ReceiptsFile {
         case signedWithoutApp
     }
 
-    /// One line's user and receipt or signed data, or why not.
+    /// One line's user and receipt or signed data, with its grants, or why not.
     private func read(_ bytes: UnsafeBufferPointer<UInt8>, number: Int) -> Read {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .blank }
         let decoded: Result<UserReceipt?, FormatError>
@@ -71,15 +71,21 @@ public final class ReceiptsFile {
             decoded = try JSONDocument.withUnsafeParsing(bytes) { root in
                 Result { () throws(FormatError) -> UserReceipt? in
                     let userId = try ReceiptsLine.userId(root)
+                    let grants = try ReceiptsLine.grants(root)
+                    var user: UserReceipt
                     switch try ReceiptsLine.content(root) {
                     case .receipt(let value):
                         let receipt = try decoder.decode(value, path: ReceiptsLine.receiptPath)
-                        return UserReceipt(line: number, userId: userId, history: receipt.history, latestReceipt: value.member("latest_receipt")?.string)
+                        user = UserReceipt(line: number, userId: userId, history: receipt.history, latestReceipt: value.member("latest_receipt")?.string)
                     case .signed(let transactions, let renewals):
                         guard let signedData else { return nil }
                         let history = try signedData.history(signedTransactions: transactions, signedRenewalInfos: renewals, path: "$")
-                        return UserReceipt(line: number, userId: userId, history: history, latestReceipt: nil)
+                        user = UserReceipt(line: number, userId: userId, history: history, latestReceipt: nil)
+                    case .none:
+                        user = UserReceipt(line: number, userId: userId, history: PurchaseHistory(), latestReceipt: nil)
                     }
+                    if !grants.isEmpty { user.history.merge(grants: grants) }
+                    return user
                 }
             }
         } catch {

@@ -12,7 +12,9 @@ package enum CommonOptions {
         A verifyReceipt response, a version 1 notification body, a version 2
         notification body {"signedPayload": ...}, signed transactions
         {"signedTransactions": [...], "signedRenewalInfos": [...]}, or an audit
-        input line (JSON; told apart by shape). Repeat to merge several.
+        input line, with the publisher's grants if any ("grants": [...]), or
+        user_id and grants alone (JSON; told apart by shape). Repeat to merge
+        several.
         """, repeatable: true, required: true)
     /// `--at INSTANT`: the as-of instant, once (`check`, `timeline`) or a series (`audit`).
     static let at = InstantOption(name: "at", help: "The as-of instant, RFC 3339 (default: now).")

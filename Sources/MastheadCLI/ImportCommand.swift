@@ -15,11 +15,14 @@ struct ImportCommand: MastheadCommand {
             {"user_id": "...", "signedTransactions": [...], "signedRenewalInfos": [...]} (as
             'audit --receipts' reads them), for its user as POST /v1/users/{userId}/receipts (or
             /transactions) does: transactions and renewal info saved, the subscriptions linked to the
-            user under the restore behaviour, the change logged for a running service to see.
+            user under the restore behaviour, the change logged for a running service to see. The
+            publisher's grants a line carries ("grants": [...], beside the purchases or alone) are
+            stored in the same write, each replacing the user's grant of its id (revokedAt included).
             maxCommitBatch lines at a time go to the service's group commit, in as few transactions as
             it makes. A line that cannot be used (a signed line: any token refused, named by its JSON
-            path), or whose subscription the restore behaviour keeps with another user, is reported on
-            standard error as FILE:LINE: reason and stores nothing; the others are stored and the exit
+            path; a grant, named by its field), whose subscription the restore behaviour keeps with
+            another user, or with a grant id another user holds, is reported on standard error as
+            FILE:LINE: reason and stores nothing; the others are stored and the exit
             status is 1. Importing a file again gives the same histories. Standard output gets how many
             lines were stored and rejected.
             """,
@@ -82,8 +85,9 @@ struct ImportCommand: MastheadCommand {
         return rejected > 0 ? 1 : 0
     }
 
-    /// Stores the users of `lines` and answers the lines that stored nothing, in line order: those
-    /// that cannot be used and those the restore behaviour refused.
+    /// Stores the users of `lines` (purchases and grants) and answers the lines that stored
+    /// nothing, in line order: those that cannot be used, those the restore behaviour refused,
+    /// and those with a grant id another user holds.
     /// - Throws: ``CLIError/cannotWrite(path:reason:)`` when the database fails.
     private func store(_ lines: [ReceiptsFile.Line], in service: EntitlementService) throws(CLIError) -> [(line: Int, reason: String)] {
         var problems: [(line: Int, reason: String)] = []
@@ -96,8 +100,9 @@ struct ImportCommand: MastheadCommand {
         }
         for (user, failure) in zip(users, service.store(users.map { ($0.userId, $0.history, $0.latestReceipt) })) {
             guard let failure else { continue }
-            guard case StorageError.receiptAlreadyInUse = failure else {
-                throw CLIError.cannotWrite(path: "\(configuration.database)", reason: "\(failure)")
+            switch failure {
+            case StorageError.receiptAlreadyInUse, StorageError.grantBelongsToAnotherUser: break
+            default: throw CLIError.cannotWrite(path: "\(configuration.database)", reason: "\(failure)")
             }
             problems.append((user.line, "\(failure)"))
         }

@@ -91,6 +91,11 @@ public struct AuditReportPage {
         public var products: [(product: String, counts: [(entitled: Int, lines: Int)])]
         /// Which product a line counts under, in words.
         public var productRule: String
+        /// Per instant, the lines with access from App Store purchases only, from the publisher's
+        /// grants only (R17), and from both.
+        public var accessSources: [(appStoreOnly: Int, grantsOnly: Int, both: Int)]
+        /// The publisher's grants the users hold, per source (`print`, `comp`, …), in order.
+        public var grantsBySource: [(source: String, grants: Int)]
         /// The findings; nil when no grants were reconciled.
         public var reconciliation: Reconciliation?
         /// The grants the audit could not place (unknown publications and issues, users without a
@@ -101,7 +106,8 @@ public struct AuditReportPage {
         public init(
             inputs: [(label: String, value: String)], generated: Instant, version: String, totals: [(label: String, value: Int)],
             instants: [Instant], states: [[SubscriptionState: Int]], products: [(product: String, counts: [(entitled: Int, lines: Int)])],
-            productRule: String, reconciliation: Reconciliation?, unplacedGrants: [String] = []
+            productRule: String, accessSources: [(appStoreOnly: Int, grantsOnly: Int, both: Int)] = [],
+            grantsBySource: [(source: String, grants: Int)] = [], reconciliation: Reconciliation?, unplacedGrants: [String] = []
         ) {
             self.inputs = inputs
             self.generated = generated
@@ -111,6 +117,8 @@ public struct AuditReportPage {
             self.states = states
             self.products = products
             self.productRule = productRule
+            self.accessSources = accessSources
+            self.grantsBySource = grantsBySource
             self.reconciliation = reconciliation
             self.unplacedGrants = unplacedGrants
         }
@@ -147,7 +155,25 @@ public struct AuditReportPage {
         Self.table(
             rows: content.products.map { [$0.product] + $0.counts.map { "\(number($0.entitled)) / \(number($0.lines))" } },
             header: ["product"] + columns, into: &page, tableClass: "counts")
-        page.element("h2", [], content: "Reconciliation with the grants, per as-of instant")
+        if !content.accessSources.isEmpty {
+            page.element("h2", [], content: "Access from App Store purchases and publisher grants, per as-of instant")
+            page.element("p", [("class", "note")], content: Self.accessSourcesNote)
+            Self.table(
+                rows: [
+                    ["App Store only"] + content.accessSources.map { number($0.appStoreOnly) },
+                    ["publisher grants only"] + content.accessSources.map { number($0.grantsOnly) },
+                    ["both"] + content.accessSources.map { number($0.both) },
+                ],
+                header: ["lines with access from"] + columns, into: &page, tableClass: "counts access")
+        }
+        if !content.grantsBySource.isEmpty {
+            page.element("h3", [], content: "Publisher grants by source")
+            page.element("p", [("class", "note")], content: "The grants the audited users hold, revoked ones included, each once.")
+            Self.table(
+                rows: content.grantsBySource.map { ["\(Grant.words(forSource: $0.source)) (\($0.source))", number($0.grants)] },
+                header: ["source", "grants"], into: &page, tableClass: "counts grant-sources")
+        }
+        page.element("h2", [], content: "Reconciliation with what was served (--grants), per as-of instant")
         if let reconciliation = content.reconciliation {
             page.open("ul", [("class", "kinds")])
             for kind in reconciliation.counts.map(\.kind) {
@@ -206,6 +232,14 @@ public struct AuditReportPage {
         page.raw("</body></html>\n")
         html = page.text
     }
+
+    /// How a line's access is credited to App Store purchases and publisher grants, in words.
+    static let accessSourcesNote = """
+        A line has access when it may read an issue that is not free, or it is active or in a grace period. Each readable issue \
+        is credited to the time it rests on (the interval holding its publish instant, the purchase that unlocked it, the \
+        streaming time now), an issue grant's issue to grants, an issue bought on its own to the App Store; the time covering \
+        the instant likewise.
+        """
 
     /// Grants the audit could not place listed at most.
     static let unplacedGrantsShown = 1000

@@ -21,7 +21,8 @@ enum Legend {
     /// The marker letters in the legend's order, with their meaning.
     static let markers: [(reason: AccessReason, label: String)] = [
         (.publishedDuringPeriod(period: 0), "published in a period"), (.unlockedAtPeriodStart(period: 0), "unlocked at a period's start"),
-        (.streaming(period: 0, window: nil), "streaming"), (.singlePurchase(transactionId: ""), "bought on its own"), (.free, "free"),
+        (.streaming(period: 0, window: nil), "streaming"), (.singlePurchase(transactionId: ""), "bought on its own"),
+        (.granted(grantId: "", source: ""), "given by an issue grant"), (.free, "free"),
     ]
 
     /// Draws the entries of `used` from `top`, in rows that wrap at the picture's width; returns
@@ -63,7 +64,7 @@ enum Legend {
             x += 28 + TextMetrics.width(label, size: size) + 16
         }
         for kind in IntervalKind.allCases where used.contains(.interval(kind)) {
-            swatch(Style.fill(kind), kind == .grace ? "billing grace" : kind.rawValue)
+            swatch(Style.fill(kind), kind == .grace ? "billing grace" : kind == .grant ? "publisher grant" : kind.rawValue)
         }
         if used.contains(.billingRetry) { swatch(Style.retryFill, "billing retry (60 days)", stroke: Style.retryStroke, dashed: true) }
         if used.contains(.refunded) { swatch(Style.refundedFill, "refunded", stroke: Style.refundedStroke, dashed: true) }

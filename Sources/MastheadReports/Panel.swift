@@ -1,10 +1,12 @@
 import Masthead
 
 /// One publication's panel of the timeline: title, as-of instant, issues, a row of intervals per
-/// product (with billing grace and retry, and upgrades between products), refunds, a row of
-/// periods and lapses per access style, the dates of the period boundaries, and the axis.
+/// product (with billing grace and retry, and upgrades between products) and per source of the
+/// publisher's grants, refunds, a row of periods and lapses per access style, the dates of the
+/// period boundaries, and the axis.
 struct Panel {
-    /// One product's row: its intervals and billing spans, each in the first lane where it fits.
+    /// One product's row, or one grant source's: its intervals and billing spans, each in the
+    /// first lane where it fits.
     struct ProductRow {
         enum Item {
             case interval(Interval)
@@ -25,8 +27,15 @@ struct Panel {
             }
         }
 
+        /// The product id, or for grants (``isGrant``) the grants' source.
         var product: String
+        /// Whether the row holds the publisher's grants of source ``product`` (R17), never a
+        /// product's intervals, even one whose id is spelt as the source.
+        var isGrant: Bool
         var items: [Item]
+
+        /// The row's name: the product id, or the source in words ("print subscription").
+        var label: String { isGrant ? Grant.words(forSource: product) : product }
     }
 
     let entitlement: PublicationEntitlement
@@ -44,14 +53,14 @@ struct Panel {
         items.sort { ($0.start, $0.end) < ($1.start, $1.end) }
         var rows: [ProductRow] = []
         for item in items {
-            let product = switch item {
-            case .interval(let interval): interval.productId
-            case .billing(let span): span.productId
+            let (product, isGrant) = switch item {
+            case .interval(let interval): (interval.productId, interval.kind == .grant)
+            case .billing(let span): (span.productId, false)
             }
-            if let index = rows.firstIndex(where: { $0.product.sameBytes(as: product) }) {
+            if let index = rows.firstIndex(where: { $0.isGrant == isGrant && $0.product.sameBytes(as: product) }) {
                 rows[index].items.append(item)
             } else {
-                rows.append(ProductRow(product: product, items: [item]))
+                rows.append(ProductRow(product: product, isGrant: isGrant, items: [item]))
             }
         }
         productRows = rows
@@ -185,12 +194,14 @@ struct Panel {
         return top + 40
     }
 
-    /// One product's row: its id, then its intervals, grace and retry in lanes. Records the
-    /// vertical centre of each interval's bar, by transaction, for the upgrade arrows.
+    /// One product's row: its id, then its intervals, grace and retry in lanes; or one grant
+    /// source's: the source in words, then its grants. Records the vertical centre of each
+    /// purchase's bar, by transaction (never a grant's: a grant id is no transaction id), for
+    /// the upgrade arrows.
     private func draw(
         _ row: ProductRow, into canvas: inout TimelineCanvas, top: Double, scale: TimeScale, centres: inout [ExactKey: Double]
     ) -> Double {
-        rowLabel(row.product, y: top + 16, into: &canvas)
+        rowLabel(row.label, y: top + 16, into: &canvas)
         let lanes = Self.lanes(row.items.map { ($0.start, $0.end) }, scale: scale)
         // A lane below the first holding the billing retry is named for it.
         for lane in Set(lanes) where lane > 0 && zip(row.items, lanes).contains(where: { item, itemLane in
@@ -205,6 +216,8 @@ struct Panel {
             let nextStart = zip(row.items, lanes).dropFirst(index + 1).first { $0.1 == lane }.map { scale.x($0.0.start) }
             let room = (nextStart ?? TimelineChart.width - 8) - 4
             switch item {
+            case .interval(let interval) where interval.kind == .grant:
+                drawGrant(interval, x: x, width: width, barTop: barTop, room: room, into: &canvas)
             case .interval(let interval):
                 centres[ExactKey(interval.transactionId)] = barTop + TimelineChart.barHeight / 2
                 let title = "\(interval.kind.rawValue) \(interval.productId), transaction \(interval.transactionId): "
@@ -247,14 +260,32 @@ struct Panel {
         return top + 4 + Double((lanes.max() ?? 0) + 1) * TimelineChart.laneHeight
     }
 
+    /// A span grant's bar (R17): in the grant colour, labelled by its grant id, its source and
+    /// grant id in `data-source` and `data-grant` (not `data-transaction`).
+    private func drawGrant(_ interval: Interval, x: Double, width: Double, barTop: Double, room: Double, into canvas: inout TimelineCanvas) {
+        let source = Grant.words(forSource: interval.productId)
+        let title = "\(source) \(interval.transactionId), \(interval.access.rawValue): \(CivilTime.readable(interval.start)) → "
+            + (interval.end == .distantFuture ? "open-ended" : CivilTime.readable(interval.end))
+        canvas.open("g", [
+            ("class", "interval grant"), ("data-grant", interval.transactionId), ("data-source", interval.productId),
+            ("data-start", interval.start.description), ("data-end", Self.endText(interval.end)),
+        ])
+        canvas.element("rect", [("x", x), ("y", barTop), ("width", width), ("height", TimelineChart.barHeight), ("fill", Style.fill(.grant)),
+                                ("stroke", "#ffffff"), ("stroke-width", 1)], title: title)
+        barLabel(["\(source) \(interval.transactionId)", interval.transactionId], x: x, width: width, barTop: barTop,
+                 fill: Style.labelColour(.grant), outsideUpTo: room, into: &canvas)
+        canvas.close("g")
+        canvas.used.insert(.interval(.grant))
+    }
+
     /// An arrow from each upgraded interval down (or up) to the interval of the other product
-    /// that starts when it was cut (R5.2).
+    /// that starts when it was cut (R5.2); a grant is never the product upgraded to.
     private func drawUpgrades(into canvas: inout TimelineCanvas, scale: TimeScale, centres: [ExactKey: Double]) {
         let intervals = entitlement.periods.flatMap(\.intervals)
         for upgraded in intervals where upgraded.kind == .upgraded {
             guard
                 let next = intervals.first(where: {
-                    $0.start == upgraded.end && !$0.productId.sameBytes(as: upgraded.productId) && $0.kind != .grace
+                    $0.start == upgraded.end && !$0.productId.sameBytes(as: upgraded.productId) && $0.kind != .grace && $0.kind != .grant
                 }),
                 let from = centres[ExactKey(upgraded.transactionId)], let to = centres[ExactKey(next.transactionId)], from != to
             else { continue }

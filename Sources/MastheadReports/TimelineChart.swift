@@ -2,7 +2,8 @@ public import Masthead
 
 /// One reader's entitlements drawn as an SVG picture, after seed 000's Figure 6-1: per
 /// publication every issue as a marker saying whether it is readable and why, each product's
-/// intervals in a row of their own (with billing grace and retry, and upgrades), refunded
+/// intervals in a row of their own (with billing grace and retry, and upgrades), the publisher's
+/// span grants in a row per source (R17), refunded
 /// purchases, archive and streaming periods each in their own row with their lapses, the dates
 /// of every period boundary, a time axis and the as-of instant.
 ///
@@ -31,7 +32,7 @@ public struct TimelineChart {
     ///   - from, to: limit the time drawn (by default every issue, period, refund and billing span).
     public init(reader: String?, entitlements: [PublicationEntitlement], history: PurchaseHistory, from: Instant? = nil, to: Instant? = nil) {
         let panels = entitlements.map { Panel($0, history: history) }
-        let labels = ["Issues", "Refunded", "Archive periods", "Streaming periods", Panel.retryRowLabel] + panels.flatMap(\.productRows).map(\.product)
+        let labels = ["Issues", "Refunded", "Archive periods", "Streaming periods", Panel.retryRowLabel] + panels.flatMap(\.productRows).map(\.label)
         let widest = labels.map { TextMetrics.width($0, size: Self.rowLabelSize) }.max() ?? 0
         let plotLeft = max(110, (16 + widest + 14).rounded(.up))
         var canvas = TimelineCanvas()

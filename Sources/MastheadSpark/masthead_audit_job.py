@@ -136,6 +136,8 @@ class SummaryError(ValueError):
 
 #: The members of a summary (`masthead audit --summary-json`, documented in Auditing.md) that hold one count.
 COUNTS = ("linesRead", "users", "rejectedLines", "unknownProductTransactions", "userPublicationLines")
+#: The members of a summary's `accessFrom`: lines with access from the App Store only, grants only, both.
+ACCESS_SOURCES = ("appStoreOnly", "grantsOnly", "both")
 
 
 def read_summary(text):
@@ -179,6 +181,12 @@ def read_summary(text):
         member(entry, "product", str, f"byProduct[{index}]")
         per_instant(entry.get("entitled"), f"byProduct[{index}].entitled")
         per_instant(entry.get("lines"), f"byProduct[{index}].lines")
+    access = member(summary, "accessFrom", dict, "$")
+    for name in ACCESS_SOURCES:
+        per_instant(access.get(name), f"accessFrom.{name}")
+    for index, entry in enumerate(member(summary, "grantsBySource", list, "$")):
+        member(entry, "source", str, f"grantsBySource[{index}]")
+        count(entry.get("grants"), f"grantsBySource[{index}].grants")
     member(summary, "reconciled", bool, "$")
     for index, finding in enumerate(member(summary, "findings", list, "$")):
         member(finding, "kind", str, f"findings[{index}]")
@@ -236,6 +244,11 @@ def add_summaries(total, other):
     states = list(total["byStatus"]) + [s for s in other["byStatus"] if s not in total["byStatus"]]
     result["byStatus"] = {s: add(total["byStatus"].get(s, zero), other["byStatus"].get(s, zero)) for s in states}
     result["byProduct"] = sorted(merged(total["byProduct"] + other["byProduct"], ("entitled", "lines")), key=lambda e: _by_bytes(e["product"]))
+    result["accessFrom"] = {name: add(total["accessFrom"][name], other["accessFrom"][name]) for name in ACCESS_SOURCES}
+    by_source = {}
+    for entry in total["grantsBySource"] + other["grantsBySource"]:
+        by_source[entry["source"]] = by_source.get(entry["source"], 0) + entry["grants"]
+    result["grantsBySource"] = [{"source": source, "grants": by_source[source]} for source in sorted(by_source, key=_by_bytes)]
     result["reconciled"] = total["reconciled"] or other["reconciled"]
     findings = {}
     for finding in total["findings"] + other["findings"]:
@@ -278,6 +291,13 @@ def render_summary(summary):
         "that covers (or last covered) the instant, else (single issues) or (none))")
     for entry in sorted(summary["byProduct"], key=lambda e: _by_bytes(e["product"])):
         row(f"    {entry['product']}", [f"{e} / {n}" for e, n in zip(entry["entitled"], entry["lines"])])
+    row("  access from (lines)")
+    for name, label in zip(ACCESS_SOURCES, ("App Store only", "grants only", "both")):
+        row(f"    {label}", [str(c) for c in summary["accessFrom"][name]])
+    if summary["grantsBySource"]:
+        row("  grants by source (held by the users)")
+        for entry in sorted(summary["grantsBySource"], key=lambda e: _by_bytes(e["source"])):
+            row(f"    {entry['source']}", [str(entry["grants"])])
     grants = summary["unknownGrants"]
     any_finding = any(any(entry["counts"]) for finding in summary["findings"] for entry in finding["products"])
     if any_finding or grants["users"] + grants["publications"] + grants["issues"] > 0 or summary["reconciled"]:

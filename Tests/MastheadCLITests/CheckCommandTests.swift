@@ -49,7 +49,7 @@ struct CheckCommandTests {
         #expect(outcome.status == 0)
         #expect(outcome.output.contains("sandbox environment"))
         #expect(outcome.output.contains("  Status   none"))
-        #expect(outcome.output.contains("no subscription or purchase grants it"))
+        #expect(outcome.output.contains("no subscription, purchase or grant gives it"))
     }
 
     @Test func badReceipt_exitsOne_namingFileAndField() throws {

@@ -68,6 +68,38 @@ struct ImportCommandTests {
         #expect(audit.output.split(separator: "\n").map { $0.split(separator: "\"")[3] } == ["alice", "carol"])
     }
 
+    /// The publisher's grants a line carries are stored with its purchases, or alone, so that
+    /// the audit of the database gives what the audit of the file gives; a grant id another user
+    /// already holds refuses that line whole (its purchases too), naming the grant.
+    @Test func linesWithGrants_storedWithThePurchases_auditedAsTheFileIs() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let receipts = folder.appendingPathComponent("in.jsonl")
+        let database = folder.appendingPathComponent("masthead.sqlite").path
+        let bridge = #"{"grantId": "g-1", "source": "print", "publications": ["the-monthly"], "access": "archive", "start": "2020-04-15", "end": "2020-06-20"}"#
+        let comp = #"{"grantId": "g-2", "source": "comp", "publications": ["the-monthly"], "access": "archive", "start": "2020-05-10"}"#
+        let withReceipt = try AuditCommandTests.receiptLine("alice", "table-6-1").dropLast() + #", "grants": [\#(bridge)]}"#
+        let lines = [String(withReceipt), #"{"user_id": "gina", "grants": [\#(comp)]}"#, try AuditCommandTests.receiptLine("carol", "table-6-2")]
+        try Data(lines.joined(separator: "\n").utf8).write(to: receipts)
+        let run = try Self.importing(receipts.path, into: database)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output == "import: 3 line(s) stored in \(database), 0 rejected\n")
+        let fromDatabase = try Self.audit(["--database", database], at: "2020-07-02T00:00:00Z")
+        let fromReceipts = try Self.audit(["--receipts", receipts.path], at: "2020-07-02T00:00:00Z")
+        #expect(fromDatabase.output.split(separator: "\n").sorted() == fromReceipts.output.split(separator: "\n").sorted())
+        #expect(fromDatabase.output.contains(#"{"user_id":"alice","publication":"the-monthly","status":"active","readable":["2020-02","2020-03","2020-04","2020-05","2020-06","2020-07"]}"#))
+        #expect(fromDatabase.output.contains(#""user_id":"gina""#))
+        // g-1 is alice's: bob's line naming it stores nothing, not even bob's purchases.
+        let taken = try AuditCommandTests.receiptLine("bob", "table-6-2").dropLast() + #", "grants": [\#(bridge)]}"#
+        try Data(String(taken).utf8).write(to: receipts)
+        let refused = try Self.importing(receipts.path, into: database)
+        #expect(refused.status == 1)
+        #expect(refused.output == "import: 0 line(s) stored in \(database), 1 rejected\n")
+        #expect(refused.errors == "\(receipts.path):1: grant g-1 belongs to another user\n")
+        let after = try Self.audit(["--database", database], at: "2020-07-02T00:00:00Z")
+        #expect(after.output == fromDatabase.output)
+    }
+
     /// The restore behaviour is the service's: by default a subscription moves to the user whose
     /// line comes later; with restore keep (a flag, or the service's configuration file) that
     /// line is refused, naming the subscription.

@@ -34,6 +34,7 @@ struct PictureRenderingTests {
         let folder = try Tool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.render(try TimelineCommandTests.svg(["table-6-1"], at: "2020-07-02T00:00:00Z", extra: ["--user", "alice"]), name: "timeline", in: folder)
+        try Self.render(try GrantTimelineTests.bridgedPicture(), name: "timeline-grant", in: folder)
         let (receipts, grants) = try AuditOutputTests.inputs(in: folder)
         let report = folder.appendingPathComponent("report.html")
         let run = try Tool.run([

@@ -21,6 +21,7 @@ struct UsageTests {
               serve     Run the companion service: receipts, notifications, download checks over HTTP.
               refresh   Ask Apple about the subscriptions about to expire, once.
               migrate   Move receipt-only subscriptions to signed data from the App Store Server API.
+              grants    Import the publisher's grants (print subscribers, comps, gifts) into the service's database.
 
             Run 'masthead help <command>' or 'masthead <command> --help' for a command's options,
             'masthead --version' for the version.
@@ -65,7 +66,9 @@ struct UsageTests {
               --receipt FILE           A verifyReceipt response, a version 1 notification body, a version 2
                                        notification body {"signedPayload": ...}, signed transactions
                                        {"signedTransactions": [...], "signedRenewalInfos": [...]}, or an audit
-                                       input line (JSON; told apart by shape). Repeat to merge several.
+                                       input line, with the publisher's grants if any ("grants": [...]), or
+                                       user_id and grants alone (JSON; told apart by shape). Repeat to merge
+                                       several.
               --at INSTANT             The as-of instant, RFC 3339 (default: now).
               --publication ID         Only this publication (shown even without a transaction).
               --environment ENV        production (default) or sandbox.
@@ -98,7 +101,7 @@ struct UsageTests {
                 return String(line.dropFirst(4).prefix { $0 != " " })
             }
             #expect(listed == command.options.map(\.name), "\(command.name)")
-            var arguments: [String] = []
+            var arguments = command.operands
             for option in command.options where !command.alternatives.contains(where: { $0.dropFirst().contains(option.name) }) {
                 arguments += option.isFlag ? ["--\(option.name)"] : ["--\(option.name)", "x"]
             }

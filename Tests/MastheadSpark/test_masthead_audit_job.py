@@ -36,6 +36,13 @@ audit summary
     com.example.pass.1m             0 / 13                    0 / 12
     com.example.pass.3m             9 / 18                    9 / 23
     com.example.reader              361 / 555                 319 / 555
+  access from (lines)
+    App Store only                  1098                      990
+    grants only                     4                         3
+    both                            2                         1
+  grants by source (held by the users)
+    comp                            3
+    print                           5
   reconciliation (issues per instant, by the product of their line)
     overGranted                     23                        47
       com.example.monthly           8                         20
@@ -169,6 +176,16 @@ class SummaryTests(unittest.TestCase):
         self.assertEqual(two["unknownGrants"], {"users": 20, "publications": 2, "issues": 2})
         self.assertEqual([f["kind"] for f in two["findings"]], ["overGranted", "underGranted", "heldAfterEntitlementEnded"])
 
+    def test_addSummaries_addsAccessSourcesPerInstant_andGrantsPerSource(self):
+        other = summary()
+        other["grantsBySource"] = [{"source": "gift", "grants": 1}, {"source": "print", "grants": 2}]
+        both = job.read_summary(json.dumps(job.add_summaries(summary(), other)))
+        self.assertEqual(both["accessFrom"], {"appStoreOnly": [2196, 1980], "grantsOnly": [8, 6], "both": [4, 2]})
+        self.assertEqual(both["grantsBySource"], [
+            {"source": "comp", "grants": 3}, {"source": "gift", "grants": 1}, {"source": "print", "grants": 7}])
+        rows = job.render_summary(both).splitlines()
+        self.assertIn("    gift".ljust(len(rows[1]) - len("4008")) + "1", rows)
+
     def test_renderSummary_ordersFindingsWorstFirst_afterAdding(self):
         other = summary()
         other["findings"][0]["products"] = [{"product": "com.example.pass.1m", "counts": [0, 100]}]
@@ -199,6 +216,8 @@ class SummaryTests(unittest.TestCase):
             changed(lambda v: v["byProduct"][0].update(lines=[1, "2"])),
             changed(lambda v: v["findings"][1]["products"][0].pop("counts")),
             changed(lambda v: v.update(instants=[])),
+            changed(lambda v: v["accessFrom"].update(grantsOnly=[1])),
+            changed(lambda v: v["grantsBySource"][0].pop("grants")),
         ):
             with self.assertRaises(job.SummaryError, msg=text[:80]):
                 job.read_summary(text)

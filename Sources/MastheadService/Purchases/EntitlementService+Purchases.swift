@@ -73,18 +73,27 @@ extension EntitlementService {
 
     /// Stores users' purchases (a receipt's, or verified signed ones) as posted ones (each saved,
     /// its subscriptions linked to its user with the configured restore behaviour, the change
-    /// logged), queued at once so that the group commit writes them in as few transactions as
-    /// `maxCommitBatch` allows; returns once every one is committed or refused, with each one's
-    /// failure (nil when stored). Histories are not read back.
+    /// logged), with the publisher's grants the history carries (each replacing the user's grant
+    /// of its id, in the same write: a grant id another user holds refuses the whole entry with
+    /// ``StorageError/grantBelongsToAnotherUser(grantId:userId:)``), queued at once so that the
+    /// group commit writes them in as few transactions as `maxCommitBatch` allows; returns once
+    /// every one is committed or refused, with each one's failure (nil when stored). Histories
+    /// are not read back.
     public func store(_ purchases: [(userId: String, history: PurchaseHistory, latestReceipt: String?)]) -> [(any Error)?] {
         let now = clock()
         let failures = Mutex([(any Error)?](repeating: nil, count: purchases.count))
         let committed = DispatchGroup()
         for (index, posted) in purchases.enumerated() {
             committed.enter()
-            let job = Self.storing(
+            let purchases = Self.storing(
                 posted.history.transactions, posted.history.renewals, for: posted.userId, latestReceipt: posted.latestReceipt, restore: configuration.restore,
                 now: now)
+            let grants = posted.history.grants
+            let job: @Sendable (any EntitlementStore) throws -> [Change] = { store in
+                let changes = try purchases(store)
+                for grant in grants { _ = try store.putGrant(grant, userId: posted.userId, now: now) }
+                return changes
+            }
             writer.submit(job) { [self] result in
                 switch result {
                 case .success(let changes):
