@@ -4,12 +4,14 @@ public import Masthead
 extension StorePrimitives {
     /// Transactions come by subscription, then purchase and id, and renewal infos by
     /// subscription in the order they were stored, where the dialect sorts histories
-    /// (``SQLDialect``); in the order of SQLite's indexes otherwise.
+    /// (``SQLDialect``); in the order of SQLite's indexes otherwise. The grants of the gift codes
+    /// the user redeemed and of their licence memberships come with them.
     public func history(forUser userId: String) throws(StorageError) -> PurchaseHistory {
         let user: [Value] = [.text(userId)]
         let transactions = try rows(Self.dialect.statements.userTransactions, user) { row throws(Row.Failure) in try row.transaction() }
         let renewals = try rows(Self.dialect.statements.userRenewals, user) { row throws(Row.Failure) in try row.renewal() }
-        return PurchaseHistory(transactions: transactions, renewals: renewals)
+        let grants = try giftGrants(forUser: userId) + licenceGrants(forUser: userId)
+        return PurchaseHistory(transactions: transactions, renewals: renewals, grants: grants)
     }
 
     public func history(environment: Environment, originalTransactionId: String) throws(StorageError) -> PurchaseHistory {
