@@ -98,13 +98,22 @@ enum PostgreSQLSchema {
                 PRIMARY KEY (environment, transaction_id));
             CREATE INDEX consumption_requests_by_next_attempt ON consumption_requests (next_attempt_ms);
             """,
+            // The publisher's grants, R17 (see SQLiteSchema).
+            """
+            CREATE TABLE grants (
+                grant_id text COLLATE "C" PRIMARY KEY, user_id text COLLATE "C" NOT NULL REFERENCES users (user_id),
+                source text COLLATE "C" NOT NULL, kind text COLLATE "C" NOT NULL CHECK (kind IN ('span', 'issues')),
+                publications text NOT NULL, access text COLLATE "C", stream_window integer, issue_ids text,
+                start_ms bigint NOT NULL, end_ms bigint, revoked_ms bigint, written_ms bigint NOT NULL);
+            CREATE INDEX grants_by_user ON grants (user_id);
+            CREATE INDEX grants_by_source ON grants (source, grant_id);
+            """,
             // Gift codes, institutional licences and their memberships (see SQLiteSchema).
             """
             CREATE TABLE gift_codes (
                 id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, code_hash bytea NOT NULL UNIQUE, publications text COLLATE "C" NOT NULL,
                 access text NOT NULL, duration text NOT NULL, redeem_by_ms bigint NOT NULL, created_ms bigint NOT NULL,
-                redeemed_by text COLLATE "C", redeemed_ms bigint, grant_start_ms bigint, grant_end_ms bigint);
-            CREATE INDEX gift_codes_by_redeemer ON gift_codes (redeemed_by) WHERE redeemed_by IS NOT NULL;
+                redeemed_by text COLLATE "C", redeemed_ms bigint);
             CREATE TABLE licences (
                 licence_id text COLLATE "C" PRIMARY KEY, publications text COLLATE "C" NOT NULL, access text NOT NULL, start_ms bigint NOT NULL,
                 end_ms bigint, seats integer NOT NULL, updated_ms bigint NOT NULL);

@@ -127,15 +127,26 @@ enum SQLiteSchema {
             PRIMARY KEY (environment, transaction_id));
         CREATE INDEX consumption_requests_by_next_attempt ON consumption_requests (next_attempt_ms);
         """,
-        // Gift codes (only the SHA-256 hash of each code; once redeemed, by whom, when and the span
-        // its gift grant covers), institutional licences and their memberships (a new row each
-        // time a user joins; `left_ms` NULL while a member).
+        // The publisher's grants (R17): one row per grant id, global to the store (one grant of
+        // one user), its scope (a span's publications, access and streaming window; an issue
+        // grant's publication and issue ids; id lists as JSON arrays of strings), its instants,
+        // and when it was last written. Grants of a source are found by `grants_by_source`
+        // (`grants import --revoke-missing`).
+        """
+        CREATE TABLE grants (
+            grant_id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users (user_id), source TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('span', 'issues')), publications TEXT NOT NULL, access TEXT, stream_window INTEGER,
+            issue_ids TEXT, start_ms INTEGER NOT NULL, end_ms INTEGER, revoked_ms INTEGER, written_ms INTEGER NOT NULL);
+        CREATE INDEX grants_by_user ON grants (user_id);
+        CREATE INDEX grants_by_source ON grants (source, grant_id);
+        """,
+        // Gift codes (only the SHA-256 hash of each code; once redeemed, by whom and when: the gift
+        // grant it gave is in `grants`, `gift-<id>`), institutional licences and their memberships
+        // (a new row each time a user joins; `left_ms` NULL while a member).
         """
         CREATE TABLE gift_codes (
             id INTEGER PRIMARY KEY, code_hash BLOB NOT NULL UNIQUE, publications TEXT NOT NULL, access TEXT NOT NULL, duration TEXT NOT NULL,
-            redeem_by_ms INTEGER NOT NULL, created_ms INTEGER NOT NULL, redeemed_by TEXT, redeemed_ms INTEGER, grant_start_ms INTEGER,
-            grant_end_ms INTEGER);
-        CREATE INDEX gift_codes_by_redeemer ON gift_codes (redeemed_by) WHERE redeemed_by IS NOT NULL;
+            redeem_by_ms INTEGER NOT NULL, created_ms INTEGER NOT NULL, redeemed_by TEXT, redeemed_ms INTEGER);
         CREATE TABLE licences (
             licence_id TEXT PRIMARY KEY, publications TEXT NOT NULL, access TEXT NOT NULL, start_ms INTEGER NOT NULL, end_ms INTEGER,
             seats INTEGER NOT NULL, updated_ms INTEGER NOT NULL);

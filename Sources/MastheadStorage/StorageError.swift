@@ -16,6 +16,9 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible, SQ
     /// A notification with this `notificationUUID` is stored already: a second delivery of it, not
     /// stored or applied again.
     case notificationAlreadyRecorded(uuid: String)
+    /// A grant id (its exact bytes) names a grant of another user (`userId`): a grant id is
+    /// global to the store; nothing was changed.
+    case grantBelongsToAnotherUser(grantId: String, userId: String)
     /// The store was closed: it takes no more writes.
     case closed
 
@@ -33,6 +36,7 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible, SQ
             "app account token '\(value)' is not a UUID written 8-4-4-4-12 hexadecimal digits"
         case .appAccountTokenInUse(let token, _): "app account token \(token) is already linked to another user"
         case .notificationAlreadyRecorded(let uuid): "notification \(uuid) is already stored"
+        case .grantBelongsToAnotherUser(let grantId, _): "grant \(grantId) belongs to another user"
         case .closed: "the store is closed"
         }
     }

@@ -11,7 +11,7 @@ extension StorePrimitives {
                     start_ms = excluded.start_ms, end_ms = excluded.end_ms, seats = excluded.seats, updated_ms = excluded.updated_ms
                 """,
                 [
-                    .text(licence.licenceId), .text(StoredPublications.text(licence.publications)), .text(licence.access.rawValue),
+                    .text(licence.licenceId), .text(StoredGrant.text(licence.publications)), .text(licence.access.rawValue),
                     .integer(licence.start.milliseconds), .optional(licence.end?.milliseconds), .integer(Int64(licence.seats)), .integer(now.milliseconds),
                 ])
             return try rows("SELECT DISTINCT user_id FROM licence_members WHERE licence_id = $1 ORDER BY user_id", [.text(licence.licenceId)]) {
@@ -112,6 +112,20 @@ extension StorePrimitives {
 }
 
 extension StoreRow {
+    /// Column `index` as a list of publication ids (a JSON array of strings, as ``StoredGrant`` keeps them).
+    func publications(_ index: Int32) throws(Failure) -> [String] {
+        let text = try text(index)
+        guard let publications = StoredGrant.ids(text) else { throw unexpected(index, value: text, expected: "a JSON array of publication ids") }
+        return publications
+    }
+
+    /// Column `index` as an access style (its raw name).
+    func access(_ index: Int32) throws(Failure) -> AccessStyle {
+        let name = try text(index)
+        guard let access = AccessStyle(rawValue: name) else { throw unexpected(index, value: name, expected: "an access style (archive or streaming)") }
+        return access
+    }
+
     /// The membership whose columns a query selected as `licence_id, user_id, number, joined_ms, left_ms`.
     func membership() throws(Failure) -> LicenceMembership {
         LicenceMembership(

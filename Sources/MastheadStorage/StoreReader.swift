@@ -14,8 +14,12 @@ public protocol StoreReader: AnyObject {
 
     // MARK: Reading
 
-    /// Everything stored for the subscriptions linked to `userId` (empty for a user never seen).
+    /// Everything stored for the subscriptions linked to `userId` and the user's grants (empty for a user never seen).
     func history(forUser userId: String) throws(StorageError) -> PurchaseHistory
+
+    /// The publisher's grants of a user (R17), by grant id (byte order); the same as their
+    /// history's ``PurchaseHistory/grants``.
+    func grants(forUser userId: String) throws(StorageError) -> [Grant]
 
     /// Whether a user has been seen (posted a receipt).
     func userExists(_ userId: String) throws(StorageError) -> Bool

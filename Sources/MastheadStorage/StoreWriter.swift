@@ -95,6 +95,36 @@ public protocol StoreWriter: AnyObject {
         environment: Environment, originalTransactionId: String, state: AppAccountTokenUpdate.State, nextAttempt: Instant?, lastError: String?
     ) throws(StorageError)
 
+    // MARK: Grants
+
+    /// Stores a publisher's grant (R17) for a user whole: a grant of the same id replaces the
+    /// stored one entirely (a correction, `revokedAt` included), the user is recorded when new.
+    /// It records no change: the caller logs ``Change/user(_:)`` unless the answer is
+    /// ``GrantWrite/unchanged``, as the service's commit queue does for every write.
+    /// - Throws: ``StorageError/grantBelongsToAnotherUser(grantId:userId:)`` when another user
+    ///   holds the grant id (ids compared by their bytes); nothing is changed then.
+    func putGrant(_ grant: Grant, userId: String, now: Instant) throws(StorageError) -> GrantWrite
+
+    /// Revokes a user's grant as of `now` when it is not revoked yet (the record is kept); returns
+    /// it as it is now stored, with ``GrantWrite/changed`` when revoked now or
+    /// ``GrantWrite/unchanged`` when it already was, or nil when the user holds no grant of that
+    /// id (another user's grant is left alone). It records no change (see ``putGrant(_:userId:now:)``).
+    func revokeGrant(_ grantId: String, userId: String, now: Instant) throws(StorageError) -> (grant: Grant, write: GrantWrite)?
+
+    /// Stores many grants, each for its user as ``putGrant(_:userId:now:)`` does, in one
+    /// transaction (the caller's, or one of its own), and records each user whose grants changed
+    /// in the change log under `origin`. Answers each entry's outcome in order: a grant id held
+    /// by another user is that entry's ``StorageError/grantBelongsToAnotherUser(grantId:userId:)``
+    /// and the others are stored; any other failure is thrown and nothing is stored.
+    func applyGrants(_ entries: [UserGrant], now: Instant, origin: Int64) throws(StorageError) -> [Result<GrantWrite, StorageError>]
+
+    /// Revokes as of `now`, in one transaction (the caller's, or one of its own), every grant of
+    /// `source` (its exact bytes) not revoked yet whose id is not in `grantIds`, and records their
+    /// users in the change log under `origin`; returns the grants revoked, by grant id.
+    func revokeGrants(source: String, keeping grantIds: Set<ExactKey>, now: Instant, origin: Int64) throws(StorageError) -> [(userId: String, grantId: String)]
+
+    // MARK: Issues
+
     /// Publishes or corrects an issue; it survives restarts.
     func upsertIssue(publicationId: String, issue: Issue) throws(StorageError)
 

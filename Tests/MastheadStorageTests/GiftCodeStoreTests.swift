@@ -5,7 +5,7 @@ import MastheadTestSupport
 import Testing
 
 /// Gift codes on both backends: only hashes stored, each redeemed once, a gift extended by the
-/// next on the same publications and access, the grant read with the reader's history.
+/// next on the same publications and access, the grant stored and read with the reader's history.
 struct GiftCodeStoreTests {
     /// Midnight UTC of a `YYYY-MM-DD` day.
     static func day(_ text: String) -> Instant {
@@ -35,6 +35,8 @@ struct GiftCodeStoreTests {
             start: Self.day("2020-03-01"), end: Self.day("2021-03-01"))
         #expect(redeemed == .redeemed(expected))
         #expect(try store.history(forUser: "ana").grants == [expected])
+        // A stored grant, as the publisher's are: it can be revoked like them.
+        #expect(try store.grants(forUser: "ana") == [expected])
         #expect(try store.userExists("ana"))
         #expect(try Self.redeem(store, [1, 2, 3], "ana", at: "2020-03-02") == .alreadyRedeemed)
         #expect(try Self.redeem(store, [1, 2, 3], "bo", at: "2020-03-02") == .alreadyRedeemed)
