@@ -34,11 +34,11 @@ public enum GiftRedemption: Hashable, Sendable {
 }
 
 /// Gift codes as a store keeps them: never the code itself, only its SHA-256 hash, with the
-/// offer it carries and, once redeemed, by whom, when and the span it gave. Part of
-/// ``EntitlementStore``.
+/// offer it carries and, once redeemed, by whom and when. Part of ``EntitlementStore``.
 ///
 /// A redeemed code gives its reader a gift grant, `gift-<id>` (the code's stored id, never the
-/// code), read with the reader's history as a ``Masthead/Grant`` of source `gift`.
+/// code), stored as the publisher's grants are (``StoreWriter/putGrant(_:userId:now:)``) and
+/// read with the reader's history as a ``Masthead/Grant`` of source `gift`.
 public protocol GiftCodeStore: AnyObject {
     /// Stores one code per hash, each carrying `offer`; returns their ids, in the order of
     /// `hashes`.
