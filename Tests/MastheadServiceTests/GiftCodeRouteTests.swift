@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
+import Masthead
 import MastheadCrypto
 import MastheadHTTP
 import MastheadJSON
-import MastheadService
+@testable import MastheadService
 import MastheadPostgreSQL
 import MastheadSQLite
 import MastheadTestSupport
@@ -191,6 +192,19 @@ struct GiftCodeRouteTests {
         #expect(Self.redeem(harness, "gina", "0000-0000-0000-0000").status == 404)
         harness.setNow("2020-07-02T00:01:00.001Z")
         #expect(Self.redeem(harness, "mallory", code).status == 200)
+    }
+
+    /// The limiter tracks a bounded number of users: past it, newcomers wait until some age out.
+    @Test func limiter_tracksABoundedNumberOfUsers_refusingNewcomersUntilSomeAgeOut() {
+        let limiter = RedemptionLimiter(attempts: 5, window: 60_000, maxUsers: 2)
+        let now = Instant(milliseconds: 1_000_000)
+        #expect(limiter.admit("a", now: now) == nil)
+        #expect(limiter.admit("b", now: now) == nil)
+        #expect(limiter.admit("c", now: now) == 60)
+        #expect(limiter.admit("a", now: now) == nil)
+        #expect(limiter.trackedUsers == 2)
+        #expect(limiter.admit("c", now: now.adding(milliseconds: 60_000)) == nil)
+        #expect(limiter.trackedUsers == 1)
     }
 
     static func response(_ harness: ServiceHarness, _ user: String, _ code: String) -> HTTPResponse {

@@ -96,6 +96,28 @@ struct LicenceRouteTests {
         #expect(joinEnded.json?["error"]?["code"]?.string == "licence_ended")
     }
 
+    /// Two services on one database: a licence changed and a member leaving through one change
+    /// the other's cached answers at once (the change log names every member).
+    @Test func licenceChangedThroughOneService_changesTheOthersCachedAnswers() throws {
+        let first = try ServiceHarness()
+        defer { first.close() }
+        let second = try ServiceHarness(path: first.path)
+        defer { second.close(remove: false) }
+        #expect(Self.put(first).status == 200)
+        #expect(Self.join(first, "ana").status == 200)
+        #expect(Self.join(first, "bo").status == 200)
+        #expect(ServiceRouterTests.readable(second, "ana", "2020-07", at: "2020-07-02T00:00:00Z") == true)
+        #expect(ServiceRouterTests.readable(second, "bo", "2020-07", at: "2020-07-02T00:00:00Z") == true)
+        let streaming = #"{"publications": ["the-monthly"], "access": "streaming", "start": "2020-01-01", "end": "2020-07-01", "seats": 2}"#
+        #expect(Self.put(first, streaming).status == 200)
+        #expect(ServiceRouterTests.readable(second, "ana", "2020-07", at: "2020-07-02T00:00:00Z") == false)
+        #expect(ServiceRouterTests.readable(second, "bo", "2020-07", at: "2020-07-02T00:00:00Z") == false)
+        #expect(Self.put(first).status == 200)
+        #expect(ServiceRouterTests.readable(second, "bo", "2020-07", at: "2020-07-02T00:00:00Z") == true)
+        #expect(Self.leave(first, "bo").status == 200)
+        #expect(ServiceRouterTests.readable(second, "bo", "2020-08", at: "2020-08-02T00:00:00Z") == false)
+    }
+
     @Test func licence_isRefused_namingTheMember_andTheIdIsChecked() throws {
         let harness = try ServiceHarness()
         defer { harness.close() }
