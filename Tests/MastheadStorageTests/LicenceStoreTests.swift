@@ -1,6 +1,8 @@
 import Foundation
 import Masthead
-import MastheadStorage
+import MastheadPostgreSQL
+import MastheadSQLite
+@testable import MastheadStorage
 import MastheadTestSupport
 import Testing
 
@@ -93,5 +95,29 @@ struct LicenceStoreTests {
         #expect(try Self.put(store, shorter) == ["ana", "bo"])
         #expect(try Self.join(store, "cy", at: "2020-04-01") == .full(seats: 1))
         #expect(try store.licence("uni")?.licence == shorter)
+    }
+
+    /// The gift code and licence migration (SQLite's 12th, PostgreSQL's 8th): a database at the
+    /// schema before keeps its users and grants, and takes licences and gift codes.
+    @Test(arguments: StoreBackend.tested) func giftAndLicenceMigration_keepsUsersAndGrants(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        switch backend {
+        case .sqlite:
+            _ = try MigrationTests.database(at: fixture.location, migrations: 11)
+        case .postgreSQL:
+            let previous = PostgreSQLMigrator(migrations: Array(PostgreSQLSchema.migrator.migrations.prefix(7)), lockKey: PostgreSQLSchema.migrationLock)
+            try previous.migrate(PostgreSQLConnection(fixture.location))
+        }
+        try fixture.execute("""
+            INSERT INTO users VALUES ('ana', 0);
+            INSERT INTO grants (grant_id, user_id, source, kind, publications, access, start_ms, written_ms)
+            VALUES ('g-1', 'ana', 'print', 'span', '["the-monthly"]', 'archive', 0, 0);
+            """)
+        let store = try fixture.open()
+        #expect(try fixture.scalar("SELECT max(version) FROM migrations") == .integer(backend == .sqlite ? 12 : 8))
+        _ = try Self.put(store)
+        guard case .joined = try Self.join(store, "ana", at: "2020-02-01") else { Issue.record("ana did not join"); return }
+        #expect(try store.history(forUser: "ana").grants.map(\.grantId) == ["g-1", "licence:uni"])
     }
 }
