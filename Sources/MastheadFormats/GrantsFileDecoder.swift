@@ -71,18 +71,20 @@ public enum GrantsFileDecoder {
 
     /// Whether a CSV record is complete: its double quotes are balanced, so a line break so far
     /// was not inside a quoted field.
-    public static func csvRecordIsComplete(_ bytes: some Sequence<UInt8>) -> Bool {
-        bytes.reduce(0) { $1 == UInt8(ascii: "\"") ? $0 + 1 : $0 } % 2 == 0
+    public static func csvRecordIsComplete(_ bytes: [UInt8]) -> Bool {
+        var quotes = 0
+        for byte in bytes where byte == UInt8(ascii: "\"") { quotes &+= 1 }
+        return quotes & 1 == 0
     }
 
     /// The fields of a CSV record (RFC 4180), its bytes valid UTF-8 without NUL.
     /// - Throws: ``Problem`` for bytes that are not UTF-8, a NUL, or a quote out of place.
     public static func csvFields(_ record: [UInt8]) throws(Problem) -> [String] {
-        let text = try utf8(record)
+        try checkUTF8(record)
         var fields: [String] = []
         var field: [UInt8] = []
         var index = 0
-        let bytes = Array(text.utf8)
+        let bytes = record
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ",")
         while true {
             field.removeAll(keepingCapacity: true)
@@ -165,7 +167,7 @@ public enum GrantsFileDecoder {
     /// The user and grant of a JSON line: a grant object (``GrantDecoder``) with its `userId`.
     /// - Throws: ``Problem`` naming the JSON path.
     public static func grant(jsonLine record: [UInt8]) throws(Problem) -> (userId: String, grant: Grant) {
-        _ = try utf8(record)
+        try checkUTF8(record)
         let document: JSONDocument
         do { document = try JSONDocument(parsing: record) } catch { throw Problem(field: "line", message: "not JSON: \(error)") }
         let root = document.root
@@ -184,13 +186,12 @@ public enum GrantsFileDecoder {
         }
     }
 
-    /// The record's text: UTF-8 without NUL.
-    private static func utf8(_ record: [UInt8]) throws(Problem) -> String {
+    /// Checks that the record's bytes are UTF-8 without NUL.
+    private static func checkUTF8(_ record: [UInt8]) throws(Problem) {
         if let offset = record.firstIndex(of: 0) { throw Problem(field: "line", message: "holds a NUL byte (byte \(offset + 1))") }
-        guard let text = String(validating: record, as: UTF8.self) else {
-            throw Problem(field: "line", message: "is not valid UTF-8")
-        }
-        return text
+        // ASCII (the usual export) needs no decoding.
+        if record.allSatisfy({ $0 < 0x80 }) { return }
+        guard String(validating: record, as: UTF8.self) != nil else { throw Problem(field: "line", message: "is not valid UTF-8") }
     }
 
     private static func identifier(_ text: String, _ field: String) throws(Problem) -> String {

@@ -139,6 +139,15 @@ struct GrantsCommandTests {
         #expect(jsonRun.errors == "\(json.path):1: line: is not valid UTF-8\n")
     }
 
+    /// A spreadsheet's CSV export starts with a byte order mark: it is not part of the header.
+    @Test func csvWithAByteOrderMark_readsItsHeader() throws {
+        let (folder, file, database) = try Self.folder("print.csv", ["\u{FEFF}" + Self.header, "p-1,ana,the-monthly,archive,2020-01-01,,print"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Self.importing(file, into: database)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(try Self.grants(database, "ana").map(\.grantId) == ["p-1"])
+    }
+
     @Test func dryRun_countsWhatWouldChange_andWritesNothing() throws {
         let (folder, file, database) = try Self.folder("print.csv", [Self.header, "p-1,ana,the-monthly,archive,2020-01-01,2021-01-01,print"])
         defer { try? FileManager.default.removeItem(at: folder) }
