@@ -1,26 +1,29 @@
 /// The reasons in words, for reports meant for people (R16).
 extension AccessReason {
-    /// Why the issue is readable, naming the period (and its start) from `entitlement`.
-    public func explanation(in entitlement: PublicationEntitlement) -> String {
+    /// Why `issue` is readable, naming the period (and its start) from `entitlement`, and the
+    /// grants that gave it (R17): those of the period published into, starting the period, or
+    /// streaming at the as-of instant.
+    public func explanation(of issue: Issue, in entitlement: PublicationEntitlement) -> String {
         switch self {
-        case .publishedDuringPeriod(let period): "published during period #\(period)" + AccessReason.grants(of: entitlement.periods[period])
+        case .publishedDuringPeriod(let period):
+            "published during period #\(period)" + AccessReason.grants(entitlement.periods[period]) { $0.contains(issue.published) }
         case .unlockedAtPeriodStart(let period):
             "unlocked when period #\(period) started (\(CivilTime.readable(entitlement.periods[period].start)))"
-                + AccessReason.grants(of: entitlement.periods[period])
+                + AccessReason.grants(entitlement.periods[period]) { $0.start == entitlement.periods[period].start }
         case .streaming(let period, let window):
-            "streaming, period #\(period) active" + (window.map { ", latest \($0) issues" } ?? "") + AccessReason.grants(of: entitlement.periods[period])
+            "streaming, period #\(period) active" + (window.map { ", latest \($0) issues" } ?? "")
+                + AccessReason.grants(entitlement.periods[period]) { $0.contains(entitlement.at) }
         case .singlePurchase(let transactionId): "bought on its own (transaction \(transactionId))"
         case .granted(let grantId, let source): "given by \(Grant.words(forSource: source)) \(grantId)"
         case .free: "free issue"
         }
     }
 
-    /// The grants among a period's intervals (R17), as ", under print subscription g-123,
-    /// 2020-01-01 – 2020-12-31"; empty when only purchases make it.
-    static func grants(of period: Period) -> String {
-        let labels = period.intervals.filter { $0.kind == .grant }.map { interval in
-            "\(Grant.words(forSource: interval.productId)) \(interval.transactionId), \(Grant.day(interval.start)) – "
-                + (interval.end == .distantFuture ? "open-ended" : Grant.day(interval.end))
+    /// The grants among a period's intervals that `gave` selects (R17), as ", under print
+    /// subscription g-123, 2020-01-01 – 2020-12-31"; empty when none.
+    static func grants(_ period: Period, _ gave: (Interval) -> Bool) -> String {
+        let labels = period.intervals.filter { $0.kind == .grant && gave($0) }.map { interval in
+            "\(Grant.words(forSource: interval.productId)) \(interval.transactionId), \(Grant.dates(from: interval.start, to: interval.end))"
         }
         return labels.isEmpty ? "" : ", under " + labels.joined(separator: "; ")
     }

@@ -33,7 +33,9 @@ public enum Denial: Hashable, Sendable {
     case notYetPublished
     /// The user has no subscription, purchase or grant that gives this issue.
     case notSubscribed
-    /// The publisher's issue grant that gave it was revoked by the as-of instant (R17).
+    /// The publisher's grant that gave it was revoked by the as-of instant (R17): an issue grant
+    /// naming it, or a span grant whose revocation began the lapse it was published in (archive)
+    /// or that ended streaming access.
     case grantRevoked(grantId: String, source: String, revokedAt: Instant)
     /// The purchase that would have granted it was refunded (R5.1).
     case refunded(transactionId: String)

@@ -32,6 +32,17 @@ public struct Catalog: Sendable {
     /// when no product names it.
     public func product(sku: String) -> Product? { productsBySKU[ExactKey(sku)] }
 
+    /// Whether every publication a grant names, and every issue an issue grant names, is in the
+    /// catalog (R17).
+    public func knows(_ grant: Grant) -> Bool {
+        switch grant.scope {
+        case .span(let publications, _, _): return publications.allSatisfy { publication($0) != nil }
+        case .issues(let publicationId, let issueIds):
+            guard let publication = publication(publicationId) else { return false }
+            return issueIds.allSatisfy { publication.index(ofIssue: $0) != nil }
+        }
+    }
+
     /// Returns a copy in which `publication` replaces the one with its id (or is added).
     public func replacing(_ publication: Publication) -> Catalog {
         var list = publications

@@ -51,7 +51,8 @@ public struct EntitlementEngine: Sendable {
         }
         return UserEntitlements(
             at: at, environment: environment, publications: publications,
-            unknownProductIds: Set(unknown.map(ExactKey.init)).sorted().map(\.text), unknownTransactionCount: unknown.count)
+            unknownProductIds: Set(unknown.map(ExactKey.init)).sorted().map(\.text), unknownTransactionCount: unknown.count,
+            unknownGrantIds: history.grants.isEmpty ? [] : history.grants.filter { !catalog.knows($0) }.map(\.grantId))
     }
 
     /// Evaluates one publication, even when the user has no transaction or grant for it (then
@@ -83,4 +84,7 @@ public struct UserEntitlements: Sendable {
     public var unknownProductIds: [String]
     /// How many of the user's transactions (in this environment) have such a product.
     public var unknownTransactionCount: Int
+    /// The user's grants that name a publication the catalog does not know, or an issue its
+    /// publication does not have (R17), by grant id: they give nothing there.
+    public var unknownGrantIds: [String] = []
 }

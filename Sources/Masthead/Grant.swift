@@ -98,12 +98,27 @@ public struct Grant: Hashable, Sendable {
     }
 
     /// The grant for people: its source in words, its id and its dates, as in
-    /// "print subscription g-123, 2020-01-01 – 2020-12-31".
+    /// "print subscription g-123, 2020-01-01 – 2020-12-31" (``dates(from:to:)``).
     public var label: String {
-        var text = "\(Grant.words(forSource: source)) \(grantId), \(Grant.day(start))"
-        if case .span = scope { text += " – " + (end.map(Grant.day) ?? "open-ended") }
+        var text = "\(Grant.words(forSource: source)) \(grantId), "
+        if case .span = scope { text += Grant.dates(from: start, to: end ?? .distantFuture) } else { text += "from \(Grant.day(start))" }
         if let revokedAt { text += ", revoked \(Grant.day(revokedAt))" }
         return text
+    }
+
+    /// The time `[start, end)` for people, by the days it covers: "2020-01-01 – 2020-12-31" for
+    /// the year 2020 (an end at midnight names the day before, the last one covered), with the
+    /// time where an instant is not midnight UTC; "open-ended" for ``Instant/distantFuture``.
+    public static func dates(from start: Instant, to end: Instant) -> String {
+        let last: String
+        if end == .distantFuture {
+            last = "open-ended"
+        } else {
+            let civil = CivilTime(end)
+            let midnight = civil.hour == 0 && civil.minute == 0 && civil.second == 0 && civil.millisecond == 0
+            last = midnight && end > start ? String(CivilTime(end.adding(milliseconds: -1)).readable.prefix(10)) : civil.readable
+        }
+        return "\(day(start)) – \(last)"
     }
 
     /// A source in words: `print` is "print subscription", `comp` "complimentary access", `gift`
@@ -120,7 +135,7 @@ public struct Grant: Hashable, Sendable {
         }
     }
 
-    /// The day of an instant (`2020-01-01`), with the time when it is not midnight UTC.
+    /// The day of an instant (`2020-01-01`): the date alone at midnight UTC, with the time otherwise.
     static func day(_ instant: Instant) -> String {
         let civil = CivilTime(instant)
         let text = civil.readable

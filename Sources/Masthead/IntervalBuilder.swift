@@ -14,6 +14,9 @@ struct IntervalBuilder {
     private(set) var grantedIssues: [ExactKey: Grant] = [:]
     /// Issue grants of the publication revoked by the instant (R17), for explanations.
     private(set) var revokedIssueGrants: [Grant] = []
+    /// Span grants of the publication a revocation by the instant cut short after their start
+    /// (R17), with their access style, for explanations.
+    private(set) var revokedSpans: [(grant: Grant, access: AccessStyle)] = []
 
     init(publication: Publication, catalog: Catalog, at: Instant) {
         self.publication = publication
@@ -144,6 +147,7 @@ struct IntervalBuilder {
             case .span(_, let access, let window):
                 let end = min(grant.end ?? .distantFuture, revoked ?? .distantFuture)
                 guard end > grant.start else { continue }
+                if let revoked, revoked < grant.end ?? .distantFuture { revokedSpans.append((grant, access)) }
                 intervals.append(
                     Interval(
                         start: grant.start, end: end, kind: .grant, access: access, transactionId: grant.grantId, productId: grant.source,

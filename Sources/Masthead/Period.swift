@@ -22,7 +22,10 @@ public struct Period: Hashable, Sendable {
     /// start is at or before the current end joins the current period (R8).
     public static func merge(_ intervals: [Interval]) -> [Period] {
         let sorted = intervals.sorted {
-            ($0.start, $0.end) != ($1.start, $1.end) ? ($0.start, $0.end) < ($1.start, $1.end) : $0.transactionId.precedesInBytes($1.transactionId)
+            if ($0.start, $0.end) != ($1.start, $1.end) { return ($0.start, $0.end) < ($1.start, $1.end) }
+            // A grant may share its id with a transaction (R17): the kind decides between them.
+            if !$0.transactionId.sameBytes(as: $1.transactionId) { return $0.transactionId.precedesInBytes($1.transactionId) }
+            return $0.kind.rawValue < $1.kind.rawValue
         }
         var periods: [Period] = []
         for interval in sorted {

@@ -104,8 +104,12 @@ extension PublicationEntitlement {
         } else {
             state = .none
         }
+        let grant = started.filter { $0.kind == .grant && $0.contains(at) }.max {
+            $0.end != $1.end ? $0.end < $1.end : $1.transactionId.precedesInBytes($0.transactionId)
+        }
         return SubscriptionStatus(
             state: state, autoRenewOn: renewal?.autoRenewOn, autoRenewProductId: renewal?.autoRenewProductId,
-            currentProductId: latest?.productId, expirationIntent: renewal?.expirationIntent, renewalTerms: renewal?.terms)
+            currentProductId: latest?.productId, expirationIntent: renewal?.expirationIntent, renewalTerms: renewal?.terms,
+            grantId: grant?.transactionId, grantSource: grant?.productId)
     }
 }

@@ -21,6 +21,8 @@ public struct PublicationEntitlement: Sendable {
     private let transactions: [ProductPurchase]
     /// Issue grants of the publication revoked by the as-of instant (R17), for denials.
     private let revokedIssueGrants: [Grant]
+    /// Span grants a revocation by the as-of instant cut short (R17), for denials.
+    private let revokedSpans: [(grant: Grant, access: AccessStyle)]
 
     init(
         publication: Publication, transactions: [ProductPurchase], history: PurchaseHistory, catalog: Catalog, at: Instant,
@@ -42,6 +44,7 @@ public struct PublicationEntitlement: Sendable {
         refunded = builder.refunded
         singlePurchases = builder.singlePurchases
         revokedIssueGrants = builder.revokedIssueGrants
+        revokedSpans = builder.revokedSpans
         readable = PublicationEntitlement.readableIssues(
             publication: publication, periods: periods, singlePurchases: builder.singlePurchases, grantedIssues: builder.grantedIssues, at: at)
         status = PublicationEntitlement.status(
@@ -159,6 +162,8 @@ public struct PublicationEntitlement: Sendable {
         if let first = archive.first {
             if issue.published < first.start { return .publishedBeforeSubscription(firstPeriodStart: first.start) }
             let before = archive.last { $0.end <= issue.published } ?? first
+            // A lapse a span grant's revocation began, over an issue the grant would have given.
+            if let cut = revokedSpan(.archive, endingAt: before.end, covering: issue.published) { return cut }
             let after = archive.first { $0.start > issue.published }
             return .publishedDuringLapse(lapseStart: before.end, lapseEnd: after?.start)
         }
@@ -166,10 +171,23 @@ public struct PublicationEntitlement: Sendable {
             if let active = streaming.first(where: { $0.contains(at) }) {
                 return .outsideStreamingWindow(window: PublicationEntitlement.window(of: active, at: at) ?? 0)
             }
-            return .streamingInactive(since: streaming.last { $0.end <= at }?.end)
+            let since = streaming.last { $0.end <= at }?.end
+            if let since, let cut = revokedSpan(.streaming, endingAt: since, covering: at) { return cut }
+            return .streamingInactive(since: since)
         }
         if let refund = refunded.first { return denial(for: refund) }
         return .notSubscribed
+    }
+
+    /// The denial naming a span grant of `access` whose revocation ended a period at `end`, when
+    /// the grant would still have covered `instant` (R17); nil when none did.
+    private func revokedSpan(_ access: AccessStyle, endingAt end: Instant, covering instant: Instant) -> Denial? {
+        guard
+            let cut = revokedSpans.first(where: {
+                $0.access == access && $0.grant.revokedAt == end && instant >= end && instant < $0.grant.end ?? .distantFuture
+            }), let revokedAt = cut.grant.revokedAt
+        else { return nil }
+        return .grantRevoked(grantId: cut.grant.grantId, source: cut.grant.source, revokedAt: revokedAt)
     }
 
     /// A refund's denial: refunded (R5.1), or ended by the revocation (R5.3).

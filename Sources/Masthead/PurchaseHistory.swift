@@ -21,12 +21,17 @@ public struct PurchaseHistory: Hashable, Sendable {
         if !grants.isEmpty { merge(grants: grants) }
     }
 
-    /// Adds grants (R17); one with the id of a grant already held replaces it, as a correction does.
+    /// Adds grants (R17); one with the id of a grant already held replaces it, as a correction
+    /// does: the grants are the publisher's statement as it stands, not evidence to merge (the
+    /// store keeps one version of each).
     public mutating func merge(grants newGrants: [Grant]) {
+        var positions: [ExactKey: Int] = [:]
+        for (index, grant) in grants.enumerated() { positions[ExactKey(grant.grantId)] = index }
         for grant in newGrants {
-            if let index = grants.firstIndex(where: { $0.grantId.sameBytes(as: grant.grantId) }) {
+            if let index = positions[ExactKey(grant.grantId)] {
                 grants[index] = grant
             } else {
+                positions[ExactKey(grant.grantId)] = grants.count
                 grants.append(grant)
             }
         }

@@ -24,6 +24,12 @@ public struct SubscriptionStatus: Hashable, Sendable {
     public var currentProductId: String?
     /// Apple's expiration intent code, when given.
     public var expirationIntent: String?
+    /// The publisher's span grant covering the instant (R17; the one ending last, then by id), when
+    /// one does: the state is `active` because of it, while the fields above still speak of the
+    /// App Store subscription (a reader in billing retry who also holds a comp).
+    public var grantId: String?
+    /// That grant's source (``Grant/source``).
+    public var grantSource: String?
     /// The renewal info's terms, held behind one reference.
     private var renewalTermsBox: TermsBox<RenewalTerms>?
 
@@ -37,7 +43,8 @@ public struct SubscriptionStatus: Hashable, Sendable {
     /// Creates a status.
     public init(
         state: SubscriptionState, autoRenewOn: Bool? = nil, autoRenewProductId: String? = nil,
-        currentProductId: String? = nil, expirationIntent: String? = nil, renewalTerms: RenewalTerms? = nil
+        currentProductId: String? = nil, expirationIntent: String? = nil, renewalTerms: RenewalTerms? = nil,
+        grantId: String? = nil, grantSource: String? = nil
     ) {
         self.state = state
         self.autoRenewOn = autoRenewOn
@@ -45,6 +52,8 @@ public struct SubscriptionStatus: Hashable, Sendable {
         self.currentProductId = currentProductId
         self.expirationIntent = expirationIntent
         self.renewalTermsBox = renewalTerms.map(TermsBox.init)
+        self.grantId = grantId
+        self.grantSource = grantSource
     }
 
     /// Whether the renewal will move to another product (a downgrade or cross-grade at the next renewal).

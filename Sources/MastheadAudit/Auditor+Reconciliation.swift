@@ -88,7 +88,7 @@ extension Auditor {
                     AuditFinding(kind: kind, product: product, instant: instant, userId: userId, publication: entitlement.publication.id, issues: issues))
             }
             keep(.overGranted, result.over.map { ($0.issue.id, Self.served($0.grantedAt) + $0.denial.explanation) })
-            keep(.underGranted, result.under.map { ($0.issue.id, $0.reasons[0].explanation(in: entitlement)) })
+            keep(.underGranted, result.under.map { ($0.issue.id, $0.reasons[0].explanation(of: $0.issue, in: entitlement)) })
             keep(.heldAfterEntitlementEnded, result.held.map { ($0.issue.id, Self.served($0.grantedAt) + "now: " + $0.denial.explanation) })
         }
         return result

@@ -66,6 +66,14 @@ struct BenchOptions {
                     """,
                 options: [usersOption, seedOption, workOption, catalogOption]),
             CommandSpec(
+                program: "masthead-bench", name: "grants", summary: "Time 'masthead grants import' of N generated grants into SQLite.",
+                description: """
+                    Writes N print-subscription grants as a CSV export (--users of them, one reader
+                    each), then times 'masthead grants import' into a new SQLite database and the same
+                    file again, when every grant is unchanged.
+                    """,
+                options: [usersOption, seedOption, workOption, catalogOption]),
+            CommandSpec(
                 program: "masthead-bench", name: "service", summary: "Drive the release 'masthead serve' with wrk.",
                 description: """
                     Starts the release 'masthead serve' and drives it with wrk (32 keep-alive connections

@@ -72,6 +72,7 @@ do {
     case "audit" where options.signed: try runSignedAuditBenchmark(options, masthead: masthead)
     case "audit": try runAuditBenchmark(options, masthead: masthead)
     case "database": try runDatabaseBenchmark(options, masthead: masthead)
+    case "grants": try runGrantsBenchmark(options, masthead: masthead)
     case "service": try runServiceBenchmark(options, masthead: masthead)
     case "soak": try runSoakBenchmark(options, masthead: masthead)
     default: preconditionFailure("no benchmark \(command.name)")

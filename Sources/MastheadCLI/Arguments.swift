@@ -1,9 +1,12 @@
 import MastheadFormats
 
 /// Command-line arguments parsed against a command's ``CommandSpec``: `--name value`,
-/// `--name=value` and flags; anything the spec does not declare is a usage error.
+/// `--name=value`, flags, and the operands the spec declares; anything the spec does not declare
+/// is a usage error.
 package struct Arguments {
     private let spec: CommandSpec
+    /// The arguments that are not options, in order: as many as the spec's operands.
+    package private(set) var operands: [String] = []
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
 
@@ -18,7 +21,11 @@ package struct Arguments {
             let argument = arguments[index]
             index += 1
             guard argument.hasPrefix("--") else {
-                throw CLIError.usage("\(command): unexpected argument '\(argument)' \(spec.seeHelp)")
+                guard operands.count < spec.operands.count else {
+                    throw CLIError.usage("\(command): unexpected argument '\(argument)' \(spec.seeHelp)")
+                }
+                operands.append(argument)
+                continue
             }
             var name = String(argument.dropFirst(2))
             var value: String?
@@ -44,6 +51,9 @@ package struct Arguments {
                 }
                 values[name, default: []].append(value ?? "")
             }
+        }
+        if operands.count < spec.operands.count {
+            throw CLIError.usage("\(command): missing \(spec.operands[operands.count...].joined(separator: " ")) \(spec.seeHelp)")
         }
         for option in spec.options {
             if option.required && values[option.name] == nil {

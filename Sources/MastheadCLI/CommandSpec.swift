@@ -9,6 +9,9 @@ package struct CommandSpec: Sendable {
     package let summary: String
     /// What the command does, in the help between the usage line and the options.
     package let description: String
+    /// The words the command takes that are not options, in order, as the usage line writes them
+    /// (`import FILE`); empty for most commands.
+    package let operands: [String]
     /// The options, in the order the help lists them.
     package let options: [OptionSpec]
     /// Groups of options of which exactly one must be given (`--receipts` or `--database`).
@@ -18,13 +21,14 @@ package struct CommandSpec: Sendable {
 
     /// Declares a command.
     package init(
-        program: String = "masthead", name: String, summary: String, description: String, options: [OptionSpec],
+        program: String = "masthead", name: String, summary: String, description: String, operands: [String] = [], options: [OptionSpec],
         alternatives: [[String]] = [], epilogue: String = ""
     ) {
         self.program = program
         self.name = name
         self.summary = summary
         self.description = description
+        self.operands = operands
         self.options = options
         self.alternatives = alternatives
         self.epilogue = epilogue
@@ -39,7 +43,7 @@ package struct CommandSpec: Sendable {
     /// The usage line: the required options in order, each group of alternatives where its first
     /// member is declared, then `[options]` when there are others.
     package var usage: String {
-        var parts = ["Usage: \(program) \(name)"]
+        var parts = ["Usage: \(program) \(name)"] + operands
         for option in options {
             if option.required {
                 parts.append(option.synopsis)

@@ -8,7 +8,7 @@ public enum MastheadTool {
     /// the command to run both come from.
     static let commands: [any MastheadCommand.Type] = [
         CheckCommand.self, AuditCommand.self, ImportCommand.self, TimelineCommand.self, GenerateCommand.self, ServeCommand.self, RefreshCommand.self,
-        MigrateCommand.self,
+        MigrateCommand.self, GrantsCommand.self,
     ]
 
     /// The program and its commands' specs (those of ``commands``, in order), for the help and

@@ -46,7 +46,7 @@ enum TextReport {
         for (issue, access) in decisions {
             let verdict: String
             switch access {
-            case .readable(let reasons): verdict = "yes  " + reasons.map { $0.explanation(in: entitlement) }.joined(separator: "; ")
+            case .readable(let reasons): verdict = "yes  " + reasons.map { $0.explanation(of: issue, in: entitlement) }.joined(separator: "; ")
             case .notReadable(let denial): verdict = "no   " + denial.explanation
             }
             lines.append("    \(pad(issue.id, width))  \(date(issue.published))  \(verdict)")

@@ -140,6 +140,8 @@ public enum EntitlementJSON {
         writer.field("autoRenewProductId", status.autoRenewProductId)
         writer.field("pendingPlanChange", status.hasPendingPlanChange)
         writer.field("expirationIntent", status.expirationIntent)
+        writer.field("grantId", status.grantId)
+        writer.field("grantSource", status.grantSource)
         writer.key("renewalTerms")
         if let terms = status.renewalTerms { write(terms, into: &writer) } else { writer.null() }
         writer.endObject()

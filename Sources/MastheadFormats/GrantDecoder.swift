@@ -14,11 +14,18 @@ public import MastheadJSON
 /// A span names `publications`, `access` (`archive` or `streaming`), optional `window`
 /// (streaming), `start` and optional `end` (absent or null: open-ended); an issue grant names
 /// `publication` and `issues` and `start`. `revokedAt` is optional. Instants are RFC 3339, or a
-/// date alone (`2020-01-01`, midnight UTC); `end` is exclusive, as every interval's (R1). Every
-/// id is a non-empty string without control characters; unknown keys are refused, so a misspelt
-/// field is never silently ignored. Grant ids starting with ``Grant/licenceMembershipPrefix`` are
+/// date alone: `2020-01-01` as `start` or `revokedAt` is that day's first instant (midnight UTC),
+/// as `end` the end of that day, so `"end": "2020-12-31"` includes 31 December; an RFC 3339 `end`
+/// is exclusive, as every interval's end (R1). Every id is a non-empty string without control
+/// characters; a span names at most ``maxPublications`` publications and an issue grant at most
+/// ``maxIssues`` issues; unknown keys are refused, so a misspelt field is never silently ignored. Grant ids starting with ``Grant/licenceMembershipPrefix`` are
 /// kept for licence memberships and refused.
 public enum GrantDecoder {
+    /// The most publications one span grant may name.
+    public static let maxPublications = 1_000
+    /// The most issues one issue grant may name.
+    public static let maxIssues = 10_000
+
     /// The grant in `value`, an object at `path`.
     /// - Parameter grantId: the grant's id when the caller knows it (a URL names it): then the
     ///   object must not carry a different `grantId`; nil reads it from the object.
@@ -69,6 +76,11 @@ public enum GrantDecoder {
         }
         let id: String
         if let given = grantId {
+            guard !given.isEmpty, !given.unicodeScalars.contains(where: IdentifierText.isControl) else {
+                throw FormatError.invalidValue(
+                    path: JSONPath.member(path, "grantId"), line: value.line, value: IdentifierText.escaped(given),
+                    expected: "a grant id in the address that is not empty and has no control characters")
+            }
             if let member = value.member("grantId"), !member.isNull {
                 let written = try identifier(member, JSONPath.member(path, "grantId"))
                 guard written.sameBytes(as: given) else {
@@ -88,7 +100,9 @@ public enum GrantDecoder {
         }
         let source = try identifier(required(value, "source", path), JSONPath.member(path, "source"))
         let start = try instant(required(value, "start", path), JSONPath.member(path, "start"))
-        let end = try optional(value, "end").map { (member) throws(FormatError) in try instant(member, JSONPath.member(path, "end")) }
+        let end = try optional(value, "end").map { (member) throws(FormatError) in
+            try instant(member, JSONPath.member(path, "end"), dateMeansEndOfDay: true)
+        }
         let revokedAt = try optional(value, "revokedAt").map { (member) throws(FormatError) in
             try instant(member, JSONPath.member(path, "revokedAt"))
         }
@@ -103,10 +117,10 @@ public enum GrantDecoder {
         }
         if !issueKeys.isEmpty {
             let publication = try identifier(required(value, "publication", path), JSONPath.member(path, "publication"))
-            let issues = try identifiers(required(value, "issues", path), JSONPath.member(path, "issues"))
+            let issues = try identifiers(required(value, "issues", path), JSONPath.member(path, "issues"), atMost: maxIssues)
             scope = .issues(publication: publication, issueIds: issues)
         } else {
-            let publications = try identifiers(required(value, "publications", path), JSONPath.member(path, "publications"))
+            let publications = try identifiers(required(value, "publications", path), JSONPath.member(path, "publications"), atMost: maxPublications)
             let accessValue = try required(value, "access", path)
             guard let text = accessValue.string, let access = AccessStyle(rawValue: text) else {
                 throw FormatError.invalidValue(
@@ -132,8 +146,9 @@ public enum GrantDecoder {
         return grant
     }
 
-    /// An instant as a grant writes it: RFC 3339, or a date alone (`2020-01-01`, midnight UTC).
-    public static func instant(_ text: String) -> Instant? {
+    /// An instant as a grant writes it: RFC 3339, or a date alone (`2020-01-01`): midnight UTC
+    /// of that day, or of the next when `dateMeansEndOfDay` (a date as an exclusive `end`).
+    public static func instant(_ text: String, dateMeansEndOfDay: Bool = false) -> Instant? {
         if let instant = DateText.rfc3339(text) { return instant }
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
@@ -141,7 +156,8 @@ public enum GrantDecoder {
         else { return nil }
         func number(_ range: Range<Int>) -> Int { bytes[range].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } }
         let civil = CivilTime(year: number(0..<4), month: number(5..<7), day: number(8..<10))
-        return civil.isValid ? civil.instant : nil
+        guard civil.isValid else { return nil }
+        return dateMeansEndOfDay ? civil.instant.adding(milliseconds: Instant.millisecondsPerDay) : civil.instant
     }
 
     private static func required(_ object: UnsafeJSONValue, _ key: String, _ path: String) throws(FormatError) -> UnsafeJSONValue {
@@ -163,17 +179,22 @@ public enum GrantDecoder {
         return text
     }
 
-    private static func identifiers(_ value: UnsafeJSONValue, _ path: String) throws(FormatError) -> [String] {
+    private static func identifiers(_ value: UnsafeJSONValue, _ path: String, atMost limit: Int) throws(FormatError) -> [String] {
         guard value.kind == .array else {
             throw FormatError.invalidValue(path: path, line: value.line, value: value.rendered, expected: "an array of ids")
         }
         var ids: [String] = []
-        for (index, element) in value.elements.enumerated() { ids.append(try identifier(element, JSONPath.element(path, index))) }
+        for (index, element) in value.elements.enumerated() {
+            guard index < limit else {
+                throw FormatError.invalidValue(path: JSONPath.element(path, index), line: element.line, value: element.rendered, expected: "at most \(limit) ids")
+            }
+            ids.append(try identifier(element, JSONPath.element(path, index)))
+        }
         return ids
     }
 
-    private static func instant(_ value: UnsafeJSONValue, _ path: String) throws(FormatError) -> Instant {
-        guard let text = value.string, let instant = instant(text) else {
+    private static func instant(_ value: UnsafeJSONValue, _ path: String, dateMeansEndOfDay: Bool = false) throws(FormatError) -> Instant {
+        guard let text = value.string, let instant = instant(text, dateMeansEndOfDay: dateMeansEndOfDay) else {
             throw FormatError.invalidValue(
                 path: path, line: value.line, value: value.rendered, expected: "an RFC 3339 instant (2020-01-01T00:00:00Z) or a date (2020-01-01)")
         }

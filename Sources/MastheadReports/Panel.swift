@@ -138,7 +138,7 @@ struct Panel {
                 attributes.insert(("class", "issue readable"), at: 0)
                 attributes.append(("data-reason", reasons.map(\.name).joined(separator: " ")))
                 title = "\(issue.id), published \(CivilTime.readable(issue.published)): readable — "
-                    + reasons.map { $0.explanation(in: entitlement) }.joined(separator: "; ")
+                    + reasons.map { $0.explanation(of: issue, in: entitlement) }.joined(separator: "; ")
             case .notReadable(let denial):
                 // An issue not yet published is no one's to read: not drawn as a reader locked out.
                 attributes.insert(("class", denial == .notYetPublished ? "issue unpublished" : "issue denied"), at: 0)

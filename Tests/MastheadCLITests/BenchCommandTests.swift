@@ -64,6 +64,19 @@ struct BenchCommandTests {
         #expect((wal?[.size] as? Int ?? 0) == 0)
     }
 
+    /// The grants benchmark on a few grants: the file is imported, every grant added, then again,
+    /// every grant unchanged.
+    @Test func grants_importsTheGeneratedFile_thenFindsItUnchanged() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Self.bench(["grants", "--users", "30", "--seed", "2", "--work", folder.path])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("| grants import: 30 added, 0 changed, 0 unchanged, 0 revoked, 0 rejected in "))
+        #expect(run.output.contains("| grants import: 0 added, 0 changed, 30 unchanged, 0 revoked, 0 rejected in "))
+        let file = try String(contentsOf: folder.appendingPathComponent("grants-30-2.csv"), encoding: .utf8)
+        #expect(file.split(separator: "\n").count == 31)
+    }
+
     /// The signed audit benchmark on a few users: the population `masthead generate --signed`
     /// writes with the test chain, OpenSSL's rates on one core and both, and the audit verified
     /// and trusted, every line read.

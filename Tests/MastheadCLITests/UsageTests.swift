@@ -21,6 +21,7 @@ struct UsageTests {
               serve     Run the companion service: receipts, notifications, download checks over HTTP.
               refresh   Ask Apple about the subscriptions about to expire, once.
               migrate   Move receipt-only subscriptions to signed data from the App Store Server API.
+              grants    Import the publisher's grants (print subscribers, comps, gifts) into the service's database.
 
             Run 'masthead help <command>' or 'masthead <command> --help' for a command's options,
             'masthead --version' for the version.
@@ -98,7 +99,7 @@ struct UsageTests {
                 return String(line.dropFirst(4).prefix { $0 != " " })
             }
             #expect(listed == command.options.map(\.name), "\(command.name)")
-            var arguments: [String] = []
+            var arguments = command.operands
             for option in command.options where !command.alternatives.contains(where: { $0.dropFirst().contains(option.name) }) {
                 arguments += option.isFlag ? ["--\(option.name)"] : ["--\(option.name)", "x"]
             }

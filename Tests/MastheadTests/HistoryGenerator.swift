@@ -68,6 +68,38 @@ struct HistoryGenerator {
         return (transactions, renewals)
     }
 
+    /// Up to three of the publisher's grants (R17): archive or streaming spans (some open-ended,
+    /// some with a window, some naming a second publication) and issue grants, a quarter of them
+    /// revoked, before or after their start.
+    mutating func grants() -> [Grant] {
+        var grants: [Grant] = []
+        for index in 0..<below(4) {
+            grants.append(grant("g\(index)"))
+            if chance(25) { grants[grants.count - 1].revokedAt = Instant(milliseconds: grants[grants.count - 1].start.milliseconds + Int64(below(24 * 200) - 24 * 30) * Self.hour) }
+        }
+        return grants
+    }
+
+    /// One unrevoked grant with this id.
+    mutating func grant(_ id: String) -> Grant {
+        let start = Instant(milliseconds: Self.base + Int64(below(24 * 400)) * Self.hour)
+        if chance(25) {
+            var months: [Int] = []
+            for _ in 0..<(1 + below(3)) {
+                let month = 1 + below(12)
+                if !months.contains(month) { months.append(month) }
+            }
+            return Grant(grantId: id, source: "makeGood", scope: .issues(publication: "the-monthly", issueIds: months.map { String(format2020: $0) }), start: start)
+        }
+        let access: AccessStyle = chance(50) ? .archive : .streaming
+        let window = access == .streaming && chance(40) ? 1 + below(6) : nil
+        let end = chance(30) ? nil : Instant(milliseconds: start.milliseconds + Int64(24 * (1 + below(90))) * Self.hour)
+        let publications = chance(20) ? ["the-monthly", "the-weekly"] : ["the-monthly"]
+        return Grant(
+            grantId: id, source: ["print", "comp", "gift", "licence"][below(4)], scope: .span(publications: publications, access: access, window: window),
+            start: start, end: end)
+    }
+
     /// A revocation type for a transaction cancelled at `cancellation`; nil without one.
     mutating func revocationType(_ cancellation: Instant?) -> RevocationType? {
         cancellation == nil ? nil : Self.revocationTypes[below(Self.revocationTypes.count)]

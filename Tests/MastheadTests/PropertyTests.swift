@@ -7,8 +7,8 @@ struct PropertyTests {
     static let publication = Mock.monthly(freeMonths: [7])
     static let engine = Mock.engine(publication)
 
-    static func evaluate(_ transactions: [Transaction], _ renewals: [RenewalInfo], at: Instant) -> PublicationEntitlement {
-        engine.evaluate(PurchaseHistory(transactions: transactions, renewals: renewals), publication: publication, at: at)
+    static func evaluate(_ transactions: [Transaction], _ renewals: [RenewalInfo], grants: [Grant] = [], at: Instant) -> PublicationEntitlement {
+        engine.evaluate(PurchaseHistory(transactions: transactions, renewals: renewals, grants: grants), publication: publication, at: at)
     }
 
     /// Transactions and renewal infos (R2.7) in any order, with copies or replays, give one answer.
@@ -17,10 +17,13 @@ struct PropertyTests {
         var random = HistoryGenerator(seed: seed)
         let (transactions, renewals) = random.history()
         let at = random.instant()
-        let reference = Self.evaluate(transactions, renewals, at: at)
+        let grants = random.grants()
+        let reference = Self.evaluate(transactions, renewals, grants: grants, at: at)
         let duplicated = random.shuffled(transactions + transactions.filter { _ in random.chance(50) })
         let replayed = random.shuffled(renewals + renewals.filter { _ in random.chance(50) })
-        let other = Self.evaluate(duplicated, replayed, at: at)
+        // Grants in any order, a grant given again (R17).
+        let regranted = random.shuffled(grants + grants.filter { _ in random.chance(50) })
+        let other = Self.evaluate(duplicated, replayed, grants: regranted, at: at)
         #expect(other.readable == reference.readable)
         #expect(other.status == reference.status)
         #expect(other.periods == reference.periods)
@@ -59,7 +62,7 @@ struct PropertyTests {
         var random = HistoryGenerator(seed: seed)
         let (transactions, renewals) = random.history()
         let at = random.instant()
-        let result = Self.evaluate(transactions, renewals, at: at)
+        let result = Self.evaluate(transactions, renewals, grants: random.grants(), at: at)
         #expect(result.readable.allSatisfy { $0.issue.published <= at && !$0.reasons.isEmpty })
         let keys = result.readable.map { ($0.issue.published, $0.issue.id) }
         #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 })
@@ -99,7 +102,7 @@ struct PropertyTests {
         var random = HistoryGenerator(seed: seed)
         let (transactions, renewals) = random.history()
         let at = random.instant()
-        let result = Self.evaluate(transactions, renewals, at: at)
+        let result = Self.evaluate(transactions, renewals, grants: random.grants(), at: at)
         for style in AccessStyle.allCases {
             let runs = result.periods.filter { $0.access == style }
             #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.end < $1.start })
@@ -112,13 +115,14 @@ struct PropertyTests {
         var random = HistoryGenerator(seed: seed)
         let (transactions, renewals) = random.history()
         let at = random.instant()
-        let answer = Self.evaluate(transactions, renewals, at: at)
+        let grants = random.grants()
+        let answer = Self.evaluate(transactions, renewals, grants: grants, at: at)
         #expect(answer.stable.contains(at))
         let low = max(answer.stable.lowerBound.milliseconds, at.milliseconds - 400 * Instant.millisecondsPerDay)
         let high = min(answer.stable.upperBound.milliseconds, at.milliseconds + 400 * Instant.millisecondsPerDay)
         for other in [low, high - 1, low + Int64(random.below(Int(max(1, min(high - low, 1 << 40)))))] {
             let instant = Instant(milliseconds: other)
-            let fresh = Self.evaluate(transactions, renewals, at: instant)
+            let fresh = Self.evaluate(transactions, renewals, grants: grants, at: instant)
             let moved = answer.asOf(instant)
             #expect(moved.readable == fresh.readable)
             #expect(moved.status == fresh.status)

@@ -73,8 +73,9 @@ struct ConsumptionShare: Equatable, Sendable {
         case .unlockedAtPeriodStart(let period):
             guard entitlement.periods.indices.contains(period) else { return false }
             let start = entitlement.periods[period].start
-            guard let first = entitlement.periods[period].intervals.first(where: { $0.start == start }), first.kind != .grant else { return false }
-            return first.transactionId.sameBytes(as: transactionId)
+            return entitlement.periods[period].intervals.contains {
+                $0.start == start && $0.kind != .grant && $0.transactionId.sameBytes(as: transactionId)
+            }
         case .streaming(let period, _): return intervals(period).contains { $0.contains(entitlement.at) }
         case .singlePurchase(let id): return id.sameBytes(as: transactionId)
         case .granted, .free: return false
