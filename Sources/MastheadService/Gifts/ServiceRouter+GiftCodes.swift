@@ -77,7 +77,8 @@ extension ServiceRouter {
         guard let text = root.member("duration")?.string, let duration = CalendarDuration(iso8601: text) else {
             throw AnyServiceFailure(GiftCodeError.invalidBatch("$.duration: expected an ISO 8601 duration such as P1Y, P6M or P30D"))
         }
-        let redeemBy = try ServiceRouter.instant(root, "redeemBy", GiftCodeError.invalidBatch)
+        // A date alone is the last day a code may be redeemed.
+        let redeemBy = try ServiceRouter.instant(root, "redeemBy", dateMeansEndOfDay: true, GiftCodeError.invalidBatch)
         guard redeemBy > service.clock() else { throw AnyServiceFailure(GiftCodeError.invalidBatch("$.redeemBy: is not in the future")) }
         return (Int(count), GiftOffer(publications: publications, access: access, duration: duration, redeemBy: redeemBy))
     }
@@ -159,9 +160,12 @@ extension ServiceRouter {
         return access
     }
 
-    /// The member `name` as an instant: RFC 3339, or a date alone (midnight UTC).
-    static func instant(_ root: JSONValue, _ name: String, _ invalid: (String) -> any ServiceFailure) throws(AnyServiceFailure) -> Instant {
-        guard let instant = root[name]?.string.flatMap(GrantDecoder.instant) else {
+    /// The member `name` as an instant, as a grant writes one: RFC 3339, or a date alone, midnight
+    /// UTC of that day or, when `dateMeansEndOfDay` (an exclusive end, a deadline), of the next.
+    static func instant(
+        _ root: JSONValue, _ name: String, dateMeansEndOfDay: Bool = false, _ invalid: (String) -> any ServiceFailure
+    ) throws(AnyServiceFailure) -> Instant {
+        guard let instant = root[name]?.string.flatMap({ GrantDecoder.instant($0, dateMeansEndOfDay: dateMeansEndOfDay) }) else {
             throw AnyServiceFailure(invalid("$.\(name): expected an RFC 3339 instant or a date (YYYY-MM-DD)"))
         }
         return instant

@@ -122,7 +122,8 @@ extension ServiceRouter {
     }
 
     /// The licence a PUT body gives: `{"publications", "access", "start", "end", "seats"}`, `end`
-    /// optional (null or absent: open-ended) and after `start`, `seats` at least 1.
+    /// optional (null or absent: open-ended; a date alone includes that day) and after `start`,
+    /// `seats` at least 1.
     private func licenceBody(_ body: [UInt8], licenceId: String) throws(AnyServiceFailure) -> Licence {
         let root = try ServiceRouter.object(body, members: ["publications", "access", "start", "end", "seats"], LicenceError.invalidLicence)
         let publications = try publicationList(root, LicenceError.invalidLicence)
@@ -130,7 +131,8 @@ extension ServiceRouter {
         let start = try ServiceRouter.instant(root, "start", LicenceError.invalidLicence)
         var end: Instant?
         if let member = root.member("end"), !member.isNull {
-            end = try ServiceRouter.instant(root, "end", LicenceError.invalidLicence)
+            // A date alone includes that day, as a grant's end does.
+            end = try ServiceRouter.instant(root, "end", dateMeansEndOfDay: true, LicenceError.invalidLicence)
             if let end, end <= start { throw AnyServiceFailure(LicenceError.invalidLicence("$.end: must be after start")) }
         }
         let maxSeats = EntitlementService.maxLicenceSeats
