@@ -7,7 +7,8 @@ public import MastheadJSON
 /// CSV's header names the columns `grantId`, `userId`, `publications` (ids separated by `;`),
 /// `access` (`archive` or `streaming`), `start`, `end` (empty: open-ended) and `source`, in any
 /// order, and optionally `window` and `revokedAt` (empty: none); fields follow RFC 4180 (a field
-/// in double quotes may hold commas, line breaks and `""` for a quote). A CSV row is a span grant.
+/// in double quotes may hold commas, line breaks and `""` for a quote). A CSV row is a span grant;
+/// a date alone as its `end` includes that day, as ``GrantDecoder`` reads it.
 /// A JSON line is a grant object as ``GrantDecoder`` reads it (spans or issue grants) with the
 /// user's `userId`. Instants are RFC 3339 or a date alone (midnight UTC). Each record's bytes must
 /// be UTF-8 without control characters in ids; a problem names the field.
@@ -141,6 +142,9 @@ public enum GrantsFileDecoder {
         guard !publicationsText.isEmpty else { throw Problem(field: "publications", message: "names no publication") }
         var publications: [String] = []
         for (index, id) in publicationsText.split(separator: ";", omittingEmptySubsequences: false).enumerated() {
+            guard index < GrantDecoder.maxPublications else {
+                throw Problem(field: "publications", message: "names more than \(GrantDecoder.maxPublications) publications")
+            }
             publications.append(try identifier(String(id), "publications[\(index)]"))
         }
         let accessText = field("access")!
@@ -155,7 +159,7 @@ public enum GrantsFileDecoder {
             window = number
         }
         let start = try instant(field("start")!, "start")
-        let end = try optionalInstant(field("end")!, "end")
+        let end = try optionalInstant(field("end")!, "end", dateMeansEndOfDay: true)
         let revokedAt = try optionalInstant(field("revokedAt") ?? "", "revokedAt")
         let grant = Grant(
             grantId: grantId, source: source, scope: .span(publications: publications, access: access, window: window), start: start, end: end,
@@ -202,16 +206,16 @@ public enum GrantsFileDecoder {
         return text
     }
 
-    private static func instant(_ text: String, _ field: String) throws(Problem) -> Instant {
+    private static func instant(_ text: String, _ field: String, dateMeansEndOfDay: Bool = false) throws(Problem) -> Instant {
         guard !text.isEmpty else { throw Problem(field: field, message: "is empty") }
-        guard let instant = GrantDecoder.instant(text) else {
+        guard let instant = GrantDecoder.instant(text, dateMeansEndOfDay: dateMeansEndOfDay) else {
             throw Problem(field: field, message: "\(quoted(text)) is not an RFC 3339 instant (2020-01-01T00:00:00Z) or a date (2020-01-01)")
         }
         return instant
     }
 
-    private static func optionalInstant(_ text: String, _ field: String) throws(Problem) -> Instant? {
-        text.isEmpty ? nil : try instant(text, field)
+    private static func optionalInstant(_ text: String, _ field: String, dateMeansEndOfDay: Bool = false) throws(Problem) -> Instant? {
+        text.isEmpty ? nil : try instant(text, field, dateMeansEndOfDay: dateMeansEndOfDay)
     }
 
     private static func quoted(_ text: String) -> String { IdentifierText.escaped(text) }

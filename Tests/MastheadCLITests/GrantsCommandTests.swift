@@ -42,7 +42,8 @@ struct GrantsCommandTests {
         #expect(ana.map(\.grantId) == ["p-1"])
         #expect(ana.first?.scope == .span(publications: ["the-monthly"], access: .archive, window: nil))
         #expect(ana.first?.start == GrantDecoder.instant("2020-01-01"))
-        #expect(ana.first?.end == GrantDecoder.instant("2021-01-01"))
+        // A date alone as the end includes that day, as a grant's JSON reads it.
+        #expect(ana.first?.end == GrantDecoder.instant("2021-01-02"))
         #expect(try Self.grants(database, "bo").first?.end == nil)
         let second = try Self.importing(file, into: database)
         #expect(second.status == 0, "\(second.errors)")
@@ -158,7 +159,7 @@ struct GrantsCommandTests {
         let dry = try Self.importing(file, into: database, ["--dry-run", "--revoke-missing", "print"])
         #expect(dry.status == 0, "\(dry.errors)")
         #expect(dry.output == "grants import: 1 added, 1 changed, 0 unchanged, 0 revoked, 0 rejected (dry run, nothing written)\n")
-        #expect(try Self.grants(database, "ana").first?.end == GrantDecoder.instant("2021-01-01"))
+        #expect(try Self.grants(database, "ana").first?.end == GrantDecoder.instant("2021-01-02"))
         #expect(try Self.grants(database, "bo").isEmpty)
         try Data([Self.header, "p-2,bo,the-monthly,archive,2020-01-01,,print"].joined(separator: "\n").utf8).write(to: file)
         let dryRevoke = try Self.importing(file, into: database, ["--dry-run", "--revoke-missing", "print"])
