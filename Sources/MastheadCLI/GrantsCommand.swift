@@ -20,7 +20,8 @@ struct GrantsCommand: MastheadCommand {
             revokedAt); publications are separated by ; inside their field, fields may be quoted as
             RFC 4180 says, an empty end is open-ended. A JSON line is a grant object as the service
             reads it (a span, or an issue grant: publication and issues) with its userId. Instants
-            are RFC 3339 or a date alone (midnight UTC). Every publication must be in the catalog.
+            are RFC 3339 or a date alone (midnight UTC; as end, the whole day is included). Every
+            publication must be in the catalog.
 
             A line that cannot be used (a field wrong, a publication not in the catalog, another
             user's grant id) is reported on standard error as FILE:LINE: field: reason and stores

@@ -31,7 +31,8 @@ final class GrantsFileReader {
     private var finished = false
     private var lineNumber = 0
 
-    /// Opens `path` (`-` reads standard input) and reads enough of it to tell its format.
+    /// Opens `path` (`-` reads standard input) and reads enough of it to tell its format; a UTF-8
+    /// byte order mark at its start is skipped.
     init(path: String) throws(CLIError) {
         self.path = path
         var info = stat()
@@ -39,7 +40,9 @@ final class GrantsFileReader {
         descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw CLIError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
         while !finished && buffer.count <= Self.maxRecordBytes && !buffer.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) { try fill() }
-        format = GrantsFileDecoder.Format(firstBytes: buffer)
+        // A byte order mark (spreadsheets write one before CSV) is not part of the first record.
+        if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { consume(upTo: 3) }
+        format = GrantsFileDecoder.Format(firstBytes: buffer[start...])
     }
 
     deinit { if descriptor > 0 { close(descriptor) } }

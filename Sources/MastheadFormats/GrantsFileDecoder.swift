@@ -7,7 +7,8 @@ public import MastheadJSON
 /// CSV's header names the columns `grantId`, `userId`, `publications` (ids separated by `;`),
 /// `access` (`archive` or `streaming`), `start`, `end` (empty: open-ended) and `source`, in any
 /// order, and optionally `window` and `revokedAt` (empty: none); fields follow RFC 4180 (a field
-/// in double quotes may hold commas, line breaks and `""` for a quote). A CSV row is a span grant.
+/// in double quotes may hold commas, line breaks and `""` for a quote). A CSV row is a span grant;
+/// a date alone as its `end` includes that day, as ``GrantDecoder`` reads it.
 /// A JSON line is a grant object as ``GrantDecoder`` reads it (spans or issue grants) with the
 /// user's `userId`. Instants are RFC 3339 or a date alone (midnight UTC). Each record's bytes must
 /// be UTF-8 without control characters in ids; a problem names the field.
@@ -71,18 +72,20 @@ public enum GrantsFileDecoder {
 
     /// Whether a CSV record is complete: its double quotes are balanced, so a line break so far
     /// was not inside a quoted field.
-    public static func csvRecordIsComplete(_ bytes: some Sequence<UInt8>) -> Bool {
-        bytes.reduce(0) { $1 == UInt8(ascii: "\"") ? $0 + 1 : $0 } % 2 == 0
+    public static func csvRecordIsComplete(_ bytes: [UInt8]) -> Bool {
+        var quotes = 0
+        for byte in bytes where byte == UInt8(ascii: "\"") { quotes &+= 1 }
+        return quotes & 1 == 0
     }
 
     /// The fields of a CSV record (RFC 4180), its bytes valid UTF-8 without NUL.
     /// - Throws: ``Problem`` for bytes that are not UTF-8, a NUL, or a quote out of place.
     public static func csvFields(_ record: [UInt8]) throws(Problem) -> [String] {
-        let text = try utf8(record)
+        try checkUTF8(record)
         var fields: [String] = []
         var field: [UInt8] = []
         var index = 0
-        let bytes = Array(text.utf8)
+        let bytes = record
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ",")
         while true {
             field.removeAll(keepingCapacity: true)
@@ -139,6 +142,9 @@ public enum GrantsFileDecoder {
         guard !publicationsText.isEmpty else { throw Problem(field: "publications", message: "names no publication") }
         var publications: [String] = []
         for (index, id) in publicationsText.split(separator: ";", omittingEmptySubsequences: false).enumerated() {
+            guard index < GrantDecoder.maxPublications else {
+                throw Problem(field: "publications", message: "names more than \(GrantDecoder.maxPublications) publications")
+            }
             publications.append(try identifier(String(id), "publications[\(index)]"))
         }
         let accessText = field("access")!
@@ -153,7 +159,7 @@ public enum GrantsFileDecoder {
             window = number
         }
         let start = try instant(field("start")!, "start")
-        let end = try optionalInstant(field("end")!, "end")
+        let end = try optionalInstant(field("end")!, "end", dateMeansEndOfDay: true)
         let revokedAt = try optionalInstant(field("revokedAt") ?? "", "revokedAt")
         let grant = Grant(
             grantId: grantId, source: source, scope: .span(publications: publications, access: access, window: window), start: start, end: end,
@@ -165,7 +171,7 @@ public enum GrantsFileDecoder {
     /// The user and grant of a JSON line: a grant object (``GrantDecoder``) with its `userId`.
     /// - Throws: ``Problem`` naming the JSON path.
     public static func grant(jsonLine record: [UInt8]) throws(Problem) -> (userId: String, grant: Grant) {
-        _ = try utf8(record)
+        try checkUTF8(record)
         let document: JSONDocument
         do { document = try JSONDocument(parsing: record) } catch { throw Problem(field: "line", message: "not JSON: \(error)") }
         let root = document.root
@@ -184,13 +190,12 @@ public enum GrantsFileDecoder {
         }
     }
 
-    /// The record's text: UTF-8 without NUL.
-    private static func utf8(_ record: [UInt8]) throws(Problem) -> String {
+    /// Checks that the record's bytes are UTF-8 without NUL.
+    private static func checkUTF8(_ record: [UInt8]) throws(Problem) {
         if let offset = record.firstIndex(of: 0) { throw Problem(field: "line", message: "holds a NUL byte (byte \(offset + 1))") }
-        guard let text = String(validating: record, as: UTF8.self) else {
-            throw Problem(field: "line", message: "is not valid UTF-8")
-        }
-        return text
+        // ASCII (the usual export) needs no decoding.
+        if record.allSatisfy({ $0 < 0x80 }) { return }
+        guard String(validating: record, as: UTF8.self) != nil else { throw Problem(field: "line", message: "is not valid UTF-8") }
     }
 
     private static func identifier(_ text: String, _ field: String) throws(Problem) -> String {
@@ -201,16 +206,16 @@ public enum GrantsFileDecoder {
         return text
     }
 
-    private static func instant(_ text: String, _ field: String) throws(Problem) -> Instant {
+    private static func instant(_ text: String, _ field: String, dateMeansEndOfDay: Bool = false) throws(Problem) -> Instant {
         guard !text.isEmpty else { throw Problem(field: field, message: "is empty") }
-        guard let instant = GrantDecoder.instant(text) else {
+        guard let instant = GrantDecoder.instant(text, dateMeansEndOfDay: dateMeansEndOfDay) else {
             throw Problem(field: field, message: "\(quoted(text)) is not an RFC 3339 instant (2020-01-01T00:00:00Z) or a date (2020-01-01)")
         }
         return instant
     }
 
-    private static func optionalInstant(_ text: String, _ field: String) throws(Problem) -> Instant? {
-        text.isEmpty ? nil : try instant(text, field)
+    private static func optionalInstant(_ text: String, _ field: String, dateMeansEndOfDay: Bool = false) throws(Problem) -> Instant? {
+        text.isEmpty ? nil : try instant(text, field, dateMeansEndOfDay: dateMeansEndOfDay)
     }
 
     private static func quoted(_ text: String) -> String { IdentifierText.escaped(text) }

@@ -108,6 +108,22 @@ enum PostgreSQLSchema {
             CREATE INDEX grants_by_user ON grants (user_id);
             CREATE INDEX grants_by_source ON grants (source, grant_id);
             """,
+            // Gift codes, institutional licences and their memberships (see SQLiteSchema).
+            """
+            CREATE TABLE gift_codes (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, code_hash bytea NOT NULL UNIQUE, publications text COLLATE "C" NOT NULL,
+                access text NOT NULL, duration text NOT NULL, redeem_by_ms bigint NOT NULL, created_ms bigint NOT NULL,
+                redeemed_by text COLLATE "C", redeemed_ms bigint);
+            CREATE TABLE licences (
+                licence_id text COLLATE "C" PRIMARY KEY, publications text COLLATE "C" NOT NULL, access text NOT NULL, start_ms bigint NOT NULL,
+                end_ms bigint, seats integer NOT NULL, updated_ms bigint NOT NULL);
+            CREATE TABLE licence_members (
+                licence_id text COLLATE "C" NOT NULL REFERENCES licences (licence_id), user_id text COLLATE "C" NOT NULL REFERENCES users (user_id),
+                number integer NOT NULL, joined_ms bigint NOT NULL, left_ms bigint,
+                PRIMARY KEY (licence_id, user_id, number));
+            CREATE UNIQUE INDEX licence_members_current ON licence_members (licence_id, user_id) WHERE left_ms IS NULL;
+            CREATE INDEX licence_members_by_user ON licence_members (user_id);
+            """,
         ],
         lockKey: migrationLock)
 }

@@ -140,5 +140,22 @@ enum SQLiteSchema {
         CREATE INDEX grants_by_user ON grants (user_id);
         CREATE INDEX grants_by_source ON grants (source, grant_id);
         """,
+        // Gift codes (only the SHA-256 hash of each code; once redeemed, by whom and when: the gift
+        // grant it gave is in `grants`, `gift-<id>`), institutional licences and their memberships
+        // (a new row each time a user joins; `left_ms` NULL while a member).
+        """
+        CREATE TABLE gift_codes (
+            id INTEGER PRIMARY KEY, code_hash BLOB NOT NULL UNIQUE, publications TEXT NOT NULL, access TEXT NOT NULL, duration TEXT NOT NULL,
+            redeem_by_ms INTEGER NOT NULL, created_ms INTEGER NOT NULL, redeemed_by TEXT, redeemed_ms INTEGER);
+        CREATE TABLE licences (
+            licence_id TEXT PRIMARY KEY, publications TEXT NOT NULL, access TEXT NOT NULL, start_ms INTEGER NOT NULL, end_ms INTEGER,
+            seats INTEGER NOT NULL, updated_ms INTEGER NOT NULL);
+        CREATE TABLE licence_members (
+            licence_id TEXT NOT NULL REFERENCES licences (licence_id), user_id TEXT NOT NULL REFERENCES users (user_id), number INTEGER NOT NULL,
+            joined_ms INTEGER NOT NULL, left_ms INTEGER,
+            PRIMARY KEY (licence_id, user_id, number));
+        CREATE UNIQUE INDEX licence_members_current ON licence_members (licence_id, user_id) WHERE left_ms IS NULL;
+        CREATE INDEX licence_members_by_user ON licence_members (user_id);
+        """,
     ])
 }

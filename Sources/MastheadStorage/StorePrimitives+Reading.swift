@@ -4,12 +4,14 @@ public import Masthead
 extension StorePrimitives {
     /// The user's grants come with their transactions (R17). Transactions come by subscription, then purchase and id, and renewal infos by
     /// subscription in the order they were stored, where the dialect sorts histories
-    /// (``SQLDialect``); in the order of SQLite's indexes otherwise.
+    /// (``SQLDialect``); in the order of SQLite's indexes otherwise. The grants of the user's
+    /// licence memberships are derived from them (``LicenceMembership/grant(of:)``) and come after
+    /// the stored ones.
     public func history(forUser userId: String) throws(StorageError) -> PurchaseHistory {
         let user: [Value] = [.text(userId)]
         let transactions = try rows(Self.dialect.statements.userTransactions, user) { row throws(Row.Failure) in try row.transaction() }
         let renewals = try rows(Self.dialect.statements.userRenewals, user) { row throws(Row.Failure) in try row.renewal() }
-        let grants = try rows(GrantSQL.userGrants, user) { row throws(Row.Failure) in try row.grant() }
+        let grants = try rows(GrantSQL.userGrants, user) { row throws(Row.Failure) in try row.grant() } + licenceGrants(forUser: userId)
         return PurchaseHistory(transactions: transactions, renewals: renewals, grants: grants)
     }
 

@@ -3,6 +3,7 @@ import Masthead
 import MastheadFormats
 import MastheadSQLite
 import MastheadStorage
+import MastheadTestSupport
 import Testing
 
 /// `masthead grants import FILE`: a publisher's grants file (CSV or JSON lines) stored in the
@@ -41,7 +42,8 @@ struct GrantsCommandTests {
         #expect(ana.map(\.grantId) == ["p-1"])
         #expect(ana.first?.scope == .span(publications: ["the-monthly"], access: .archive, window: nil))
         #expect(ana.first?.start == GrantDecoder.instant("2020-01-01"))
-        #expect(ana.first?.end == GrantDecoder.instant("2021-01-01"))
+        // A date alone as the end includes that day, as a grant's JSON reads it.
+        #expect(ana.first?.end == GrantDecoder.instant("2021-01-02"))
         #expect(try Self.grants(database, "bo").first?.end == nil)
         let second = try Self.importing(file, into: database)
         #expect(second.status == 0, "\(second.errors)")
@@ -139,6 +141,15 @@ struct GrantsCommandTests {
         #expect(jsonRun.errors == "\(json.path):1: line: is not valid UTF-8\n")
     }
 
+    /// A spreadsheet's CSV export starts with a byte order mark: it is not part of the header.
+    @Test func csvWithAByteOrderMark_readsItsHeader() throws {
+        let (folder, file, database) = try Self.folder("print.csv", ["\u{FEFF}" + Self.header, "p-1,ana,the-monthly,archive,2020-01-01,,print"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Self.importing(file, into: database)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(try Self.grants(database, "ana").map(\.grantId) == ["p-1"])
+    }
+
     @Test func dryRun_countsWhatWouldChange_andWritesNothing() throws {
         let (folder, file, database) = try Self.folder("print.csv", [Self.header, "p-1,ana,the-monthly,archive,2020-01-01,2021-01-01,print"])
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -148,7 +159,7 @@ struct GrantsCommandTests {
         let dry = try Self.importing(file, into: database, ["--dry-run", "--revoke-missing", "print"])
         #expect(dry.status == 0, "\(dry.errors)")
         #expect(dry.output == "grants import: 1 added, 1 changed, 0 unchanged, 0 revoked, 0 rejected (dry run, nothing written)\n")
-        #expect(try Self.grants(database, "ana").first?.end == GrantDecoder.instant("2021-01-01"))
+        #expect(try Self.grants(database, "ana").first?.end == GrantDecoder.instant("2021-01-02"))
         #expect(try Self.grants(database, "bo").isEmpty)
         try Data([Self.header, "p-2,bo,the-monthly,archive,2020-01-01,,print"].joined(separator: "\n").utf8).write(to: file)
         let dryRevoke = try Self.importing(file, into: database, ["--dry-run", "--revoke-missing", "print"])
@@ -216,5 +227,29 @@ struct GrantsCommandTests {
         #expect(lines.count == 1)
         #expect(lines.first?.contains("\"pat\"") == true)
         #expect(lines.first?.contains("\"active\"") == true)
+    }
+}
+
+/// `masthead grants import` into PostgreSQL: the same outcomes as into SQLite, dry runs rolled back.
+@Suite(.enabled(if: !TestPostgreSQL.isSkipped, "MASTHEAD_SKIP_POSTGRES=1"))
+struct PostgreSQLGrantsCommandTests {
+    @Test func importIntoPostgreSQL_storesOnce_dryRunWritesNothing_andRevokesMissing() throws {
+        let (folder, file, _) = try GrantsCommandTests.folder("print.csv", [
+            GrantsCommandTests.header, "p-1,ana,the-monthly,archive,2020-01-01,,print", "p-2,bo,the-monthly,archive,2020-01-01,,print",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try TestPostgreSQL.freshDatabase()
+        let dry = try GrantsCommandTests.importing(file, into: url, ["--dry-run"])
+        #expect(dry.output == "grants import: 2 added, 0 changed, 0 unchanged, 0 revoked, 0 rejected (dry run, nothing written)\n", "\(dry.errors)")
+        #expect(try PostgreSQLStore(url: url, readOnly: true).grants(forUser: "ana").isEmpty)
+        #expect(try GrantsCommandTests.importing(file, into: url).status == 0)
+        let again = try GrantsCommandTests.importing(file, into: url)
+        #expect(again.output.hasPrefix("grants import: 0 added, 0 changed, 2 unchanged, 0 revoked, 0 rejected in "), "\(again.errors)")
+        try Data([GrantsCommandTests.header, "p-1,ana,the-monthly,archive,2020-01-01,,print"].joined(separator: "\n").utf8).write(to: file)
+        let revoked = try GrantsCommandTests.importing(file, into: url, ["--revoke-missing", "print"])
+        #expect(revoked.output.hasPrefix("grants import: 0 added, 0 changed, 1 unchanged, 1 revoked, 0 rejected in "), "\(revoked.errors)")
+        let store = try PostgreSQLStore(url: url, readOnly: true)
+        #expect(try store.grants(forUser: "bo").first?.revokedAt != nil)
+        #expect(try store.history(forUser: "ana").grants.map(\.grantId) == ["p-1"])
     }
 }

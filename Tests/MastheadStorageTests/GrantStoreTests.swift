@@ -146,11 +146,11 @@ struct GrantStoreTests {
         switch backend {
         case .sqlite:
             _ = try MigrationTests.database(at: fixture.location, migrations: 10)
-            latest = 11
+            latest = SQLiteSchema.migrator.migrations.count
         case .postgreSQL:
             let previous = PostgreSQLMigrator(migrations: Array(PostgreSQLSchema.migrator.migrations.prefix(6)), lockKey: PostgreSQLSchema.migrationLock)
             try previous.migrate(PostgreSQLConnection(fixture.location))
-            latest = 7
+            latest = PostgreSQLSchema.migrator.migrations.count
         }
         try fixture.execute("""
             INSERT INTO users VALUES ('u', 0);

@@ -64,4 +64,40 @@ struct PostgreSQLConcurrencyTests {
         #expect(throws: StorageError.receiptAlreadyInUse(environment: "production", originalTransactionId: "s1", userId: "ana")) { try second.get() }
         #expect(try PostgreSQLStore(url: url, readOnly: true).users(linkedTo: ["s1"], environment: .production) == ["ana"])
     }
+
+    /// Two readers redeeming one gift code at once: exactly one gets the grant, the other finds
+    /// it redeemed.
+    @Test func redeem_ofOneGiftCodeFromTwoConnections_givesOneGrant() throws {
+        let url = try TestPostgreSQL.freshDatabase()
+        let now = GiftCodeStoreTests.day("2020-03-01")
+        _ = try PostgreSQLStore(url: url).createGiftCodes(hashes: [[7]], offer: GiftCodeStoreTests.offer, now: now)
+        let firstOutcome = Mutex<GiftRedemption?>(nil)
+        let secondOutcome = Mutex<GiftRedemption?>(nil)
+        let second = try Self.overlapping(
+            url, first: { store in let outcome = try store.redeemGiftCode(hash: [7], userId: "ana", now: now); firstOutcome.withLock { $0 = outcome } },
+            second: { store in let outcome = try store.redeemGiftCode(hash: [7], userId: "ben", now: now); secondOutcome.withLock { $0 = outcome } })
+        #expect(throws: Never.self) { try second.get() }
+        guard case .redeemed = firstOutcome.withLock({ $0 }) else { Issue.record("the first did not redeem"); return }
+        #expect(secondOutcome.withLock { $0 } == .alreadyRedeemed)
+        let reader = try PostgreSQLStore(url: url, readOnly: true)
+        #expect(try reader.history(forUser: "ana").grants.count == 1)
+        #expect(try reader.history(forUser: "ben").grants.isEmpty)
+    }
+
+    /// Two users joining the last seat of a licence at once: the second waits for the first's
+    /// lock on the licence and finds it full.
+    @Test func join_ofTheLastSeatFromTwoConnections_neverOversells() throws {
+        let url = try TestPostgreSQL.freshDatabase()
+        var licence = LicenceStoreTests.licence
+        licence.seats = 1
+        let now = GiftCodeStoreTests.day("2020-03-01")
+        _ = try PostgreSQLStore(url: url).putLicence(licence, now: now)
+        let secondOutcome = Mutex<LicenceJoin?>(nil)
+        let second = try Self.overlapping(
+            url, first: { store in _ = try store.joinLicence("uni", userId: "ana", now: now) },
+            second: { store in let outcome = try store.joinLicence("uni", userId: "ben", now: now); secondOutcome.withLock { $0 = outcome } })
+        #expect(throws: Never.self) { try second.get() }
+        #expect(secondOutcome.withLock { $0 } == .full(seats: 1))
+        #expect(try PostgreSQLStore(url: url, readOnly: true).licence("uni")?.members == 1)
+    }
 }

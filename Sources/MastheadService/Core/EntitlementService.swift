@@ -41,6 +41,8 @@ public final class EntitlementService: Sendable {
     private let cache: HistoryCache
     /// Issues served, consent and refund requests answered with consumption information.
     let consumption: ConsumptionReporting
+    /// How many gift codes each user may try, on this instance.
+    let redemptionLimiter = RedemptionLimiter()
 
     /// Opens the configuration's database, SQLite or PostgreSQL (applying migrations), and merges
     /// the issues published through the API into `catalog`.

@@ -9,18 +9,21 @@ import MastheadStorage
 /// UTF-8 with no control character: C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F).
 /// Without these rules `victim%00x` reached `victim`'s data (C strings end at NUL) and `%FF` and
 /// `%FE` were the same user (both decode to U+FFFD). An app account token is a UUID written
-/// 8-4-4-4-12 hexadecimal digits, in either case (``AppAccountToken/canonical(_:)``).
+/// 8-4-4-4-12 hexadecimal digits, in either case (``AppAccountToken/canonical(_:)``). A licence id
+/// is 1 to ``maxLicenceBytes`` ASCII letters, digits, `.`, `_` and `-` (its member's grant is
+/// named `licence:<id>`, `#<n>` added for a later membership, so the id holds no `#`).
 enum PathIdentifier: String, CaseIterable, Sendable {
     case user
     case publication
     case issue
     case grant
     case appAccountToken
+    case licence
 
     /// The variable that stands for an id of this kind in a route's path template: `userId`.
     var variable: String {
         switch self {
-        case .user, .publication, .issue, .grant: rawValue + "Id"
+        case .user, .publication, .issue, .grant, .licence: rawValue + "Id"
         case .appAccountToken: rawValue
         }
     }
@@ -28,7 +31,7 @@ enum PathIdentifier: String, CaseIterable, Sendable {
     /// What an id of this kind is called in error messages: `user id`.
     var name: String {
         switch self {
-        case .user, .publication, .issue, .grant: rawValue + " id"
+        case .user, .publication, .issue, .grant, .licence: rawValue + " id"
         case .appAccountToken: "app account token"
         }
     }
@@ -36,10 +39,13 @@ enum PathIdentifier: String, CaseIterable, Sendable {
     /// The longest id accepted, in UTF-8 bytes.
     static let maxBytes = 256
 
+    /// The longest licence id accepted, in bytes.
+    static let maxLicenceBytes = 64
+
     /// The error code of an id of this kind that breaks a rule.
     var code: String {
         switch self {
-        case .user, .publication, .issue, .grant: "invalid_\(rawValue)_id"
+        case .user, .publication, .issue, .grant, .licence: "invalid_\(rawValue)_id"
         case .appAccountToken: "invalid_app_account_token"
         }
     }
@@ -55,6 +61,7 @@ enum PathIdentifier: String, CaseIterable, Sendable {
         if self == .appAccountToken {
             return AppAccountToken.canonical(id) == nil ? "is not a UUID written 8-4-4-4-12 hexadecimal digits, such as 3f2504e0-4f89-41d3-9a0c-0305e82c3301" : nil
         }
+        if self == .licence { return PathIdentifier.brokenLicenceRule(id) }
         if let rule = id.utf8.withContiguousStorageIfAvailable({ PathIdentifier.brokenRule($0, request: request, index: index) }) { return rule }
         return Array(id.utf8).withUnsafeBufferPointer { PathIdentifier.brokenRule($0, request: request, index: index) }
     }
@@ -79,6 +86,18 @@ enum PathIdentifier: String, CaseIterable, Sendable {
             }
         }
         if bytes.count > maxBytes { return "is longer than \(maxBytes) bytes (\(bytes.count))" }
+        return nil
+    }
+
+    private static func brokenLicenceRule(_ id: String) -> String? {
+        if id.isEmpty { return "is empty" }
+        if id.utf8.count > maxLicenceBytes { return "is longer than \(maxLicenceBytes) bytes (\(id.utf8.count))" }
+        let allowed = { (byte: UInt8) in
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2E || byte == 0x5F || byte == 0x2D
+        }
+        if let offset = id.utf8.firstIndex(where: { !allowed($0) }).map({ id.utf8.distance(from: id.utf8.startIndex, to: $0) }) {
+            return "holds a byte other than ASCII letters, digits, '.', '_' and '-' at byte \(offset)"
+        }
         return nil
     }
 

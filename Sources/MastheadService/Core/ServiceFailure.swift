@@ -84,6 +84,6 @@ struct HintedFailure: ServiceFailure {
 enum ServiceFailures {
     static let types: [any ServiceFailure.Type] = [
         ServiceError.self, HintedFailure.self, NotificationError.self, PurchaseError.self, AppAccountTokenError.self, EntitlementError.self,
-        CatalogError.self, MigrationError.self, ConsumptionError.self, GrantError.self,
+        CatalogError.self, MigrationError.self, ConsumptionError.self, GrantError.self, GiftCodeError.self, LicenceError.self,
     ]
 }
