@@ -41,13 +41,14 @@ struct GrantsCommand: MastheadCommand {
                 "revoke-missing", "SOURCE",
                 """
                 Also revoke, as of now, every grant of SOURCE not revoked yet whose grant id is not in
-                FILE (the print list that dropped lapsed subscribers). Refused when FILE had a bad line.
+                FILE (the print list that dropped lapsed subscribers). Refused when FILE had a bad line
+                or holds no grant.
                 """),
         ],
         epilogue: """
             --revoke-missing holds the grant ids of FILE in memory, and revokes nothing when any line
-            was rejected (exit 1): a file read in part never revokes everyone. Fix the lines and run
-            the import again.
+            was rejected or FILE holds no grant (exit 1): a file read in part, or an empty export,
+            never revokes everyone. Fix the file and run the import again.
             """)
 
     /// How many lines go to the store in one transaction.
@@ -135,9 +136,14 @@ struct GrantsCommand: MastheadCommand {
         }
         try flush()
         try progress?.erase(on: errors)
+        // A file read in part, or an empty export, must not revoke every grant of the source.
+        var refused = false
         if let source = revokeMissing {
             if tally.rejected > 0 {
                 try errors.write("\(reader.path): --revoke-missing \(source) not applied: \(tally.rejected) line(s) rejected; nothing was revoked\n")
+            } else if kept.isEmpty {
+                refused = true
+                try errors.write("\(reader.path): --revoke-missing \(source) not applied: the file holds no grant; nothing was revoked\n")
             } else {
                 tally.revoked = try revoke(source: source, keeping: kept, in: store, origin: origin)
             }
@@ -145,7 +151,7 @@ struct GrantsCommand: MastheadCommand {
         let counts = GrantWrite.allCases.map { "\(tally.writes[$0, default: 0]) \($0.rawValue)" } + ["\(tally.revoked) revoked", "\(tally.rejected) rejected"]
         let what = dryRun ? " (dry run, nothing written)" : " in \(database)"
         try output.write("grants import: \(counts.joined(separator: ", "))\(what)\n")
-        return tally.rejected > 0 ? 1 : 0
+        return tally.rejected > 0 || refused ? 1 : 0
     }
 
     /// Every publication the grant names is in the catalog (the same bytes).

@@ -193,6 +193,12 @@ struct GrantsCommandTests {
         #expect(try Self.grants(database, "cy").first?.revokedAt == nil)
         let again = try Self.importing(file, into: database, ["--revoke-missing", "print"])
         #expect(again.output == "grants import: 0 added, 0 changed, 1 unchanged, 0 revoked, 0 rejected in \(database)\n")
+        // An empty export (the header alone) revokes nothing.
+        try Data(Self.header.utf8).write(to: file)
+        let empty = try Self.importing(file, into: database, ["--revoke-missing", "print"])
+        #expect(empty.status == 1)
+        #expect(empty.errors == "\(file.path): --revoke-missing print not applied: the file holds no grant; nothing was revoked\n")
+        #expect(try Self.grants(database, "ana").first?.revokedAt == nil)
     }
 
     @Test func badHeader_storesNothing_namingTheColumn() throws {
