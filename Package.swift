@@ -47,7 +47,7 @@ let package = Package(
         // OpenSSL 3's libcrypto and libssl as the OS ships them (libssl-dev).
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Apple's signed data: certificates, ES256, chain verification to configured roots, compact JWS.
-        .target(name: "MastheadCrypto", dependencies: ["COpenSSL", "MastheadJSON"], swiftSettings: settings),
+        .target(name: "MastheadCrypto", dependencies: ["COpenSSL", "Masthead", "MastheadJSON"], swiftSettings: settings),
         // File and wire formats: catalog.json, App Store receipts (R2) and signed data (R2.8), entitlement JSON.
         .target(
             name: "MastheadFormats", dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto"], swiftSettings: settings),
