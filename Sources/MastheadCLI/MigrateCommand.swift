@@ -1,4 +1,3 @@
-import Glibc
 import Masthead
 import MastheadAppStore
 import MastheadService
