@@ -5,7 +5,7 @@ import PackageDescription
 //   domain      Masthead (pure values, no I/O)
 //   system      MastheadClock, MastheadSockets (+ CEpoll)
 //   formats     MastheadJSON, MastheadCrypto (+ COpenSSL), MastheadFormats, MastheadSynthetic
-//   storage     MastheadSQLite (+ CSQLite), MastheadPostgreSQL (+ CLibPQ), MastheadStorage
+//   storage     MastheadSQL, MastheadSQLite (+ CSQLite), MastheadPostgreSQL (+ CLibPQ), MastheadStorage
 //   protocols   MastheadHTTP, MastheadAppStore
 //   service     MastheadService (+ COpenAPIDocument)
 //   people      MastheadReports, MastheadAudit
@@ -47,7 +47,7 @@ let package = Package(
         // OpenSSL 3's libcrypto and libssl as the OS ships them (libssl-dev).
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Apple's signed data: certificates, ES256, chain verification to configured roots, compact JWS.
-        .target(name: "MastheadCrypto", dependencies: ["COpenSSL", "MastheadJSON"], swiftSettings: settings),
+        .target(name: "MastheadCrypto", dependencies: ["COpenSSL", "Masthead", "MastheadJSON"], swiftSettings: settings),
         // File and wire formats: catalog.json, App Store receipts (R2) and signed data (R2.8), entitlement JSON.
         .target(
             name: "MastheadFormats", dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto"], swiftSettings: settings),
@@ -58,14 +58,16 @@ let package = Package(
         .target(
             name: "MastheadAppStore", dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "COpenSSL"],
             swiftSettings: settings),
+        // What the SQLite and PostgreSQL wrappers share: transactions and savepoints on a connection that executes SQL text.
+        .target(name: "MastheadSQL", swiftSettings: settings),
         // SQLite 3 as the OS ships it (libsqlite3-dev).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // A small SQLite wrapper: connections, statements, typed rows, transactions, savepoints, read snapshots, migrations.
-        .target(name: "MastheadSQLite", dependencies: ["CSQLite"], swiftSettings: settings),
+        .target(name: "MastheadSQLite", dependencies: ["CSQLite", "MastheadSQL"], swiftSettings: settings),
         // libpq as the OS ships it (libpq-dev).
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
         // A small PostgreSQL wrapper: connections, parameterised queries, typed rows, transactions, savepoints, migrations.
-        .target(name: "MastheadPostgreSQL", dependencies: ["CLibPQ"], swiftSettings: settings),
+        .target(name: "MastheadPostgreSQL", dependencies: ["CLibPQ", "MastheadSQL"], swiftSettings: settings),
         // The service's store: its interface, its policy, and its SQLite and PostgreSQL implementations and schemas.
         .target(name: "MastheadStorage", dependencies: ["Masthead", "MastheadJSON", "MastheadSQLite", "MastheadPostgreSQL"], swiftSettings: settings),
         // epoll and eventfd, which Swift's Glibc module does not expose.

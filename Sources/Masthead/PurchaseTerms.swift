@@ -4,14 +4,9 @@
 ///
 /// Each field is optional, as in Apple's `JWSTransactionDecodedPayload`; receipts carry none.
 /// Terms compare, hash and order by the exact bytes of their texts.
-public struct PurchaseTerms: Hashable, Comparable, Sendable {
-    /// Apple's `offerType` as sent (1 introductory, 2 promotional, 3 offer code, 4 win-back).
-    public var offerType: Int32?
-    /// The offer's identifier (`offerIdentifier`): a promotional offer's or win-back offer's id,
-    /// or an offer code's reference name.
-    public var offerIdentifier: String?
-    /// How long the offer lasts (`offerPeriod`), ISO 8601 text as sent (`P1M`).
-    public var offerPeriod: String?
+public struct PurchaseTerms: Hashable, Comparable, Sendable, OfferTerms, ExactBytesRepresentable {
+    /// The offer the transaction was bought under (``offerType``, ``offerIdentifier`` and ``offerPeriod``).
+    public var offer: TermsOffer
     /// The app download transaction of the customer (`appTransactionId`).
     public var appTransactionId: String?
     /// How a subscription with a commitment is billed (`billingPlanType`: `BILLED_UPFRONT`,
@@ -25,45 +20,22 @@ public struct PurchaseTerms: Hashable, Comparable, Sendable {
         offerType: Int32? = nil, offerIdentifier: String? = nil, offerPeriod: String? = nil, appTransactionId: String? = nil,
         billingPlanType: String? = nil, commitment: PurchaseCommitment? = nil
     ) {
-        self.offerType = offerType
-        self.offerIdentifier = offerIdentifier
-        self.offerPeriod = offerPeriod
+        offer = TermsOffer(type: offerType, identifier: offerIdentifier, period: offerPeriod)
         self.appTransactionId = appTransactionId
         self.billingPlanType = billingPlanType
         self.commitment = commitment
     }
 
     /// Whether no field is given (then a transaction carries no terms at all).
-    public var isEmpty: Bool {
-        offerType == nil && offerIdentifier == nil && offerPeriod == nil && appTransactionId == nil && billingPlanType == nil && commitment == nil
-    }
+    public var isEmpty: Bool { offer.isEmpty && appTransactionId == nil && billingPlanType == nil && commitment == nil }
 
-    public static func == (lhs: PurchaseTerms, rhs: PurchaseTerms) -> Bool { lhs.exactBytes == rhs.exactBytes }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(exactBytes) }
-
-    /// Orders terms field by field by their exact bytes (absent fields first): a total order, so
-    /// that the merge of copies signed at one instant (R2.8) depends on no arrival order.
-    public static func < (lhs: PurchaseTerms, rhs: PurchaseTerms) -> Bool { lhs.exactBytes.lexicographicallyPrecedes(rhs.exactBytes) }
-
-    private var exactBytes: [UInt8] {
-        var bytes = TermsBytes()
-        bytes.add(offerType)
-        bytes.add(offerIdentifier)
-        bytes.add(offerPeriod)
-        bytes.add(appTransactionId)
-        bytes.add(billingPlanType)
-        bytes.add(commitment == nil ? nil : "")
-        bytes.add(commitment?.billingPeriodNumber)
-        bytes.add(commitment?.totalBillingPeriods)
-        bytes.add(commitment?.expires)
-        bytes.add(commitment?.price)
-        return bytes.bytes
-    }
+    /// The fields in order, so that the merge of copies signed at one instant (R2.8) depends on
+    /// no arrival order.
+    public var exactBytes: [UInt8] { TermsBytes.of(offer, appTransactionId, billingPlanType, commitment) }
 }
 
 /// Where a transaction lies in a subscription with a commitment (Apple's `commitmentInfo`).
-public struct PurchaseCommitment: Hashable, Sendable {
+public struct PurchaseCommitment: Hashable, Sendable, ExactBytesRepresentable {
     /// Which billing period of the commitment the transaction pays for, from 1 (`billingPeriodNumber`).
     public var billingPeriodNumber: Int32?
     /// How many billing periods the commitment has (`totalBillingPeriods`).
@@ -80,4 +52,8 @@ public struct PurchaseCommitment: Hashable, Sendable {
         self.expires = expires
         self.price = price
     }
+
+    public var exactBytes: [UInt8] { TermsBytes.of(billingPeriodNumber, totalBillingPeriods, expires, price) }
 }
+
+extension PurchaseCommitment: TermsFieldValue {}

@@ -3,18 +3,13 @@
 ///
 /// Each field is optional, as in Apple's `JWSRenewalInfoDecodedPayload`; receipts' pending
 /// renewal info carries none. Terms compare, hash and order by the exact bytes of their texts.
-public struct RenewalTerms: Hashable, Comparable, Sendable {
+public struct RenewalTerms: Hashable, Comparable, Sendable, OfferTerms, ExactBytesRepresentable {
     /// The UUID the app linked to the purchase (`appAccountToken`), as sent.
     public var appAccountToken: String?
     /// The app download transaction of the customer (`appTransactionId`).
     public var appTransactionId: String?
-    /// Apple's `offerType` of the offer the next renewal uses, as sent (1 introductory, 2
-    /// promotional, 3 offer code, 4 win-back).
-    public var offerType: Int32?
-    /// That offer's identifier (`offerIdentifier`).
-    public var offerIdentifier: String?
-    /// How long that offer lasts (`offerPeriod`), ISO 8601 text as sent (`P1M`).
-    public var offerPeriod: String?
+    /// The offer the next renewal uses (``offerType``, ``offerIdentifier`` and ``offerPeriod``).
+    public var offer: TermsOffer
     /// The win-back offers the customer may redeem, the best first (`eligibleWinBackOfferIds`).
     public var eligibleWinBackOfferIds: [String]?
     /// How the next renewal is billed (`renewalBillingPlanType`), as sent.
@@ -30,9 +25,7 @@ public struct RenewalTerms: Hashable, Comparable, Sendable {
     ) {
         self.appAccountToken = appAccountToken
         self.appTransactionId = appTransactionId
-        self.offerType = offerType
-        self.offerIdentifier = offerIdentifier
-        self.offerPeriod = offerPeriod
+        offer = TermsOffer(type: offerType, identifier: offerIdentifier, period: offerPeriod)
         self.eligibleWinBackOfferIds = eligibleWinBackOfferIds
         self.renewalBillingPlanType = renewalBillingPlanType
         self.commitment = commitment
@@ -40,40 +33,19 @@ public struct RenewalTerms: Hashable, Comparable, Sendable {
 
     /// Whether no field is given (then a renewal info carries no terms at all).
     public var isEmpty: Bool {
-        appAccountToken == nil && appTransactionId == nil && offerType == nil && offerIdentifier == nil && offerPeriod == nil
-            && eligibleWinBackOfferIds == nil && renewalBillingPlanType == nil && commitment == nil
+        appAccountToken == nil && appTransactionId == nil && offer.isEmpty && eligibleWinBackOfferIds == nil && renewalBillingPlanType == nil
+            && commitment == nil
     }
 
-    public static func == (lhs: RenewalTerms, rhs: RenewalTerms) -> Bool { lhs.exactBytes == rhs.exactBytes }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(exactBytes) }
-
-    /// Orders terms field by field by their exact bytes (absent fields first): a total order, so
-    /// that the order of renewal infos (R2.7) depends on no arrival order.
-    public static func < (lhs: RenewalTerms, rhs: RenewalTerms) -> Bool { lhs.exactBytes.lexicographicallyPrecedes(rhs.exactBytes) }
-
-    private var exactBytes: [UInt8] {
-        var bytes = TermsBytes()
-        bytes.add(appAccountToken)
-        bytes.add(appTransactionId)
-        bytes.add(offerType)
-        bytes.add(offerIdentifier)
-        bytes.add(offerPeriod)
-        bytes.add(eligibleWinBackOfferIds)
-        bytes.add(renewalBillingPlanType)
-        bytes.add(commitment == nil ? nil : "")
-        bytes.add(commitment?.autoRenewProductId)
-        bytes.add(commitment?.autoRenewStatus)
-        bytes.add(commitment?.renewalBillingPlanType)
-        bytes.add(commitment?.renewalDate)
-        bytes.add(commitment?.renewalPrice)
-        return bytes.bytes
+    /// The fields in order, so that the order of renewal infos (R2.7) depends on no arrival order.
+    public var exactBytes: [UInt8] {
+        TermsBytes.of(appAccountToken, appTransactionId, offer, eligibleWinBackOfferIds, renewalBillingPlanType, commitment)
     }
 }
 
 /// What renews at the end of a commitment (Apple's `commitmentInfo` of renewal info). Its texts
 /// compare by their exact bytes.
-public struct RenewalCommitment: Hashable, Sendable {
+public struct RenewalCommitment: Hashable, Sendable, ExactBytesRepresentable {
     /// The product the next commitment renews to (`commitmentAutoRenewProductId`).
     public var autoRenewProductId: String?
     /// Apple's `commitmentAutoRenewStatus` as sent (0 off, 1 on).
@@ -97,17 +69,7 @@ public struct RenewalCommitment: Hashable, Sendable {
         self.renewalPrice = renewalPrice
     }
 
-    public static func == (lhs: RenewalCommitment, rhs: RenewalCommitment) -> Bool {
-        lhs.autoRenewProductId.map(ExactKey.init) == rhs.autoRenewProductId.map(ExactKey.init) && lhs.autoRenewStatus == rhs.autoRenewStatus
-            && lhs.renewalBillingPlanType.map(ExactKey.init) == rhs.renewalBillingPlanType.map(ExactKey.init)
-            && lhs.renewalDate == rhs.renewalDate && lhs.renewalPrice == rhs.renewalPrice
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(autoRenewProductId.map(ExactKey.init))
-        hasher.combine(autoRenewStatus)
-        hasher.combine(renewalBillingPlanType.map(ExactKey.init))
-        hasher.combine(renewalDate)
-        hasher.combine(renewalPrice)
-    }
+    public var exactBytes: [UInt8] { TermsBytes.of(autoRenewProductId, autoRenewStatus, renewalBillingPlanType, renewalDate, renewalPrice) }
 }
+
+extension RenewalCommitment: TermsFieldValue {}

@@ -1,4 +1,3 @@
-import Glibc
 import Masthead
 import MastheadAppStore
 import MastheadService
@@ -52,11 +51,8 @@ struct MigrateCommand: MastheadCommand {
         "migrate: the App Store Server API key is not configured: set MASTHEAD_APP_STORE_KEY_ID, MASTHEAD_APP_STORE_ISSUER_ID and MASTHEAD_APP_STORE_PRIVATE_KEY_FILE"
 
     func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
-        signal(SIGPIPE, SIG_IGN)  // The transport may write to a connection Apple closed.
-        let service = try ServeCommand.openService(configuration)
+        let (service, client) = try ServeCommand.openServiceAskingApple(configuration)
         defer { service.close() }
-        let client: AppStoreServerAPIClient?
-        do { client = try service.appStoreServerAPIClient() } catch { throw CLIError.configuration(error.description) }
         guard let client else { throw CLIError.configuration(Self.keyMissing) }
         let report: ReceiptMigration.Report
         do { report = try ReceiptMigration(service: service, appStoreServerAPI: client).run(dryRun: dryRun) } catch {

@@ -1,4 +1,3 @@
-import Glibc
 import Masthead
 import MastheadAppStore
 import MastheadClock
@@ -89,11 +88,8 @@ struct RefreshCommand: MastheadCommand {
     }
 
     func run(output: OutputFile, errors: OutputFile) throws(CLIError) -> Int32 {
-        signal(SIGPIPE, SIG_IGN)  // The transport may write to a connection Apple closed.
-        let service = try ServeCommand.openService(configuration)
+        let (service, appStoreServerAPI) = try ServeCommand.openServiceAskingApple(configuration)
         defer { service.close() }
-        let appStoreServerAPI: AppStoreServerAPIClient?
-        do { appStoreServerAPI = try service.appStoreServerAPIClient() } catch { throw CLIError.configuration(error.description) }
         if let notifications { return try applyNotificationHistory(notifications, service: service, client: appStoreServerAPI, output: output) }
         let report: Refresher.Report
         do {

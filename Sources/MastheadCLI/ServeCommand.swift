@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Masthead
+import MastheadAppStore
 import MastheadFormats
 import MastheadService
 import MastheadStorage
@@ -191,6 +192,17 @@ struct ServeCommand: MastheadCommand {
     static func openService(_ configuration: ServiceConfiguration, catalog: Catalog? = nil) throws(CLIError) -> EntitlementService {
         let catalog = if let catalog { catalog } else { try CommonOptions.catalog(configuration.catalogPath) }
         do { return try ServiceProcess.openService(configuration, catalog: catalog) } catch { throw CLIError(error) }
+    }
+
+    /// Opens the service of a command that asks the App Store Server API (`refresh`, `migrate`),
+    /// with the API's client (nil without its key); the caller closes the service.
+    static func openServiceAskingApple(_ configuration: ServiceConfiguration) throws(CLIError) -> (EntitlementService, AppStoreServerAPIClient?) {
+        signal(SIGPIPE, SIG_IGN)  // The transport may write to a connection Apple closed.
+        let service = try openService(configuration)
+        do { return (service, try service.appStoreServerAPIClient()) } catch {
+            service.close()
+            throw CLIError.configuration(error.description)
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+import Masthead
+
 /// Instants as people read them in messages: RFC 3339 in UTC.
 enum UTCTime {
     /// `2020-07-02T00:00:00Z` for `milliseconds` since the Unix epoch, with milliseconds only
@@ -5,7 +7,7 @@ enum UTCTime {
     static func text(milliseconds: Int64) -> String {
         let (seconds, fraction) = floorDivision(milliseconds, 1000)
         let (days, secondOfDay) = floorDivision(seconds, 86_400)
-        let (year, month, day) = civil(daysSinceEpoch: days)
+        let (year, month, day) = CivilTime.civil(fromDays: days)
         var text = "\(year)-\(twoDigits(month))-\(twoDigits(day))T"
         text += "\(twoDigits(secondOfDay / 3600)):\(twoDigits(secondOfDay / 60 % 60)):\(twoDigits(secondOfDay % 60))"
         if fraction != 0 {
@@ -24,19 +26,5 @@ enum UTCTime {
         return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
     }
 
-    private static func twoDigits(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-
-    /// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's
-    /// `civil_from_days`).
-    private static func civil(daysSinceEpoch: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = daysSinceEpoch + 719_468
-        let era = floorDivision(z, 146_097).quotient
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
+    private static func twoDigits(_ value: some BinaryInteger) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

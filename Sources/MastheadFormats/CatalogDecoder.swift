@@ -223,33 +223,32 @@ public struct CatalogDecoder: Sendable {
         }
 
         mutating func string(_ object: JSONValue, _ key: String, _ path: String) -> String? {
-            guard let value = object[key], !value.isNull else {
+            if object[key]?.isNull ?? true {
                 problem(JSONPath.member(path, key), "missing")
                 return nil
             }
-            guard let text = value.string, !text.isEmpty else {
-                problem(JSONPath.member(path, key), "expected a non-empty string, found \(value.rendered)")
-                return nil
-            }
-            return text
+            return optional(object, key, path, expected: "a non-empty string") { value in value.string.flatMap { $0.isEmpty ? nil : $0 } }
         }
 
         mutating func optionalString(_ object: JSONValue, _ key: String, _ path: String) -> String? {
-            guard let value = object[key], !value.isNull else { return nil }
-            guard let text = value.string else {
-                problem(JSONPath.member(path, key), "expected a string, found \(value.rendered)")
-                return nil
-            }
-            return text
+            optional(object, key, path, expected: "a string") { $0.string }
         }
 
         mutating func optionalBool(_ object: JSONValue, _ key: String, _ path: String) -> Bool? {
+            optional(object, key, path, expected: "true or false") { $0.bool }
+        }
+
+        /// Member `key` of `object` as `read` takes it; nil when it is absent or null, and when
+        /// `read` refuses it (a problem saying what was `expected`).
+        private mutating func optional<Value>(
+            _ object: JSONValue, _ key: String, _ path: String, expected: String, _ read: (JSONValue) -> Value?
+        ) -> Value? {
             guard let value = object[key], !value.isNull else { return nil }
-            guard let flag = value.bool else {
-                problem(JSONPath.member(path, key), "expected true or false, found \(value.rendered)")
+            guard let result = read(value) else {
+                problem(JSONPath.member(path, key), "expected \(expected), found \(value.rendered)")
                 return nil
             }
-            return flag
+            return result
         }
 
         mutating func date(_ object: JSONValue, _ key: String, _ path: String) -> Instant? {

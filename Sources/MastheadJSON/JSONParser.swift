@@ -58,14 +58,7 @@ struct JSONParser: ~Copyable {
     }
 
     private mutating func parseObject() throws(JSONError) {
-        let index = try openContainer(.object)
-        position += 1
-        skipWhitespace()
-        if position < count && base[position] == UInt8(ascii: "}") {
-            position += 1
-            closeContainer(index)
-            return
-        }
+        guard let index = try openContainer(.object, closedBy: UInt8(ascii: "}")) else { return }
         // Repeated names: two 64-bit filters of the names read so far (one bit in each per name,
         // from two parts of a hash) send a name to the exact comparison with the earlier ones
         // only when both its bits are already set. Once an object has needed `comparisonLimit`
@@ -100,52 +93,27 @@ struct JSONParser: ~Copyable {
             position += 1
             skipWhitespace()
             try parseValue()
-            skipWhitespace()
-            guard position < count else { throw error("unexpected end of input, expected ',' or '}'") }
-            let byte = base[position]
-            position += 1
-            if byte == UInt8(ascii: ",") {
-                skipWhitespace()
-                continue
-            }
-            if byte == UInt8(ascii: "}") { break }
-            position -= 1
-            throw error("unexpected \(describeByte(position)), expected ',' or '}'")
+            guard try continues(closedBy: UInt8(ascii: "}")) else { break }
         }
         if comparisons > JSONParser.comparisonLimit { try checkLargeObject(index) }
         closeContainer(index)
     }
 
     private mutating func parseArray() throws(JSONError) {
-        let index = try openContainer(.array)
-        position += 1
-        skipWhitespace()
-        if position < count && base[position] == UInt8(ascii: "]") {
-            position += 1
-            closeContainer(index)
-            return
-        }
+        guard let index = try openContainer(.array, closedBy: UInt8(ascii: "]")) else { return }
         var element = 0
         while true {
             pathSlots[pathSlots.count - 1] = element
             try parseValue()
-            skipWhitespace()
-            guard position < count else { throw error("unexpected end of input, expected ',' or ']'") }
-            let byte = base[position]
-            position += 1
-            if byte == UInt8(ascii: ",") {
-                skipWhitespace()
-                element += 1
-                continue
-            }
-            if byte == UInt8(ascii: "]") { break }
-            position -= 1
-            throw error("unexpected \(describeByte(position)), expected ',' or ']'")
+            guard try continues(closedBy: UInt8(ascii: "]")) else { break }
+            element += 1
         }
         closeContainer(index)
     }
 
-    private mutating func openContainer(_ kind: JSONKind) throws(JSONError) -> Int {
+    /// Opens the container whose first byte is at `position` and skips to its first value; nil
+    /// when it is empty (`closing` comes first), then closed already.
+    private mutating func openContainer(_ kind: JSONKind, closedBy closing: UInt8) throws(JSONError) -> Int? {
         if depth >= maxDepth {
             throw JSONError.tooDeep(limit: maxDepth, at: location(position))
         }
@@ -153,7 +121,31 @@ struct JSONParser: ~Copyable {
         pathSlots.append(kind == .object ? -1 : 0)
         let index = tape.count
         tape.append(JSONToken(kind: kind, hasEscapes: false, start: UInt32(truncatingIfNeeded: position), end: 0))
+        position += 1
+        skipWhitespace()
+        if position < count && base[position] == closing {
+            position += 1
+            closeContainer(index)
+            return nil
+        }
         return index
+    }
+
+    /// After a value of a container: true past a `,` (and the space after it), false past the
+    /// container's `closing` byte; anything else is an error. Inlined: it runs after every value.
+    @inline(__always)
+    private mutating func continues(closedBy closing: UInt8) throws(JSONError) -> Bool {
+        skipWhitespace()
+        guard position < count else { throw error("unexpected end of input, expected ',' or '\(UnicodeScalar(closing))'") }
+        let byte = base[position]
+        position += 1
+        if byte == UInt8(ascii: ",") {
+            skipWhitespace()
+            return true
+        }
+        if byte == closing { return false }
+        position -= 1
+        throw error("unexpected \(describeByte(position)), expected ',' or '\(UnicodeScalar(closing))'")
     }
 
     private mutating func closeContainer(_ index: Int) {

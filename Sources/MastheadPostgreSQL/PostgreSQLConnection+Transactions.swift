@@ -1,4 +1,5 @@
 import CLibPQ
+import MastheadSQL
 
 extension PostgreSQLConnection {
     /// Runs `body` in a transaction (`BEGIN`, read committed): committed when it returns, rolled
@@ -6,19 +7,13 @@ extension PostgreSQLConnection {
     /// commit as `E(postgreSQL:)`. A body that returns with the transaction aborted (a failed
     /// statement whose error it swallowed) is rolled back and reported, never taken for a commit.
     public func inTransaction<R, E: PostgreSQLErrorConvertible>(_ body: () throws(E) -> R) throws(E) -> R {
-        try transaction(begin: "BEGIN", body)
+        try transaction(begin: "BEGIN", failure: E.init(postgreSQL:), check: checkNotAborted, body)
     }
 
     /// Runs `body` in a transaction, committed when it returns and rolled back when it throws,
     /// for a body that throws errors of several types.
     public func inTransaction<R>(_ body: () throws -> R) throws -> R {
-        do {
-            return try inTransaction { () throws(AnyBodyError) -> R in
-                do { return try body() } catch { throw AnyBodyError(error) }
-            }
-        } catch {
-            throw error.error
-        }
+        try AnyBodyError.passing(body) { (body) throws(AnyBodyError) in try inTransaction(body) }
     }
 
     /// Runs `body` inside a savepoint of the open transaction: its writes are kept when it
@@ -27,29 +22,19 @@ extension PostgreSQLConnection {
     /// - Returns: `body`'s result or error.
     /// - Throws: only when PostgreSQL fails to set, release or roll back to the savepoint.
     public func inSavepoint<R, E: Error>(_ body: () throws(E) -> R) throws(PostgreSQLError) -> Result<R, E> {
-        try execute("SAVEPOINT body")
-        let outcome = Result(catching: body)
-        if case .failure = outcome { try execute("ROLLBACK TO SAVEPOINT body") }
-        try execute("RELEASE SAVEPOINT body")
-        return outcome
+        try savepoint(body)
     }
 
     /// Runs `body` so that its reads share one snapshot: in a `REPEATABLE READ READ ONLY`
     /// transaction that ends with it, or inside the caller's transaction when one is open.
     public func readSnapshot<R, E: PostgreSQLErrorConvertible>(_ body: () throws(E) -> R) throws(E) -> R {
         if !isIdle { return try body() }
-        return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+        return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", failure: E.init(postgreSQL:), check: checkNotAborted, body)
     }
 
     /// Runs `body` in a read snapshot, for a body that throws errors of several types.
     public func readSnapshot<R>(_ body: () throws -> R) throws -> R {
-        do {
-            return try readSnapshot { () throws(AnyBodyError) -> R in
-                do { return try body() } catch { throw AnyBodyError(error) }
-            }
-        } catch {
-            throw error.error
-        }
+        try AnyBodyError.passing(body) { (body) throws(AnyBodyError) in try readSnapshot(body) }
     }
 
     /// Runs `body` holding the session-level advisory lock `key` (`pg_advisory_lock`), waiting
@@ -60,25 +45,12 @@ extension PostgreSQLConnection {
         return try body()
     }
 
-    private func transaction<R, E: PostgreSQLErrorConvertible>(begin: String, _ body: () throws(E) -> R) throws(E) -> R {
-        do { try execute(begin) } catch { throw E(postgreSQL: error) }
-        let result: R
-        do {
-            result = try body()
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-        if PQtransactionStatus(handle) == PQTRANS_INERROR {
-            try? execute("ROLLBACK")
-            throw E(postgreSQL: .failed(sqlState: "25P02", message: "a statement failed inside the transaction, which was rolled back", sql: "COMMIT"))
-        }
-        do {
-            try execute("COMMIT")
-        } catch {
-            try? execute("ROLLBACK")
-            throw E(postgreSQL: error)
-        }
-        return result
+    /// Throws when the transaction is aborted (a failed statement whose error the body
+    /// swallowed): it is rolled back and reported, never taken for a commit.
+    private func checkNotAborted<E: PostgreSQLErrorConvertible>() throws(E) {
+        guard PQtransactionStatus(handle) == PQTRANS_INERROR else { return }
+        throw E(postgreSQL: .failed(sqlState: "25P02", message: "a statement failed inside the transaction, which was rolled back", sql: "COMMIT"))
     }
 }
+
+extension PostgreSQLConnection: SQLConnection {}

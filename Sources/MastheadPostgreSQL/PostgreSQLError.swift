@@ -1,3 +1,5 @@
+package import MastheadSQL
+
 /// A failure of PostgreSQL, of reaching it, or of reading what it answered: each case names the
 /// SQL, never a bound value, and a connection's target never with its password.
 public enum PostgreSQLError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -45,11 +47,6 @@ extension PostgreSQLError: PostgreSQLErrorConvertible {
     public init(postgreSQL error: PostgreSQLError) { self = error }
 }
 
-/// Carries any error through the typed transaction closures, for their untyped forms.
-struct AnyBodyError: PostgreSQLErrorConvertible {
-    let error: any Error
-
-    init(_ error: any Error) { self.error = error }
-
-    init(postgreSQL error: PostgreSQLError) { self.error = error }
+extension AnyBodyError: PostgreSQLErrorConvertible {
+    package init(postgreSQL error: PostgreSQLError) { self.init(error) }
 }

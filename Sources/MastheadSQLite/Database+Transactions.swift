@@ -1,41 +1,17 @@
+import MastheadSQL
+
 extension Database {
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): committed when it returns, rolled
     /// back when it throws; its error is rethrown as is, and SQLite's failure to begin or commit
     /// as `E(sqlite:)`.
     public func inTransaction<R, E: SQLiteErrorConvertible>(_ body: () throws(E) -> R) throws(E) -> R {
-        try transaction(begin: "BEGIN IMMEDIATE", body)
-    }
-
-    /// Begins a transaction with `begin`, runs `body`, commits when it returns and rolls back when
-    /// it throws (or the commit fails).
-    private func transaction<R, E: SQLiteErrorConvertible>(begin: String, _ body: () throws(E) -> R) throws(E) -> R {
-        do { try execute(begin) } catch { throw E(sqlite: error) }
-        let result: R
-        do {
-            result = try body()
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-        do {
-            try execute("COMMIT")
-        } catch {
-            try? execute("ROLLBACK")
-            throw E(sqlite: error)
-        }
-        return result
+        try transaction(begin: "BEGIN IMMEDIATE", failure: E.init(sqlite:), body)
     }
 
     /// Runs `body` in a write transaction, committed when it returns and rolled back when it
     /// throws, for a body that throws errors of several types.
     public func inTransaction<R>(_ body: () throws -> R) throws -> R {
-        do {
-            return try inTransaction { () throws(AnyBodyError) -> R in
-                do { return try body() } catch { throw AnyBodyError(error) }
-            }
-        } catch {
-            throw error.error
-        }
+        try AnyBodyError.passing(body) { (body) throws(AnyBodyError) in try inTransaction(body) }
     }
 
     /// Runs `body` inside a savepoint of the open transaction (or of a new deferred one): its
@@ -46,11 +22,7 @@ extension Database {
     /// - Throws: only when SQLite fails to set, release or roll back to the savepoint: the
     ///   transaction's state is then unknown, and it should be rolled back.
     public func inSavepoint<R, E: Error>(_ body: () throws(E) -> R) throws(SQLiteError) -> Result<R, E> {
-        try execute("SAVEPOINT body")
-        let outcome = Result(catching: body)
-        if case .failure = outcome { try execute("ROLLBACK TO body") }
-        try execute("RELEASE body")
-        return outcome
+        try savepoint(body)
     }
 
     /// Runs `body` in a read transaction, so that its reads on this connection share one
@@ -63,7 +35,7 @@ extension Database {
     public func readSnapshot<R, E: SQLiteErrorConvertible>(_ body: (borrowing ReadSnapshot) throws(E) -> R) throws(E) -> R {
         let snapshot = ReadSnapshot(database: self)
         if !isAutocommit { return try body(snapshot) }
-        return try transaction(begin: "BEGIN") { () throws(E) -> R in try body(snapshot) }
+        return try transaction(begin: "BEGIN", failure: E.init(sqlite:)) { () throws(E) -> R in try body(snapshot) }
     }
 
     /// Runs `body` in a read transaction whose reads share one snapshot, for a body that throws
@@ -78,3 +50,5 @@ extension Database {
         }
     }
 }
+
+extension Database: SQLConnection {}

@@ -1,3 +1,5 @@
+package import MastheadSQL
+
 /// An error type that can carry a ``SQLiteError``, so that `Database.inTransaction(_:)` and
 /// `Database.readSnapshot(_:)` can throw their body's own error type
 /// when SQLite fails to begin or end the transaction.
@@ -10,11 +12,6 @@ extension SQLiteError: SQLiteErrorConvertible {
     public init(sqlite error: SQLiteError) { self = error }
 }
 
-/// Carries any error through the typed transaction APIs, for their untyped forms.
-struct AnyBodyError: SQLiteErrorConvertible {
-    let error: any Error
-
-    init(_ error: any Error) { self.error = error }
-
-    init(sqlite error: SQLiteError) { self.error = error }
+extension AnyBodyError: SQLiteErrorConvertible {
+    package init(sqlite error: SQLiteError) { self.init(error) }
 }

@@ -48,22 +48,22 @@ extension PostgreSQLRow: StoreRow {
 extension StoreRow {
     /// Column `index` as an App Store environment (its raw name).
     func environment(_ index: Int32) throws(Failure) -> Environment {
-        let name = try text(index)
-        guard let environment = Environment(rawValue: name) else {
-            let names = Environment.allCases.map(\.rawValue).joined(separator: " or ")
-            throw unexpected(index, value: name, expected: "an environment (\(names))")
-        }
-        return environment
+        try named(try text(index), index) { names in "an environment (\(names.joined(separator: " or ")))" }
     }
 
     /// Column `index` as an offer kind (its raw name), or nil for NULL.
     func optionalOffer(_ index: Int32) throws(Failure) -> OfferKind? {
         guard let name = try optionalText(index) else { return nil }
-        guard let offer = OfferKind(rawValue: name) else {
-            let names = OfferKind.allCases.map(\.rawValue).joined(separator: ", ")
-            throw unexpected(index, value: name, expected: "an offer kind (\(names)) or NULL")
-        }
-        return offer
+        return try named(name, index) { names in "an offer kind (\(names.joined(separator: ", "))) or NULL" }
+    }
+
+    /// The case named `name`, read from column `index`; a name of none is an error, `expected`
+    /// saying what the column allows from the names of every case.
+    private func named<Kind: RawRepresentable & CaseIterable>(
+        _ name: String, _ index: Int32, expected: ([String]) -> String
+    ) throws(Failure) -> Kind where Kind.RawValue == String {
+        guard let value = Kind(rawValue: name) else { throw unexpected(index, value: name, expected: expected(Kind.allCases.map(\.rawValue))) }
+        return value
     }
 
     /// Column `index` as a 32-bit integer, or nil for NULL.

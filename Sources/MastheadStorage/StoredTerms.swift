@@ -10,9 +10,7 @@ enum StoredTerms {
     static func text(_ terms: PurchaseTerms) -> String {
         var writer = JSONWriter(capacity: 128)
         writer.beginObject()
-        number(&writer, "offerType", terms.offerType.map(Int64.init))
-        text(&writer, "offerIdentifier", terms.offerIdentifier)
-        text(&writer, "offerPeriod", terms.offerPeriod)
+        offer(&writer, terms.offer)
         text(&writer, "appTransactionId", terms.appTransactionId)
         text(&writer, "billingPlanType", terms.billingPlanType)
         if let commitment = terms.commitment {
@@ -34,9 +32,7 @@ enum StoredTerms {
         writer.beginObject()
         text(&writer, "appAccountToken", terms.appAccountToken)
         text(&writer, "appTransactionId", terms.appTransactionId)
-        number(&writer, "offerType", terms.offerType.map(Int64.init))
-        text(&writer, "offerIdentifier", terms.offerIdentifier)
-        text(&writer, "offerPeriod", terms.offerPeriod)
+        offer(&writer, terms.offer)
         if let ids = terms.eligibleWinBackOfferIds {
             writer.key("eligibleWinBackOfferIds")
             writer.beginArray()
@@ -60,82 +56,106 @@ enum StoredTerms {
 
     /// A transaction's terms read from their stored text; nil when the text is not such an object.
     static func purchaseTerms(_ text: String) -> PurchaseTerms? {
-        guard let object = object(text) else { return nil }
-        var terms = PurchaseTerms()
-        for (key, value) in object.members {
-            switch key.string {
-            case "offerType": guard let number = int32(value) else { return nil }; terms.offerType = number
-            case "offerIdentifier": guard let string = value.string else { return nil }; terms.offerIdentifier = string
-            case "offerPeriod": guard let string = value.string else { return nil }; terms.offerPeriod = string
-            case "appTransactionId": guard let string = value.string else { return nil }; terms.appTransactionId = string
-            case "billingPlanType": guard let string = value.string else { return nil }; terms.billingPlanType = string
+        try? members(document(text), into: PurchaseTerms()) { (terms, key, value) throws(WrongType) in
+            switch key {
+            case "appTransactionId": terms.appTransactionId = try string(value)
+            case "billingPlanType": terms.billingPlanType = try string(value)
             case "commitmentInfo":
-                guard value.kind == .object else { return nil }
-                var commitment = PurchaseCommitment()
-                for (key, value) in value.members {
-                    switch key.string {
-                    case "billingPeriodNumber": guard let number = int32(value) else { return nil }; commitment.billingPeriodNumber = number
-                    case "totalBillingPeriods": guard let number = int32(value) else { return nil }; commitment.totalBillingPeriods = number
-                    case "commitmentExpiresDate": guard let number = value.int64 else { return nil }; commitment.expires = Instant(milliseconds: number)
-                    case "commitmentPrice": guard let number = value.int64 else { return nil }; commitment.price = number
-                    default: continue
+                terms.commitment = try members(value, into: PurchaseCommitment()) { (commitment, key, value) throws(WrongType) in
+                    switch key {
+                    case "billingPeriodNumber": commitment.billingPeriodNumber = try int32(value)
+                    case "totalBillingPeriods": commitment.totalBillingPeriods = try int32(value)
+                    case "commitmentExpiresDate": commitment.expires = try instant(value)
+                    case "commitmentPrice": commitment.price = try int64(value)
+                    default: break
                     }
                 }
-                terms.commitment = commitment
-            default: continue
+            default: try offerMember(key, value, &terms.offer)
             }
         }
-        return terms
     }
 
     /// A renewal info's terms read from their stored text; nil when the text is not such an object.
     static func renewalTerms(_ text: String) -> RenewalTerms? {
-        guard let object = object(text) else { return nil }
-        var terms = RenewalTerms()
-        for (key, value) in object.members {
-            switch key.string {
-            case "appAccountToken": guard let string = value.string else { return nil }; terms.appAccountToken = string
-            case "appTransactionId": guard let string = value.string else { return nil }; terms.appTransactionId = string
-            case "offerType": guard let number = int32(value) else { return nil }; terms.offerType = number
-            case "offerIdentifier": guard let string = value.string else { return nil }; terms.offerIdentifier = string
-            case "offerPeriod": guard let string = value.string else { return nil }; terms.offerPeriod = string
-            case "eligibleWinBackOfferIds":
-                guard value.kind == .array else { return nil }
-                var ids: [String] = []
-                for element in value.elements {
-                    guard let id = element.string else { return nil }
-                    ids.append(id)
-                }
-                terms.eligibleWinBackOfferIds = ids
-            case "renewalBillingPlanType": guard let string = value.string else { return nil }; terms.renewalBillingPlanType = string
+        try? members(document(text), into: RenewalTerms()) { (terms, key, value) throws(WrongType) in
+            switch key {
+            case "appAccountToken": terms.appAccountToken = try string(value)
+            case "appTransactionId": terms.appTransactionId = try string(value)
+            case "eligibleWinBackOfferIds": terms.eligibleWinBackOfferIds = try strings(value)
+            case "renewalBillingPlanType": terms.renewalBillingPlanType = try string(value)
             case "commitmentInfo":
-                guard value.kind == .object else { return nil }
-                var commitment = RenewalCommitment()
-                for (key, value) in value.members {
-                    switch key.string {
-                    case "commitmentAutoRenewProductId": guard let string = value.string else { return nil }; commitment.autoRenewProductId = string
-                    case "commitmentAutoRenewStatus": guard let number = int32(value) else { return nil }; commitment.autoRenewStatus = number
-                    case "commitmentRenewalBillingPlanType":
-                        guard let string = value.string else { return nil }
-                        commitment.renewalBillingPlanType = string
-                    case "commitmentRenewalDate": guard let number = value.int64 else { return nil }; commitment.renewalDate = Instant(milliseconds: number)
-                    case "commitmentRenewalPrice": guard let number = value.int64 else { return nil }; commitment.renewalPrice = number
-                    default: continue
+                terms.commitment = try members(value, into: RenewalCommitment()) { (commitment, key, value) throws(WrongType) in
+                    switch key {
+                    case "commitmentAutoRenewProductId": commitment.autoRenewProductId = try string(value)
+                    case "commitmentAutoRenewStatus": commitment.autoRenewStatus = try int32(value)
+                    case "commitmentRenewalBillingPlanType": commitment.renewalBillingPlanType = try string(value)
+                    case "commitmentRenewalDate": commitment.renewalDate = try instant(value)
+                    case "commitmentRenewalPrice": commitment.renewalPrice = try int64(value)
+                    default: break
                     }
                 }
-                terms.commitment = commitment
-            default: continue
+            default: try offerMember(key, value, &terms.offer)
             }
         }
-        return terms
     }
 
-    private static func object(_ text: String) -> JSONValue? {
-        guard let document = try? JSONDocument(parsing: text, maxDepth: 4), document.root.kind == .object else { return nil }
-        return document.root
+    /// Writes the offer's fields given.
+    private static func offer(_ writer: inout JSONWriter, _ offer: TermsOffer) {
+        number(&writer, "offerType", offer.type.map(Int64.init))
+        text(&writer, "offerIdentifier", offer.identifier)
+        text(&writer, "offerPeriod", offer.period)
     }
 
-    private static func int32(_ value: JSONValue) -> Int32? { value.int64.flatMap { Int32(exactly: $0) } }
+    /// Takes member `key` into `offer` when it is one of the offer's; any other is ignored.
+    private static func offerMember(_ key: String?, _ value: JSONValue, _ offer: inout TermsOffer) throws(WrongType) {
+        switch key {
+        case "offerType": offer.type = try int32(value)
+        case "offerIdentifier": offer.identifier = try string(value)
+        case "offerPeriod": offer.period = try string(value)
+        default: break
+        }
+    }
+
+    /// A stored member of the wrong JSON type: the stored terms are not read.
+    private struct WrongType: Error {}
+
+    /// The top-level value of stored text, nil when it is not JSON.
+    private static func document(_ text: String) -> JSONValue? { try? JSONDocument(parsing: text, maxDepth: 4).root }
+
+    /// `empty` with every member of `value` taken by `member`, in order.
+    /// - Throws: ``WrongType`` when `value` is not an object, or `member` refuses a member.
+    private static func members<Value>(
+        _ value: JSONValue?, into empty: Value, _ member: (inout Value, String?, JSONValue) throws(WrongType) -> Void
+    ) throws(WrongType) -> Value {
+        guard let value, value.kind == .object else { throw WrongType() }
+        var result = empty
+        for (key, value) in value.members { try member(&result, key.string, value) }
+        return result
+    }
+
+    private static func string(_ value: JSONValue) throws(WrongType) -> String {
+        guard let text = value.string else { throw WrongType() }
+        return text
+    }
+
+    private static func strings(_ value: JSONValue) throws(WrongType) -> [String] {
+        guard value.kind == .array else { throw WrongType() }
+        var texts: [String] = []
+        for element in value.elements { texts.append(try string(element)) }
+        return texts
+    }
+
+    private static func int64(_ value: JSONValue) throws(WrongType) -> Int64 {
+        guard let number = value.int64 else { throw WrongType() }
+        return number
+    }
+
+    private static func int32(_ value: JSONValue) throws(WrongType) -> Int32 {
+        guard let number = Int32(exactly: try int64(value)) else { throw WrongType() }
+        return number
+    }
+
+    private static func instant(_ value: JSONValue) throws(WrongType) -> Instant { Instant(milliseconds: try int64(value)) }
 
     private static func text(_ writer: inout JSONWriter, _ name: String, _ value: String?) {
         guard let value else { return }

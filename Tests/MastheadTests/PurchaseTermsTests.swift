@@ -50,6 +50,23 @@ struct PurchaseTermsTests {
         #expect(PurchaseTerms().isEmpty && !PurchaseTerms(commitment: PurchaseCommitment()).isEmpty)
     }
 
+    /// The offer both kinds of terms hold, and their commitments, compare by exact bytes too; the
+    /// offer's fields read and write under Apple's names.
+    @Test func offersAndCommitments_compareByExactBytes_andTheOfferReadsUnderApplesNames() {
+        #expect(TermsOffer(identifier: "caf\u{E9}") != TermsOffer(identifier: "cafe\u{301}"))
+        #expect(Set([TermsOffer(identifier: "caf\u{E9}"), TermsOffer(identifier: "cafe\u{301}")]).count == 2)
+        #expect(RenewalCommitment(autoRenewProductId: "caf\u{E9}") != RenewalCommitment(autoRenewProductId: "cafe\u{301}"))
+        #expect(RenewalCommitment(renewalPrice: 1) != RenewalCommitment(renewalPrice: 2))
+        var terms = RenewalTerms(offerType: 4, offerIdentifier: "come-back", offerPeriod: "P1M")
+        #expect(terms.offer == TermsOffer(type: 4, identifier: "come-back", period: "P1M"))
+        terms.offerIdentifier = nil
+        #expect(terms.offer == TermsOffer(type: 4, period: "P1M") && terms.offerIdentifier == nil && terms.offerType == 4)
+        // Absent fields order first, an absent commitment before any.
+        #expect(PurchaseTerms() < PurchaseTerms(offerType: 1))
+        #expect(PurchaseTerms(appTransactionId: "7") < PurchaseTerms(appTransactionId: "7", commitment: PurchaseCommitment()))
+        #expect(PurchaseTerms(offerType: 1) < PurchaseTerms(offerType: 2) && PurchaseTerms(offerType: -1) < PurchaseTerms(offerType: 1))
+    }
+
     /// Renewal infos that differ only in their terms are ordered alike whatever order they arrive in (R2.7).
     @Test func R2_7_renewalInfosDifferingOnlyInTerms_orderAlikeInAnyArrivalOrder() {
         func info(_ offers: [String]) -> RenewalInfo {

@@ -1,7 +1,6 @@
 import Masthead
 import MastheadFormats
 import MastheadStorage
-import Synchronization
 
 /// Set App Account Token calls owed to Apple: which subscriptions a link owes one, and the
 /// writes that claim and close them (``AppAccountTokenUpdater`` sends them).
@@ -44,14 +43,10 @@ extension EntitlementService {
     /// another user), or that user no longer has the token; such a call must not be sent.
     func claimAppAccountTokenUpdate(leaseMilliseconds: Int64) throws -> (update: AppAccountTokenUpdate, withdrawn: String?)? {
         let now = clock()
-        let claimed = Mutex<(update: AppAccountTokenUpdate, withdrawn: String?)?>(nil)
-        try performWrite { store in
-            guard let update = try store.claimAppAccountTokenUpdate(now: now, retryAfter: now.adding(milliseconds: leaseMilliseconds)) else { return [] }
-            let withdrawn = try Self.withdrawal(of: update, store)
-            claimed.withLock { $0 = (update, withdrawn) }
-            return []
+        return try performWrite { store in
+            guard let update = try store.claimAppAccountTokenUpdate(now: now, retryAfter: now.adding(milliseconds: leaseMilliseconds)) else { return nil }
+            return (update, try Self.withdrawal(of: update, store))
         }
-        return claimed.withLock { $0 }
     }
 
     /// Why `update` is no longer owed, or nil while its subscription is still linked to its user
@@ -75,17 +70,20 @@ extension EntitlementService {
             try store.recordAppAccountTokenUpdate(
                 environment: update.environment, originalTransactionId: update.originalTransactionId, state: state, nextAttempt: nextAttempt,
                 lastError: lastError)
-            return []
         }
     }
 
-    /// Commits `work` through the writer, waiting for it; its outcome noted for `/health`.
-    private func performWrite(_ work: @escaping @Sendable (any EntitlementStore) throws -> [Change]) throws {
-        do { _ = try writer.perform(work) } catch {
+    /// Commits `work` through the writer, waiting for it, and answers what it answered; its
+    /// outcome noted for `/health`.
+    private func performWrite<Answer: Sendable>(_ work: @escaping @Sendable (any EntitlementStore) throws -> Answer) throws -> Answer {
+        do {
+            let answer = try writer.answer(work)
+            noteWrite(nil)
+            return answer
+        } catch {
             noteWrite(error)
             throw error
         }
-        noteWrite(nil)
     }
 }
 

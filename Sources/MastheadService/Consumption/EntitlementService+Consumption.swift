@@ -163,7 +163,7 @@ extension EntitlementService {
             consumption.note("gave up on \(name) after \(request.attempts) attempt(s): Apple's 12 hours have passed")
             return
         }
-        guard try storeAnswer({ store in try store.claimConsumptionRequest(request, until: now.adding(milliseconds: Self.consumptionLeaseMilliseconds)) })
+        guard try writer.answer({ store in try store.claimConsumptionRequest(request, until: now.adding(milliseconds: Self.consumptionLeaseMilliseconds)) })
         else { return }
         let attempts = request.attempts + 1
         guard let consent = try consumptionConsent(forUser: request.userId), consent.consented else {
@@ -184,10 +184,9 @@ extension EntitlementService {
                 consumption.note("gave up on \(name) after \(attempts) attempt(s): \(error)")
                 return
             }
-            _ = try storeAnswer({ store in
+            try writer.answer { store in
                 try store.rescheduleConsumptionRequest(environment: request.environment, transactionId: request.transactionId, nextAttempt: retry)
-                return true
-            })
+            }
             consumption.count { $0.retried += 1 }
             consumption.note("attempt \(attempts) for \(name) failed, next at \(retry): \(error)")
             return
@@ -219,22 +218,9 @@ extension EntitlementService {
     }
 
     private func removeConsumptionRequest(_ request: PendingConsumptionRequest) throws {
-        _ = try storeAnswer({ store in
-            try store.removeConsumptionRequest(environment: request.environment, transactionId: request.transactionId)
-            return true
-        })
+        try writer.answer { store in try store.removeConsumptionRequest(environment: request.environment, transactionId: request.transactionId) }
     }
 
-    /// Runs `work` in the next commit and waits; answers what it answered.
-    private func storeAnswer(_ work: @escaping @Sendable (any EntitlementStore) throws -> Bool) throws -> Bool {
-        let answer = Mutex(false)
-        _ = try writer.perform { store in
-            let value = try work(store)
-            answer.withLock { $0 = value }
-            return []
-        }
-        return answer.withLock { $0 }
-    }
 }
 
 /// Waits for one completion's result.

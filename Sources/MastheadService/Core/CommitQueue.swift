@@ -88,6 +88,18 @@ final class CommitQueue: Sendable {
         return try result.withLock { $0! }.get()
     }
 
+    /// Runs `work`, which changes nothing the caches hold, in the next commit and waits for it;
+    /// answers what `work` answered (the durable calls owed to Apple claim and close theirs so).
+    func answer<Answer: Sendable>(_ work: @escaping @Sendable (any EntitlementStore) throws -> Answer) throws -> Answer {
+        let answer = Mutex<Answer?>(nil)
+        _ = try perform { store in
+            let value = try work(store)
+            answer.withLock { $0 = value }
+            return []
+        }
+        return answer.withLock { $0! }
+    }
+
     /// Commits what is queued, checkpoints the store (``StoreWriter/checkpoint()``), then
     /// stops the writer and closes its connection.
     /// - Returns: why the checkpoint failed (the commits are safe in the write-ahead log), or nil.
