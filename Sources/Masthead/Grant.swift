@@ -21,6 +21,17 @@ public struct Grant: Hashable, Sendable {
     /// How the grant a licence gives its member is named: this prefix and the licence id. The
     /// publisher's own grant ids never start with it.
     public static let licenceMembershipPrefix = "licence:"
+    /// How the grant a redeemed gift code gives is named: this prefix and the code's stored id
+    /// (never the code). The publisher's own grant ids never start with it.
+    public static let giftCodePrefix = "gift:"
+    /// The prefixes of the grants Masthead names itself (``licenceMembershipPrefix``,
+    /// ``giftCodePrefix``): a grant id the publisher writes starting with one is refused.
+    public static let reservedPrefixes = [licenceMembershipPrefix, giftCodePrefix]
+
+    /// The reserved prefix (``reservedPrefixes``) an id starts with, if any (by its bytes).
+    public static func reservedPrefix(of grantId: String) -> String? {
+        reservedPrefixes.first { grantId.utf8.starts(with: $0.utf8) }
+    }
     /// Where it comes from: `print`, `comp`, `gift`, `licence`, `makeGood`, or any other word the
     /// publisher uses. It labels the grant and changes nothing else.
     public var source: String

@@ -120,17 +120,25 @@ public struct AuditSummary: Sendable {
 
     /// The product a (user, publication) line is counted under: the latest auto-renewable one,
     /// else the non-renewing or free product whose interval covers (or last covered) the instant;
-    /// `(single issues)` when only issue purchases grant it, `(none)` when nothing does.
+    /// `(grant SOURCE)` when only the publisher's span grant of that source covers (or last
+    /// covered) it (R17), so that a lapsed subscription's product never counts a reader a grant
+    /// keeps; `(single issues)` when only issue purchases grant it, `(none)` when nothing does.
     public static func productKey(_ entitlement: PublicationEntitlement) -> String {
+        func key(_ interval: Interval) -> String { interval.kind == .grant ? "(grant \(interval.productId))" : interval.productId }
+        if let source = entitlement.status.grantSource,
+            !entitlement.periods.contains(where: { $0.intervals.contains { $0.kind != .grant && $0.contains(entitlement.at) } })
+        {
+            return "(grant \(source))"
+        }
         if let product = entitlement.status.currentProductId { return product }
         var latest: Interval?
         for period in entitlement.periods {
             for interval in period.intervals where interval.start <= entitlement.at {
-                if interval.contains(entitlement.at) { return interval.productId }
+                if interval.contains(entitlement.at) { return key(interval) }
                 if latest.map({ interval.end > $0.end }) ?? true { latest = interval }
             }
         }
-        if let latest { return latest.productId }
+        if let latest { return key(latest) }
         if entitlement.readable.contains(where: { if case .singlePurchase = $0.reasons[0] { true } else { false } }) { return "(single issues)" }
         return "(none)"
     }

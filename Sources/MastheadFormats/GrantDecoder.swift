@@ -18,7 +18,7 @@ public import MastheadJSON
 /// as `end` the end of that day, so `"end": "2020-12-31"` includes 31 December; an RFC 3339 `end`
 /// is exclusive, as every interval's end (R1). Every id is a non-empty string without control
 /// characters; a span names at most ``maxPublications`` publications and an issue grant at most
-/// ``maxIssues`` issues; unknown keys are refused, so a misspelt field is never silently ignored. Grant ids starting with ``Grant/licenceMembershipPrefix`` are
+/// ``maxIssues`` issues; unknown keys are refused, so a misspelt field is never silently ignored. Grant ids starting with one of ``Grant/reservedPrefixes`` are
 /// kept for licence memberships and refused.
 public enum GrantDecoder {
     /// The most publications one span grant may name.
@@ -93,10 +93,10 @@ public enum GrantDecoder {
         } else {
             id = try identifier(required(value, "grantId", path), JSONPath.member(path, "grantId"))
         }
-        if id.utf8.starts(with: Grant.licenceMembershipPrefix.utf8) {
+        if let prefix = Grant.reservedPrefix(of: id) {
             throw FormatError.invalidValue(
                 path: JSONPath.member(path, "grantId"), line: value.line, value: IdentifierText.escaped(id),
-                expected: "a grant id not starting with \"\(Grant.licenceMembershipPrefix)\" (kept for licence memberships)")
+                expected: "a grant id not starting with \"\(prefix)\" (kept for the grants of licence memberships and gift codes)")
         }
         let source = try identifier(required(value, "source", path), JSONPath.member(path, "source"))
         let start = try instant(required(value, "start", path), JSONPath.member(path, "start"))

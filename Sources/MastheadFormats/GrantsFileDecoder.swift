@@ -1,5 +1,5 @@
 public import Masthead
-public import MastheadJSON
+import MastheadJSON
 
 /// Reads the records of a grants file as a print fulfilment house exports it (R17): CSV with a
 /// header, or JSON lines.
@@ -133,8 +133,8 @@ public enum GrantsFileDecoder {
         }
         func field(_ name: String) -> String? { header.positions[name].map { fields[$0] } }
         let grantId = try identifier(field("grantId")!, "grantId")
-        if grantId.utf8.starts(with: Grant.licenceMembershipPrefix.utf8) {
-            throw Problem(field: "grantId", message: "\(quoted(grantId)) starts with \"\(Grant.licenceMembershipPrefix)\", kept for licence memberships")
+        if let prefix = Grant.reservedPrefix(of: grantId) {
+            throw Problem(field: "grantId", message: "\(quoted(grantId)) starts with \"\(prefix)\", kept for the grants of licence memberships and gift codes")
         }
         let userId = try identifier(field("userId")!, "userId")
         let source = try identifier(field("source")!, "source")

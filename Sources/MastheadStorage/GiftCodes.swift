@@ -36,7 +36,7 @@ public enum GiftRedemption: Hashable, Sendable {
 /// Gift codes as a store keeps them: never the code itself, only its SHA-256 hash, with the
 /// offer it carries and, once redeemed, by whom and when. Part of ``EntitlementStore``.
 ///
-/// A redeemed code gives its reader a gift grant, `gift-<id>` (the code's stored id, never the
+/// A redeemed code gives its reader a gift grant, `gift:<id>` (the code's stored id, never the
 /// code), stored as the publisher's grants are (``StoreWriter/putGrant(_:userId:now:)``) and
 /// read with the reader's history as a ``Masthead/Grant`` of source `gift`.
 public protocol GiftCodeStore: AnyObject {
@@ -50,9 +50,4 @@ public protocol GiftCodeStore: AnyObject {
     /// publications and access when that ends later, and lasts the offer's duration. The user is
     /// recorded when new.
     func redeemGiftCode(hash: [UInt8], userId: String, now: Instant) throws(StorageError) -> GiftRedemption
-}
-
-extension Grant {
-    /// The prefix of the grant a redeemed gift code gives: `gift-` and the code's stored id.
-    public static let giftCodePrefix = "gift-"
 }

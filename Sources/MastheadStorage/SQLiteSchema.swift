@@ -141,7 +141,7 @@ enum SQLiteSchema {
         CREATE INDEX grants_by_source ON grants (source, grant_id);
         """,
         // Gift codes (only the SHA-256 hash of each code; once redeemed, by whom and when: the gift
-        // grant it gave is in `grants`, `gift-<id>`), institutional licences and their memberships
+        // grant it gave is in `grants`, `gift:<id>`), institutional licences and their memberships
         // (a new row each time a user joins; `left_ms` NULL while a member).
         """
         CREATE TABLE gift_codes (

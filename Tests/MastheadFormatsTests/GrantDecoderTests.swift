@@ -73,6 +73,7 @@ struct GrantDecoderTests {
         (#"{"grantId": "g\u0000x", "source": "print", "publications": ["w"], "access": "archive", "start": "2020-01-01"}"#, "$.grantId"),
         (#"{"grantId": "", "source": "print", "publications": ["w"], "access": "archive", "start": "2020-01-01"}"#, "$.grantId"),
         (#"{"grantId": "licence:acme", "source": "licence", "publications": ["w"], "access": "archive", "start": "2020-01-01"}"#, "$.grantId"),
+        (#"{"grantId": "gift:5", "source": "gift", "publications": ["w"], "access": "archive", "start": "2020-01-01"}"#, "$.grantId"),
         (#"["not", "an", "object"]"#, "$"),
     ])
     func refusal_namesTheField(json: String, path: String) {

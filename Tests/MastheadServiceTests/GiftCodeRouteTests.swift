@@ -51,7 +51,7 @@ struct GiftCodeRouteTests {
         let redeemed = Self.redeem(harness, "gina", typed)
         #expect(redeemed.status == 200, "\(redeemed.body)")
         let grantId = try #require(redeemed.json?["grantId"]?.string)
-        #expect(grantId.hasPrefix("gift-") && !grantId.contains(code) && !grantId.contains(typed))
+        #expect(grantId.hasPrefix("gift:") && !grantId.contains(code) && !grantId.contains(typed))
         #expect(redeemed.json?["source"]?.string == "gift")
         #expect(redeemed.json?["start"]?.string == "2020-07-02T00:00:00Z")
         #expect(redeemed.json?["end"]?.string == "2021-07-02T00:00:00Z")

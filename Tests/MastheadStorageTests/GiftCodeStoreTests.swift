@@ -31,7 +31,7 @@ struct GiftCodeStoreTests {
         #expect(ids.count == 2 && ids[0] != ids[1])
         let redeemed = try Self.redeem(store, [1, 2, 3], "ana", at: "2020-03-01")
         let expected = Grant(
-            grantId: "gift-\(ids[0])", source: "gift", scope: .span(publications: ["the-monthly"], access: .archive, window: nil),
+            grantId: "gift:\(ids[0])", source: "gift", scope: .span(publications: ["the-monthly"], access: .archive, window: nil),
             start: Self.day("2020-03-01"), end: Self.day("2021-03-01"))
         #expect(redeemed == .redeemed(expected))
         #expect(try store.history(forUser: "ana").grants == [expected])
