@@ -15,7 +15,7 @@ struct GrantTimelineTests {
 
     /// A print grant bridging the lapse, and a make-good January issue.
     static let bridge = [
-        #"{"grantId": "g-bridge", "source": "print", "publications": ["the-monthly"], "access": "archive", "start": "2020-04-15", "end": "2020-06-20"}"#,
+        #"{"grantId": "g-bridge", "source": "print", "publications": ["the-monthly"], "access": "archive", "start": "2020-04-15", "end": "2020-06-20T00:00:00Z"}"#,
         #"{"grantId": "g-mg", "source": "makeGood", "publication": "the-monthly", "issues": ["2020-01"], "start": "2020-03-01"}"#,
     ]
 

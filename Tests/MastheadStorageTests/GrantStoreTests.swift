@@ -142,16 +142,7 @@ struct GrantStoreTests {
     @Test(arguments: StoreBackend.tested) func grantsMigration_keepsHistories_andAddsGrantsToThem(backend: StoreBackend) throws {
         let fixture = try StoreFixture(backend)
         defer { fixture.remove() }
-        let latest: Int
-        switch backend {
-        case .sqlite:
-            _ = try MigrationTests.database(at: fixture.location, migrations: 10)
-            latest = SQLiteSchema.migrator.migrations.count
-        case .postgreSQL:
-            let previous = PostgreSQLMigrator(migrations: Array(PostgreSQLSchema.migrator.migrations.prefix(6)), lockKey: PostgreSQLSchema.migrationLock)
-            try previous.migrate(PostgreSQLConnection(fixture.location))
-            latest = PostgreSQLSchema.migrator.migrations.count
-        }
+        let latest = try fixture.migrate(sqlite: 10, postgreSQL: 6)
         try fixture.execute("""
             INSERT INTO users VALUES ('u', 0);
             INSERT INTO subscriptions VALUES ('production', 'a', 'u', NULL, 0);

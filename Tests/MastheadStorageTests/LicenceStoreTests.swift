@@ -102,13 +102,7 @@ struct LicenceStoreTests {
     @Test(arguments: StoreBackend.tested) func giftAndLicenceMigration_keepsUsersAndGrants(backend: StoreBackend) throws {
         let fixture = try StoreFixture(backend)
         defer { fixture.remove() }
-        switch backend {
-        case .sqlite:
-            _ = try MigrationTests.database(at: fixture.location, migrations: 11)
-        case .postgreSQL:
-            let previous = PostgreSQLMigrator(migrations: Array(PostgreSQLSchema.migrator.migrations.prefix(7)), lockKey: PostgreSQLSchema.migrationLock)
-            try previous.migrate(PostgreSQLConnection(fixture.location))
-        }
+        try fixture.migrate(sqlite: 11, postgreSQL: 7)
         try fixture.execute("""
             INSERT INTO users VALUES ('ana', 0);
             INSERT INTO grants (grant_id, user_id, source, kind, publications, access, start_ms, written_ms)

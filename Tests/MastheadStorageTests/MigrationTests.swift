@@ -94,16 +94,7 @@ struct MigrationTests {
     @Test(arguments: StoreBackend.tested) func revocationMigration_keepsTransactions_withoutARevocationType(backend: StoreBackend) throws {
         let fixture = try StoreFixture(backend)
         defer { fixture.remove() }
-        let latest: Int
-        switch backend {
-        case .sqlite:
-            _ = try Self.database(at: fixture.location, migrations: 6)
-            latest = SQLiteSchema.migrator.migrations.count
-        case .postgreSQL:
-            let previous = PostgreSQLMigrator(migrations: Array(PostgreSQLSchema.migrator.migrations.prefix(2)), lockKey: PostgreSQLSchema.migrationLock)
-            try previous.migrate(PostgreSQLConnection(fixture.location))
-            latest = PostgreSQLSchema.migrator.migrations.count
-        }
+        let latest = try fixture.migrate(sqlite: 6, postgreSQL: 2)
         try fixture.execute("""
             INSERT INTO users VALUES ('u', 0);
             INSERT INTO subscriptions VALUES ('production', 'a', 'u', NULL, 0);

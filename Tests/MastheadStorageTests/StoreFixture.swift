@@ -1,7 +1,7 @@
 import Foundation
 import MastheadPostgreSQL
 import MastheadSQLite
-import MastheadStorage
+@testable import MastheadStorage
 import MastheadTestSupport
 import Testing
 
@@ -36,6 +36,22 @@ final class StoreFixture {
         switch backend {
         case .sqlite: try SQLiteStore(path: location, readOnly: true)
         case .postgreSQL: try PostgreSQLStore(url: location, readOnly: true)
+        }
+    }
+
+    /// Brings the empty database to the schema before a migration: SQLite's first `sqlite`
+    /// migrations or PostgreSQL's first `postgreSQL`; answers how many the backend has now, which
+    /// opening a store then applies.
+    @discardableResult
+    func migrate(sqlite: Int, postgreSQL: Int) throws -> Int {
+        switch backend {
+        case .sqlite:
+            _ = try MigrationTests.database(at: location, migrations: sqlite)
+            return SQLiteSchema.migrator.migrations.count
+        case .postgreSQL:
+            let previous = PostgreSQLMigrator(migrations: Array(PostgreSQLSchema.migrator.migrations.prefix(postgreSQL)), lockKey: PostgreSQLSchema.migrationLock)
+            try previous.migrate(PostgreSQLConnection(location))
+            return PostgreSQLSchema.migrator.migrations.count
         }
     }
 

@@ -103,13 +103,7 @@ struct TermsStoreTests {
     @Test(arguments: StoreBackend.tested) func termsMigration_keepsTransactionsAndRenewals_withoutTerms(backend: StoreBackend) throws {
         let fixture = try StoreFixture(backend)
         defer { fixture.remove() }
-        switch backend {
-        case .sqlite:
-            _ = try MigrationTests.database(at: fixture.location, migrations: 8)
-        case .postgreSQL:
-            let previous = PostgreSQLMigrator(migrations: Array(PostgreSQLSchema.migrator.migrations.prefix(4)), lockKey: PostgreSQLSchema.migrationLock)
-            try previous.migrate(PostgreSQLConnection(fixture.location))
-        }
+        try fixture.migrate(sqlite: 8, postgreSQL: 4)
         try fixture.execute("""
             INSERT INTO users VALUES ('u', 0);
             INSERT INTO subscriptions VALUES ('production', 'a', 'u', NULL, 0);

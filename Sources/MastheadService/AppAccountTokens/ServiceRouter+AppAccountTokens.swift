@@ -20,18 +20,9 @@ extension ServiceRouter {
 
     /// `GET /v1/users/{userId}/app-account-tokens`: the user's tokens in the order they were linked.
     func appAccountTokens(userId: String) throws(AnyServiceFailure) -> HTTPResponse {
-        let tokens: [AppAccountToken]?
-        do { tokens = try service.appAccountTokens(forUser: userId) } catch { throw AnyServiceFailure(ServiceError.storeUnavailable(error)) }
-        guard let tokens else { throw AnyServiceFailure(ServiceError.unknownUser(userId)) }
-        var writer = JSONWriter(capacity: 128 + 128 * tokens.count)
-        writer.beginObject()
-        writer.field("userId", userId)
-        writer.key("appAccountTokens")
-        writer.beginArray()
-        for token in tokens { ServiceRouter.write(token, into: &writer) }
-        writer.endArray()
-        writer.endObject()
-        return .json(200, writer.bytes)
+        try userList(userId: userId, key: "appAccountTokens", bytesPerElement: 128, read: { try service.appAccountTokens(forUser: userId) }) {
+            token, writer in ServiceRouter.write(token, into: &writer)
+        }
     }
 
     /// `PUT` links the token (a UUID, checked with the path) to the user, `DELETE` removes it;

@@ -24,18 +24,9 @@ extension ServiceRouter {
 
     /// `GET /v1/users/{userId}/grants`: the user's grants, each with every field.
     func grants(userId: String) throws(AnyServiceFailure) -> HTTPResponse {
-        let grants: [Grant]?
-        do { grants = try service.grants(forUser: userId) } catch { throw AnyServiceFailure(ServiceError.storeUnavailable(error)) }
-        guard let grants else { throw AnyServiceFailure(ServiceError.unknownUser(userId)) }
-        var writer = JSONWriter(capacity: 128 + 256 * grants.count)
-        writer.beginObject()
-        writer.field("userId", userId)
-        writer.key("grants")
-        writer.beginArray()
-        for grant in grants { ServiceRouter.write(grant, into: &writer) }
-        writer.endArray()
-        writer.endObject()
-        return .json(200, writer.bytes)
+        try userList(userId: userId, key: "grants", bytesPerElement: 256, read: { try service.grants(forUser: userId) }) { grant, writer in
+            ServiceRouter.write(grant, into: &writer)
+        }
     }
 
     /// `PUT /v1/users/{userId}/grants/{grantId}`: stores the grant the body describes, replacing

@@ -19,6 +19,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case v2
     /// The readers of the App Store Server API's answers, before their tokens are verified.
     case serverAPI = "server-api"
+    /// The readers of the publisher's grants: a grants file (CSV or JSON lines) and one grant's
+    /// JSON, then the entitlement rules.
+    case grants
 
     /// Feeds one input to the target.
     package func run(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -30,6 +33,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .jws: JWSFuzzing.run(Array(bytes))
         case .v2: SignedDataFuzzing.run(Array(bytes))
         case .serverAPI: ServerAPIFuzzing.run(Array(bytes))
+        case .grants: GrantsFuzzing.run(Array(bytes))
         }
     }
 
