@@ -76,18 +76,25 @@ public struct Grant: Hashable, Sendable {
         return revokedAt
     }
 
-    /// Why the grant cannot be used, naming the field, or nil when it can: ids and the source are
-    /// not empty, a span names at least one publication, once each, and ends after it starts, a
-    /// streaming window is positive, an issue grant names at least one issue, once each, and has
-    /// no end.
+    /// The largest streaming window a grant may give (R12).
+    public static let maxWindow = 1_000_000
+
+    /// Why the grant, as the publisher wrote it, cannot be used, naming the field, or nil when it
+    /// can: ids and the source are not empty, the id does not start with one of
+    /// ``reservedPrefixes``, a span names at least one publication, once each, and ends after it
+    /// starts, a streaming window lies in 1…``maxWindow``, an issue grant names at least one issue,
+    /// once each, and has no end.
     public var problem: (field: String, message: String)? {
         if grantId.isEmpty { return ("grantId", "is empty") }
+        if let prefix = Grant.reservedPrefix(of: grantId) {
+            return ("grantId", "\"\(grantId)\" starts with \"\(prefix)\", kept for the grants of licence memberships and gift codes")
+        }
         if source.isEmpty { return ("source", "is empty") }
         switch scope {
         case .span(let publications, let access, let window):
             if publications.isEmpty { return ("publications", "names no publication") }
             if let problem = Grant.repeatedOrEmpty(publications, field: "publications") { return problem }
-            if let window, window < 1 { return ("window", "must be at least 1") }
+            if let window, !(1...Grant.maxWindow).contains(window) { return ("window", "must be a whole number from 1 to \(Grant.maxWindow)") }
             if window != nil && access == .archive { return ("window", "applies to streaming access only") }
             if let end, end <= start { return ("end", "must be after start") }
         case .issues(let publication, let issueIds):

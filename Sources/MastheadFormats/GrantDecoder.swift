@@ -93,11 +93,6 @@ public enum GrantDecoder {
         } else {
             id = try identifier(required(value, "grantId", path), JSONPath.member(path, "grantId"))
         }
-        if let prefix = Grant.reservedPrefix(of: id) {
-            throw FormatError.invalidValue(
-                path: JSONPath.member(path, "grantId"), line: value.line, value: IdentifierText.escaped(id),
-                expected: "a grant id not starting with \"\(prefix)\" (kept for the grants of licence memberships and gift codes)")
-        }
         let source = try identifier(required(value, "source", path), JSONPath.member(path, "source"))
         let start = try instant(required(value, "start", path), JSONPath.member(path, "start"))
         let end = try optional(value, "end").map { (member) throws(FormatError) in
@@ -128,19 +123,20 @@ public enum GrantDecoder {
             }
             var window: Int?
             if let member = optional(value, "window") {
-                guard let number = member.int64, (1...1_000_000).contains(number) else {
-                    throw FormatError.invalidValue(
-                        path: JSONPath.member(path, "window"), line: member.line, value: member.rendered, expected: "a whole number from 1 to 1000000")
+                guard let number = member.int64, let whole = Int(exactly: number) else {
+                    throw FormatError.invalidValue(path: JSONPath.member(path, "window"), line: member.line, value: member.rendered, expected: "a whole number")
                 }
-                window = Int(number)
+                window = whole
             }
             scope = .span(publications: publications, access: access, window: window)
         }
         let grant = Grant(grantId: id, source: source, scope: scope, start: start, end: end, revokedAt: revokedAt)
         if let problem = grant.problem {
-            let member = value[problem.field.prefix { $0 != "[" }.description]
+            // The field is a key, or a key and an index (`publications[1]`).
+            let key = String(problem.field.prefix { $0 != "[" })
+            let member = value[key]
             throw FormatError.invalidValue(
-                path: path + JSONPath.component(forKey: String(problem.field.prefix { $0 != "[" })) + problem.field.drop { $0 != "[" },
+                path: JSONPath.member(path, key) + problem.field.dropFirst(key.count),
                 line: member?.line ?? value.line, value: member?.rendered ?? "", expected: "a valid grant: \(problem.field) \(problem.message)")
         }
         return grant

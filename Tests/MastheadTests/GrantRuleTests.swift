@@ -190,6 +190,9 @@ struct GrantRuleTests {
         #expect(Self.span("g", access: .streaming, window: 0, from: "2020-03-01T00:00", to: nil).problem?.field == "window")
         #expect(Self.issues("g", [], from: "2020-03-01T00:00").problem?.field == "issues")
         #expect(Self.span("", from: "2020-03-01T00:00", to: nil).problem?.field == "grantId")
+        #expect(Self.span("gift:1", from: "2020-03-01T00:00", to: nil).problem?.field == "grantId")
+        #expect(Self.span("licence:acme", from: "2020-03-01T00:00", to: nil).problem?.field == "grantId")
+        #expect(Self.span("g", access: .streaming, window: Grant.maxWindow + 1, from: "2020-03-01T00:00", to: nil).problem?.field == "window")
         #expect(Self.span("g", from: "2020-03-01T00:00", to: "2020-04-01T00:00").problem == nil)
     }
 
