@@ -7,7 +7,7 @@ import PackageDescription
 //   formats     MastheadJSON, MastheadCrypto (+ COpenSSL), MastheadFormats, MastheadSynthetic
 //   storage     MastheadSQL, MastheadSQLite (+ CSQLite), MastheadPostgreSQL (+ CLibPQ), MastheadStorage
 //   protocols   MastheadHTTP, MastheadAppStore
-//   service     MastheadService (+ COpenAPIDocument)
+//   service     MastheadService (+ COpenAPIDocument, CConsolePage)
 //   people      MastheadReports, MastheadAudit
 //   commands    MastheadCLI, then the executables masthead and masthead-bench
 // Where a new notification type, store backend, route or command goes: README.md, "Where a change goes".
@@ -78,12 +78,14 @@ let package = Package(
         .target(name: "MastheadHTTP", dependencies: ["MastheadSockets", "MastheadClock"], swiftSettings: settings),
         // The service's OpenAPI document, openapi.json, compiled in with C23's #embed (no resource bundle to install).
         .target(name: "COpenAPIDocument", exclude: ["openapi.json"]),
+        // The support console's page (HTML, script, style sheet), compiled in with C23's #embed too.
+        .target(name: "CConsolePage", exclude: ["console.html", "console.js", "console.css"]),
         // The companion service: routes, group-committed writes, cached histories, polling.
         .target(
             name: "MastheadService",
             dependencies: [
                 "Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "MastheadStorage", "MastheadSockets", "MastheadHTTP",
-                "MastheadAppStore", "COpenAPIDocument",
+                "MastheadAppStore", "COpenAPIDocument", "CConsolePage",
             ],
             swiftSettings: settings),
         // Pictures and pages for people: the reader timeline (SVG) and the audit report (HTML).
