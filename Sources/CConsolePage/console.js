@@ -12,7 +12,7 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 const state = {
   userId: null,
   at: null,
-  environment: "Production",
+  environment: "production",
   load: 0,
   blobURLs: [],
   publications: [],
@@ -57,6 +57,12 @@ function formatInstant(text, withTime) {
   const day = `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
   const time = [date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
   return withTime || time !== "00:00:00" ? `${day}, ${time} UTC` : day;
+}
+
+/** An RFC 3339 instant's UTC day alone, as "1 Mar 2020". */
+function formatDay(text) {
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? String(text) : `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
 }
 
 /** An RFC 3339 instant as the value of a datetime-local input (UTC, to the second). */
@@ -325,7 +331,7 @@ async function loadReader() {
   }
   const answer = entitlements.value;
   $('#as-of input[name="at"]').value = toPickerValue(answer.at);
-  $('[data-role="as-of-shown"]').textContent = `As of ${formatInstant(answer.at, true)}${state.at ? "" : " (now)"}, ${answer.environment}`;
+  $('[data-role="as-of-shown"]').textContent = `As of ${formatInstant(answer.at, true)}${state.at ? "" : " (now)"}, in ${answer.environment}`;
   state.publications = answer.publications || [];
   fillPublicationChoices();
   await showPublications(answer, load);
@@ -405,21 +411,21 @@ async function showIssues(section, publication, load) {
 function reasonWords(reason) {
   if (!reason) return "";
   switch (reason.kind) {
-    case "publishedDuringPeriod": return `published while subscribed (from ${formatInstant(reason.periodStart)})`;
-    case "unlockedAtPeriodStart": return `unlocked when the subscription began on ${formatInstant(reason.periodStart)}`;
+    case "publishedDuringPeriod": return `published while subscribed (from ${formatDay(reason.periodStart)})`;
+    case "unlockedAtPeriodStart": return `unlocked when the subscription began on ${formatDay(reason.periodStart)}`;
     case "streaming": return "streaming access while the subscription is active";
     case "singlePurchase": return `bought on its own (transaction ${reason.transactionId})`;
     case "granted": return `given by the publisher (grant ${reason.grantId}, ${reason.source})`;
     case "free": return "a free issue";
     case "notYetPublished": return "not published yet";
     case "notSubscribed": return "no subscription, purchase or grant covers it";
-    case "grantRevoked": return `the grant ${reason.grantId} (${reason.source}) was revoked on ${formatInstant(reason.revokedAt)}`;
+    case "grantRevoked": return `the grant ${reason.grantId} (${reason.source}) was revoked on ${formatDay(reason.revokedAt)}`;
     case "refunded": return `the purchase was refunded (transaction ${reason.transactionId})`;
-    case "endedByRevocation": return `access was revoked on ${formatInstant(reason.revokedAt)} (${reason.revocationType})`;
-    case "publishedBeforeSubscription": return `published before the subscription began on ${formatInstant(reason.firstPeriodStart)}`;
+    case "endedByRevocation": return `access was revoked on ${formatDay(reason.revokedAt)} (${reason.revocationType})`;
+    case "publishedBeforeSubscription": return `published before the subscription began on ${formatDay(reason.firstPeriodStart)}`;
     case "publishedDuringLapse":
-      return reason.lapseEnd ? `published during a lapse, from ${formatInstant(reason.lapseStart)} to ${formatInstant(reason.lapseEnd)}` : `published after the subscription lapsed on ${formatInstant(reason.lapseStart)}`;
-    case "streamingInactive": return reason.since ? `streaming stopped on ${formatInstant(reason.since)}` : "streaming is not active";
+      return reason.lapseEnd ? `published during a lapse, from ${formatDay(reason.lapseStart)} to ${formatDay(reason.lapseEnd)}` : `published after the subscription lapsed on ${formatDay(reason.lapseStart)}`;
+    case "streamingInactive": return reason.since ? `streaming stopped on ${formatDay(reason.since)}` : "streaming is not active";
     case "outsideStreamingWindow": return `older than the latest ${reason.window} issues streaming gives`;
     default: return String(reason.kind || "");
   }
