@@ -11,7 +11,7 @@ public struct ServiceConfiguration: Sendable {
     public var http = HTTPServerConfiguration()
     /// `Authorization: Bearer` token for callers (`MASTHEAD_API_TOKEN`).
     public var apiToken = ""
-    /// Token for catalog changes (`MASTHEAD_ADMIN_TOKEN`).
+    /// Token for the admin routes (`MASTHEAD_ADMIN_TOKEN`), accepted wherever the API token is too.
     public var adminToken = ""
     /// The App Store shared secret: notification password and verifyReceipt password (`MASTHEAD_APP_STORE_SHARED_SECRET`).
     public var sharedSecret = ""
@@ -176,8 +176,8 @@ public struct ServiceConfiguration: Sendable {
 
     /// The secrets, which come from the environment only: each variable and what it is for.
     public static let secrets: [(variable: String, help: String)] = [
-        ("MASTHEAD_API_TOKEN", "Bearer token every endpoint but /health, /openapi.json and notifications requires"),
-        ("MASTHEAD_ADMIN_TOKEN", "Bearer token for PUT /v1/publications/{id}/issues/{issueId}"),
+        ("MASTHEAD_API_TOKEN", "Bearer token every endpoint but /health, /openapi.json, /console and notifications requires"),
+        ("MASTHEAD_ADMIN_TOKEN", "Bearer token for the admin routes and the support console (/console); accepted wherever the API token is"),
         ("MASTHEAD_APP_STORE_SHARED_SECRET", "notification password and verifyReceipt password"),
         ("MASTHEAD_APP_STORE_KEY_ID", "App Store Server API: the In-App Purchase key's id"),
         ("MASTHEAD_APP_STORE_ISSUER_ID", "App Store Server API: the team's issuer id"),
