@@ -78,10 +78,16 @@ function fromPickerValue(value) {
   return `${full}Z`;
 }
 
+/** An RFC 3339 instant as a table shows it, in UTC to the second: "2020-03-20 12:00:00". */
+function tableInstant(text) {
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? String(text) : date.toISOString().slice(0, 19).replace("T", " ");
+}
+
 /** A value as table text: dates, booleans, lists and absences in words. */
 function cellText(value, kind) {
   if (value === null || value === undefined || value === "") return "—";
-  if (kind === "instant") return formatInstant(value, true);
+  if (kind === "instant") return tableInstant(value);
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (Array.isArray(value)) return value.length ? value.join(", ") : "—";
   return String(value);
@@ -538,14 +544,14 @@ function showEvidence(evidence) {
   }
 }
 
-/** Fills a table's head and rows; `actions` adds a last cell of buttons per row. */
+/** Fills a table's head and rows; `actions` adds a first cell of buttons per row, in sight however wide the table. */
 function fillTable(table, columns, rows, actions) {
   const head = $("thead", table);
   const body = $("tbody", table);
   clear(head);
   clear(body);
   const headings = columns.map(([, label]) => element("th", { scope: "col" }, [label]));
-  if (actions) headings.push(element("th", { scope: "col" }, [element("span", { class: "visually-hidden" }, ["Actions"])]));
+  if (actions) headings.unshift(element("th", { scope: "col" }, [element("span", { class: "visually-hidden" }, ["Actions"])]));
   head.append(element("tr", {}, headings));
   if (!rows || rows.length === 0) {
     body.append(element("tr", {}, [element("td", { class: "empty", colspan: String(headings.length) }, [rows ? "None" : "Not available"])]));
@@ -553,14 +559,14 @@ function fillTable(table, columns, rows, actions) {
   }
   for (const row of rows) {
     const cells = columns.map(([key, , kind]) => element("td", kind === "instant" && row[key] ? { title: row[key] } : {}, [columnText(row, key, kind)]));
-    if (actions) cells.push(element("td", { class: "actions" }, actions(row)));
+    if (actions) cells.unshift(element("td", { class: "actions" }, actions(row)));
     body.append(element("tr", {}, cells));
   }
 }
 
 /** A cell's text, with the few columns that combine fields. */
 function columnText(row, key, kind) {
-  if (kind === "signed") return row[key] ? `signed ${formatInstant(row[key], true)}` : "from a receipt";
+  if (kind === "signed") return row[key] ? `signed ${tableInstant(row[key])}` : "from a receipt";
   if (kind === "grant") return grantGives(row);
   return cellText(row[key], kind);
 }
