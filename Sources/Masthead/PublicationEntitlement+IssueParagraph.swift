@@ -23,7 +23,7 @@ extension PublicationEntitlement {
             var text = opening + "can be read as of \(Grant.day(at)) UTC: \(main.explanation(of: issue, in: self))."
             text += context(for: main, issue: issue)
             let others = reasons.dropFirst().map { $0.explanation(of: issue, in: self) }
-            if !others.isEmpty { text += " It is also " + others.joined(separator: "; ") + "." }
+            if !others.isEmpty { text += " Other reasons: " + others.joined(separator: "; ") + "." }
             return text
         case .notReadable(let denial):
             return opening + "cannot be read as of \(Grant.day(at)) UTC: \(denial.explanation)." + context(for: denial, issue: issue)

@@ -86,6 +86,12 @@ struct IssueParagraphTests {
             Self.evaluate([], grants: [given], at: "2020-07-02T00:00").paragraph(aboutIssue: "2020-03")
                 == "March 2020 (2020-03), published 2020-03-01, can be read as of 2020-07-02 UTC: given by make-good mg-7. "
                 + "The publisher's issue grant gives it once published, until the grant is revoked.")
+        // Every reason is named, the main one first.
+        let twice = Grant(
+            grantId: "mg-8", source: "makeGood", scope: .issues(publication: "the-monthly", issueIds: ["2020-03"]), start: Mock.instant("2020-03-10T00:00"))
+        #expect(
+            Self.evaluate(SeedTimelineTests.table61, grants: [twice], at: "2020-07-02T00:00").paragraph(aboutIssue: "2020-03")?
+                .hasSuffix("also after the subscription ends. Other reasons: given by make-good mg-8.") == true)
         #expect(
             Self.evaluate([], grants: [revoked], at: "2020-07-02T00:00").paragraph(aboutIssue: "2020-03")
                 == "March 2020 (2020-03), published 2020-03-01, cannot be read as of 2020-07-02 UTC: make-good mg-7 was revoked on "
@@ -133,6 +139,26 @@ struct IssueParagraphTests {
 
     @Test func unknownIssue_hasNoParagraph() {
         #expect(Self.evaluate(SeedTimelineTests.table61, at: "2020-07-02T00:00").paragraph(aboutIssue: "2020-13") == nil)
+    }
+
+    /// Over seeded random histories (refunds and revocations of every type, grants of every
+    /// kind): every issue has a paragraph that says "can" exactly when it is readable and holds
+    /// the decision's reason in words.
+    @Test(arguments: PropertyTests.seeds)
+    func R16_everyIssueOfARandomHistory_hasAParagraphTrueToItsDecision(seed: UInt64) throws {
+        var random = HistoryGenerator(seed: seed)
+        let (transactions, renewals) = random.history()
+        let at = random.instant()
+        let result = PropertyTests.evaluate(transactions, renewals, grants: random.grants(), at: at)
+        for (issue, access) in result.decisions {
+            let paragraph = try #require(result.paragraph(aboutIssue: issue.id))
+            #expect(paragraph.hasPrefix("\(issue.id), "), "seed \(seed) \(issue.id): \(paragraph)")
+            #expect(paragraph.contains(access.isReadable ? ", can be read as of " : ", cannot be read as of "), "seed \(seed) \(issue.id): \(paragraph)")
+            switch access {
+            case .readable(let reasons): #expect(paragraph.contains(reasons[0].explanation(of: issue, in: result)), "seed \(seed) \(issue.id)")
+            case .notReadable(let denial): #expect(paragraph.contains(denial.explanation), "seed \(seed) \(issue.id)")
+            }
+        }
     }
 
     /// Every issue at every row of Tables 6-1 and 6-2: the paragraph names the issue (title and
