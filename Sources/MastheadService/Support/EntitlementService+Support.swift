@@ -42,17 +42,13 @@ extension EntitlementService {
 
     /// A user's evidence, read in one snapshot, or nil for a user never seen and holding no grant.
     func evidence(forUser userId: String) throws -> Evidence? {
-        try reader.withLock { reader throws -> Evidence? in
-            let store = reader.store
-            return try store.readSnapshot { () throws -> Evidence? in
-                guard try store.userExists(userId) else { return nil }
-                let history = try store.history(forUser: userId)
-                return Evidence(
-                    subscriptions: try store.subscriptions(forUser: userId),
-                    transactions: history.transactions.sorted(by: EntitlementService.evidenceOrder), renewals: history.renewals,
-                    notifications: try store.notifications(forUser: userId, limit: EntitlementService.evidenceNotificationLimit),
-                    grants: try store.grants(forUser: userId), appAccountTokens: try store.appAccountTokens(forUser: userId))
-            }
+        try readKnownUser(userId) { store in
+            let history = try store.history(forUser: userId)
+            return Evidence(
+                subscriptions: try store.subscriptions(forUser: userId),
+                transactions: history.transactions.sorted(by: EntitlementService.evidenceOrder), renewals: history.renewals,
+                notifications: try store.notifications(forUser: userId, limit: EntitlementService.evidenceNotificationLimit),
+                grants: try store.grants(forUser: userId), appAccountTokens: try store.appAccountTokens(forUser: userId))
         }
     }
 }

@@ -3,13 +3,9 @@ enum SupportError: ServiceFailure {
     /// The lookup's `q` is missing, empty, too long or holds a control character: the reason says which.
     case invalidLookup(String)
 
-    var status: Int { 400 }
-
-    var code: String { "invalid_lookup" }
-
-    var message: String {
+    var rendering: (status: Int, code: String, message: String) {
         switch self {
-        case .invalidLookup(let reason): "the query parameter q \(reason)"
+        case .invalidLookup(let reason): (400, "invalid_lookup", "the query parameter q \(reason)")
         }
     }
 
