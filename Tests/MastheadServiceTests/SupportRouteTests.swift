@@ -51,9 +51,9 @@ struct SupportRouteTests {
 
         let byOriginal = Self.lookup(harness, "?q=1000001")
         #expect(byOriginal.status == 200)
-        #expect(byOriginal.body == #"{"query":"1000001","matches":[{"userId":"ana","matchedBy":"originalTransactionId","environment":"Production"},"#
-            + #"{"userId":"ana","matchedBy":"transactionId","environment":"Production"}]}"#)
-        #expect(Self.matches(Self.lookup(harness, "?q=1000002")) == ["ana transactionId Production"])
+        #expect(byOriginal.body == #"{"query":"1000001","matches":[{"userId":"ana","matchedBy":"originalTransactionId","environment":"production"},"#
+            + #"{"userId":"ana","matchedBy":"transactionId","environment":"production"}]}"#)
+        #expect(Self.matches(Self.lookup(harness, "?q=1000002")) == ["ana transactionId production"])
         #expect(Self.matches(Self.lookup(harness, "?q=ana")) == ["ana userId null"])
         #expect(Self.matches(Self.lookup(harness, "?q=\(Self.token.uppercased())")) == ["bob appAccountToken null"])
         // "bob" is a user id and another user's grant id.
@@ -118,7 +118,7 @@ struct SupportRouteTests {
         let evidence = try #require(answer.json)
         #expect(evidence["userId"]?.string == "alice")
         let subscriptions = evidence["subscriptions"]?.elements.map { "\($0["environment"]?.string ?? "") \($0["originalTransactionId"]?.string ?? "")" }
-        #expect(subscriptions == ["Production 1000001", "Production 2000001"])
+        #expect(subscriptions == ["production 1000001", "production 2000001"])
         #expect(evidence["subscriptions"]?.elements.first { _ in true }?["linkedAt"]?.string == "2020-07-01T00:00:00Z")
         // By subscription, then purchase (1000004, from the version 1 notification, was bought with 1000001) and id.
         let transactions = evidence["transactions"].map { Array($0.elements) } ?? []
@@ -142,7 +142,7 @@ struct SupportRouteTests {
         #expect(notifications.map { $0["receivedAt"]?.string } == ["2020-07-03T00:00:00Z", "2020-07-02T00:00:00Z"])
         #expect(notifications.last?["subtype"]?.string == "INITIAL_BUY")
         #expect(notifications.last?["notificationUUID"]?.string == uuid)
-        #expect(notifications.last?["environment"]?.string == "Production")
+        #expect(notifications.last?["environment"]?.string == "production")
         #expect(notifications.last?["originalTransactionIds"]?.elements.map { $0.string } == ["2000001"])
         #expect(notifications.first?["subtype"]?.isNull == true)
         // Grants and tokens as their own routes list them.

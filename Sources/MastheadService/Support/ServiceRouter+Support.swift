@@ -34,7 +34,7 @@ extension ServiceRouter {
             writer.beginObject()
             writer.field("userId", match.userId)
             writer.field("matchedBy", match.kind.rawValue)
-            writer.field("environment", match.environment.map(ServiceRouter.appleName))
+            writer.field("environment", match.environment?.rawValue)
             writer.endObject()
         }
         writer.endArray()
@@ -78,14 +78,6 @@ extension ServiceRouter {
         return .json(200, writer.bytes)
     }
 
-    /// An environment as Apple names it: `Production`, `Sandbox`.
-    static func appleName(_ environment: Environment) -> String {
-        switch environment {
-        case .production: "Production"
-        case .sandbox: "Sandbox"
-        }
-    }
-
     private static func writeArray<Element>(_ key: String, _ elements: [Element], into writer: inout JSONWriter, _ write: (Element, inout JSONWriter) -> Void) {
         writer.key(key)
         writer.beginArray()
@@ -96,7 +88,7 @@ extension ServiceRouter {
     /// `{"environment", "originalTransactionId", "linkedAt"}`.
     private static func write(_ subscription: LinkedSubscription, into writer: inout JSONWriter) {
         writer.beginObject()
-        writer.field("environment", appleName(subscription.environment))
+        writer.field("environment", subscription.environment.rawValue)
         writer.field("originalTransactionId", subscription.originalTransactionId)
         writer.field("linkedAt", subscription.linked.description)
         writer.endObject()
@@ -107,7 +99,7 @@ extension ServiceRouter {
     /// next to a signed one, `signedAt` its `signedDate` (null: from a receipt).
     private static func write(_ transaction: Transaction, into writer: inout JSONWriter) {
         writer.beginObject()
-        writer.field("environment", appleName(transaction.environment))
+        writer.field("environment", transaction.environment.rawValue)
         writer.field("transactionId", transaction.transactionId)
         writer.field("originalTransactionId", transaction.originalTransactionId)
         writer.field("productId", transaction.productId)
@@ -130,7 +122,7 @@ extension ServiceRouter {
     /// stored before evidence instants were kept), which for signed ones is their `signedDate`.
     private static func write(_ renewal: RenewalInfo, into writer: inout JSONWriter) {
         writer.beginObject()
-        writer.field("environment", appleName(renewal.environment))
+        writer.field("environment", renewal.environment.rawValue)
         writer.field("originalTransactionId", renewal.originalTransactionId)
         writer.field("evidenceAt", renewal.evidence?.description)
         writer.field("productId", renewal.productId)
@@ -149,7 +141,7 @@ extension ServiceRouter {
         writer.field("receivedAt", notification.received.description)
         writer.field("type", notification.type)
         writer.field("subtype", notification.subtype)
-        writer.field("environment", notification.environment.map(appleName))
+        writer.field("environment", notification.environment?.rawValue)
         writer.field("signed", notification.signed)
         writer.field("notificationUUID", notification.uuid)
         writer.key("originalTransactionIds")
