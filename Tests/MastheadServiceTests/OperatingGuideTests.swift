@@ -1,4 +1,5 @@
 import Foundation
+import Masthead
 import MastheadHTTP
 @testable import MastheadService
 import Testing
@@ -40,6 +41,18 @@ struct OperatingGuideTests {
     /// The guide's systemd unit restarts `serve` after exit 75 (it could not listen now), never
     /// after 64 or 78 (a restart does not mend a usage or configuration error), and keeps the
     /// files it creates private.
+    /// The lookup example writes each match's `environment` as the service does (`production`,
+    /// `sandbox`), not as Apple spells it.
+    @Test func guide_lookupExample_writesEnvironmentsAsTheServiceDoes() throws {
+        let text = try Self.text()
+        let written = text.matches(of: /"matchedBy":"[^"]*","environment":"([^"]*)"/).map { String($0.output.1) }
+        #expect(!written.isEmpty, "the guide has no lookup example")
+        let known = Set(Environment.allCases.map(\.rawValue))
+        for environment in written {
+            #expect(known.contains(environment), "the lookup example writes environment \(environment)")
+        }
+    }
+
     @Test func guide_systemdUnit_retriesExit75_notUsageOrConfigurationErrors_andSetsAPrivateUmask() throws {
         let text = try Self.text()
         guard let start = text.range(of: "```ini\n"), let end = text[start.upperBound...].range(of: "```") else {
