@@ -246,13 +246,32 @@ function showView(name) {
 
 // MARK: Finding a reader
 
-/** Looks the text up; one reader opens, several are listed, none is said. */
+/** Whether a text may be a user id the service takes: 1 to 256 UTF-8 bytes, no control character. */
+function plausibleUserId(text) {
+  const bytes = new TextEncoder().encode(text).length;
+  return bytes >= 1 && bytes <= 256 && !/[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
+
+/** Shows the reader in `environment` from now on, as the as-of form's choice does. */
+function setEnvironment(environment) {
+  state.environment = environment;
+  $('#as-of select[name="environment"]').value = environment;
+}
+
+/**
+ * Looks the text up, trimmed; one reader opens (in sandbox when only sandbox data matched),
+ * several are listed, none is said, with a button to open a plausible user id as a new reader.
+ */
 async function find(event) {
   event.preventDefault();
   clearMessages();
   const matchesArea = $('[data-role="matches"]');
   clear(matchesArea);
-  const q = event.currentTarget.elements.q.value;
+  const q = event.currentTarget.elements.q.value.trim();
+  if (q === "") {
+    matchesArea.append(element("p", { class: "empty" }, ["Type what the customer gave: a user id, an app account token, a transaction id or a grant id."]));
+    return;
+  }
   let answer;
   try {
     answer = await requestJSON("GET", "/v1/lookup", {}, { query: { q } });
@@ -267,10 +286,19 @@ async function find(event) {
   }
   if (byUser.size === 0) {
     matchesArea.append(element("p", { class: "empty" }, ["No reader found for ", element("q", {}, [q]), "."]));
+    if (plausibleUserId(q)) {
+      const anyway = element("button", { type: "button", "data-action": "open-anyway", "data-user-id": q }, [`Open ${q} anyway`]);
+      anyway.addEventListener("click", () => openReader(q));
+      matchesArea.append(element("p", { class: "hint" }, ["If it is a new reader's user id, open it to give them a grant. ", anyway]));
+    }
     return;
   }
   if (byUser.size === 1) {
-    openReader(byUser.keys().next().value);
+    const [userId, matches] = byUser.entries().next().value;
+    // A reader found only by a transaction of one environment opens in that environment.
+    const environments = new Set(matches.map((match) => match.environment));
+    if (environments.size === 1 && (environments.has("sandbox") || environments.has("production"))) setEnvironment(matches[0].environment);
+    openReader(userId);
     return;
   }
   matchesArea.append(element("p", { class: "hint" }, [`${byUser.size} readers match:`]));
@@ -325,10 +353,17 @@ async function loadReader() {
     requestJSON("GET", "/v1/users/{userId}/evidence", { userId }),
   ]);
   if (load !== state.load) return;
+  const notSeen = entitlements.status === "rejected" && isUnknownUser(entitlements.reason);
   if (evidence.status === "fulfilled") showEvidence(evidence.value);
-  else {
+  else if (notSeen && isUnknownUser(evidence.reason)) {
+    showEvidence({ subscriptions: [], transactions: [], renewals: [], notifications: [], grants: [], appAccountTokens: [] });
+  } else {
     showEvidence({});
     showError(evidence.reason);
+  }
+  if (notSeen) {
+    showNotSeen(userId);
+    return;
   }
   if (entitlements.status === "rejected") {
     clear($('[data-role="publications"]'));
@@ -345,6 +380,31 @@ async function loadReader() {
   reader.setAttribute("data-at", answer.at);
 }
 
+/** Whether a refusal is the service's 404 for a user it has never seen. */
+function isUnknownUser(error) {
+  return error instanceof APIError && error.status === 404 && error.code === "unknown_user";
+}
+
+/**
+ * Shows that the service has never seen the reader, with the catalog's publications (as the
+ * last entitlements answer listed them) offered in the grant form.
+ */
+function showNotSeen(userId) {
+  const area = $('[data-role="publications"]');
+  releaseBlobURLs();
+  clear(area);
+  $('[data-role="as-of-shown"]').textContent = "Not seen yet";
+  fillPublicationChoices();
+  const known = state.publications.length
+    ? ["The catalog's publications: ", state.publications.map((publication) => publication.title || publication.publication).join(", "), "."]
+    : ["Open a reader the service knows first to list the catalog's publications in the grant form."];
+  area.append(element("section", { class: "card", "data-role": "not-seen" }, [
+    element("h2", {}, ["Not seen yet"]),
+    element("p", {}, [`The service has no receipt, transaction, app account token or grant for ${userId}. Give a grant to let them read.`]),
+    element("p", { class: "hint" }, known),
+  ]));
+}
+
 /** Every publication's section: status, timeline and issues. */
 async function showPublications(answer, load) {
   const area = $('[data-role="publications"]');
@@ -353,7 +413,7 @@ async function showPublications(answer, load) {
   const sections = (answer.publications || []).map((publication) => {
     const section = publicationSection(publication);
     area.append(section);
-    return Promise.allSettled([showIssues(section, publication, load), showTimeline(section, publication.publication, answer.at, load)]);
+    return Promise.allSettled([showIssues(section, publication, answer.at, load), showTimeline(section, publication.publication, answer.at, load)]);
   });
   await Promise.all(sections);
 }
@@ -366,7 +426,8 @@ function publicationSection(publication) {
   return element("section", { class: "card publication", "data-publication": publication.publication }, [
     element("header", { class: "publication-head" }, [
       element("h2", {}, [publication.title || publication.publication]),
-      element("span", { class: `status status-${stateName}` }, [element("span", { class: "status-label" }, ["Status "]), element("span", { "data-field": "status" }, [stateName])]),
+      element("span", { class: `status status-${stateName}` }, [element("span", { class: "status-label" }, ["Status "]), element("span", { "data-field": "status" }, [stateName]),
+        element("span", { class: "status-words" }, [STATUS_WORDS.get(stateName) || ""])]),
     ]),
     details.length ? element("p", { class: "hint" }, [details.join(" · ")]) : null,
     element("figure", { class: "timeline" }, [
@@ -378,6 +439,22 @@ function publicationSection(publication) {
   ]);
 }
 
+/** A subscription state in words; `[data-field="status"]` keeps the state itself. */
+const STATUS_WORDS = new Map([
+  ["active", "active"],
+  ["gracePeriod", "in a billing grace period"],
+  ["billingRetry", "in billing retry"],
+  ["expired", "expired"],
+  ["none", "no subscription"],
+]);
+
+/** Apple's revocation types in words; a type Apple adds later shows as sent. */
+const REVOCATION_WORDS = new Map([
+  ["REFUND_FULL", "full refund"],
+  ["REFUND_PRORATED", "prorated refund"],
+  ["FAMILY_REVOKE", "Family Sharing ended"],
+]);
+
 /** The status's details in words: product, auto-renew, a covering grant. */
 function statusDetails(status) {
   const details = [];
@@ -388,8 +465,8 @@ function statusDetails(status) {
   return details;
 }
 
-/** Fills a publication's issue list, with the catalog's titles. */
-async function showIssues(section, publication, load) {
+/** Fills a publication's issue list, with the catalog's titles; `at` is the instant the list is as of. */
+async function showIssues(section, publication, at, load) {
   let titles = new Map();
   try {
     const catalog = await requestJSON("GET", "/v1/publications/{publicationId}/issues", { publicationId: publication.publication });
@@ -408,7 +485,7 @@ async function showIssues(section, publication, load) {
       element("span", { class: "issue-verdict" }, [readable ? "Readable" : "Not readable"]),
       element("span", { class: "issue-reason" }, [reasonWords(readable ? (issue.reasons || [])[0] : issue.reason)]),
     ]);
-    button.addEventListener("click", () => explain(publication.publication, issue.id, title, button));
+    button.addEventListener("click", () => explain(publication.publication, issue.id, title, button, at));
     list.append(element("li", {}, [button]));
   }
 }
@@ -427,7 +504,7 @@ function reasonWords(reason) {
     case "notSubscribed": return "no subscription, purchase or grant covers it";
     case "grantRevoked": return `the grant ${reason.grantId} (${reason.source}) was revoked on ${formatDay(reason.revokedAt)}`;
     case "refunded": return `the purchase was refunded (transaction ${reason.transactionId})`;
-    case "endedByRevocation": return `access was revoked on ${formatDay(reason.revokedAt)} (${reason.revocationType})`;
+    case "endedByRevocation": return `access was revoked on ${formatDay(reason.revokedAt)} (${REVOCATION_WORDS.get(reason.revocationType) || reason.revocationType})`;
     case "publishedBeforeSubscription": return `published before the subscription began on ${formatDay(reason.firstPeriodStart)}`;
     case "publishedDuringLapse":
       return reason.lapseEnd ? `published during a lapse, from ${formatDay(reason.lapseStart)} to ${formatDay(reason.lapseEnd)}` : `published after the subscription lapsed on ${formatDay(reason.lapseStart)}`;
@@ -465,8 +542,8 @@ function resetExplanation() {
   for (const issue of document.querySelectorAll(".issue[aria-pressed]")) issue.removeAttribute("aria-pressed");
 }
 
-/** Asks why an issue is readable or not, and shows the paragraph. */
-async function explain(publicationId, issueId, title, button) {
+/** Asks why an issue is readable or not as of `at`, the instant its list shows, and shows the paragraph. */
+async function explain(publicationId, issueId, title, button, at) {
   clearMessages();
   const load = state.load;
   resetExplanation();
@@ -475,7 +552,7 @@ async function explain(publicationId, issueId, title, button) {
   $('[data-role="explanation-title"]').textContent = `${title}: loading…`;
   try {
     const answer = await requestJSON("GET", "/v1/users/{userId}/issues/{publicationId}/{issueId}/explanation", { userId: state.userId, publicationId, issueId }, {
-      query: { at: $('[data-role="reader"]').getAttribute("data-at"), environment: state.environment },
+      query: { at, environment: state.environment },
     });
     if (load !== state.load) return;
     $('[data-role="explanation-title"]').textContent = `${answer.title || title}: ${answer.readable ? "readable" : "not readable"}`;
@@ -513,7 +590,7 @@ const EVIDENCE_COLUMNS = {
   transactions: [
     ["environment", "Environment"], ["transactionId", "Transaction"], ["originalTransactionId", "Original"], ["productId", "Product"],
     ["purchased", "Purchased", "instant"], ["expires", "Expires", "instant"], ["revoked", "Refunded or revoked", "instant"],
-    ["revocationType", "Revocation type"], ["revocationPercentage", "Refunded share", "milliunits"],
+    ["revocationType", "Revocation type", "revocation"], ["revocationPercentage", "Refunded share", "milliunits"],
     ["upgraded", "Upgraded"], ["trial", "Trial"], ["introOffer", "Intro offer"], ["offer", "Offer"], ["signedAt", "Signed", "signed"],
   ],
   renewals: [
@@ -558,7 +635,7 @@ function fillTable(table, columns, rows, actions) {
     return;
   }
   for (const row of rows) {
-    const cells = columns.map(([key, , kind]) => element("td", kind === "instant" && row[key] ? { title: row[key] } : {}, [columnText(row, key, kind)]));
+    const cells = columns.map(([key, , kind]) => element("td", (kind === "instant" || kind === "revocation") && row[key] ? { title: row[key] } : {}, [columnText(row, key, kind)]));
     if (actions) cells.unshift(element("td", { class: "actions" }, actions(row)));
     body.append(element("tr", {}, cells));
   }
@@ -568,6 +645,7 @@ function fillTable(table, columns, rows, actions) {
 function columnText(row, key, kind) {
   if (kind === "signed") return row[key] ? `signed ${tableInstant(row[key])}` : "from a receipt";
   if (kind === "grant") return grantGives(row);
+  if (kind === "revocation") return row[key] ? REVOCATION_WORDS.get(row[key]) || String(row[key]) : "—";
   // Apple's revocationPercentage is in thousandths of a percent: 50000 is 50%.
   if (kind === "milliunits") return typeof row[key] === "number" ? `${row[key] / 1000}%` : "—";
   return cellText(row[key], kind);
@@ -624,6 +702,7 @@ function editGrant(grant) {
   others.textContent = publications.length > 1 ? `Also gives ${publications.slice(1).join(", ")}; kept when saved.` : "";
   others.hidden = publications.length <= 1;
   if (grant.access) fields.access.value = grant.access;
+  fields.window.value = grant.window === null || grant.window === undefined ? "" : String(grant.window);
   fields.issues.value = (grant.issues || []).join(", ");
   fields.start.value = grant.start || "";
   fields.end.value = grant.end || "";
@@ -649,6 +728,9 @@ function grantBody(fields, otherPublications) {
   } else {
     body.publications = [fields.publication.value].concat(otherPublications.filter((id) => id !== fields.publication.value));
     body.access = fields.access.value;
+    // Sent as given (the service names a bad one); null, no window, only when the field is empty.
+    const window = fields.window.value.trim();
+    body.window = window === "" ? null : Number(window);
     if (fields.end.value.trim()) body.end = fields.end.value.trim();
   }
   if (fields.revokedAt.value.trim()) body.revokedAt = fields.revokedAt.value.trim();
@@ -663,7 +745,7 @@ async function saveGrant(event) {
   const grantId = form.elements.grantId.value.trim();
   const body = grantBody(form.elements, JSON.parse(form.dataset.otherPublications || "[]"));
   const exists = state.grants.some((grant) => grant.grantId === grantId);
-  const what = body.issues ? `issues ${body.issues.join(", ")} of ${body.publication}` : `${body.publications.join(", ")} (${body.access}) from ${body.start}${body.end ? ` to ${body.end}` : ""}`;
+  const what = body.issues ? `issues ${body.issues.join(", ")} of ${body.publication}` : `${body.publications.join(", ")} (${body.access}${body.window !== null ? `, latest ${body.window}` : ""}) from ${body.start}${body.end ? ` to ${body.end}` : ""}`;
   const userId = state.userId;
   if (!(await confirmAction(`${exists ? "Correct" : "Give"} grant ${grantId} for reader ${userId}: ${what}?`))) return;
   try {
@@ -798,6 +880,7 @@ const REJECTED_COLUMNS = [["received", "Received", "instant"], ["reason", "Reaso
 /** Wires the page's forms and buttons, and restores a signed-in tab. */
 function start() {
   $("#sign-in").addEventListener("submit", signIn);
+  $('#sign-in button[type="submit"]').disabled = false;
   $('[data-action="sign-out"]').addEventListener("click", signOut);
   $('[data-action="show-readers"]').addEventListener("click", () => showView("readers"));
   $('[data-action="show-operations"]').addEventListener("click", () => showView("operations"));

@@ -1,4 +1,5 @@
 import Foundation
+import Masthead
 import MastheadJSON
 @testable import MastheadService
 import Testing
@@ -77,6 +78,96 @@ struct ConsolePageTests {
             #""data-action": "revoke-grant""#, #""data-grant-id""#, #""masthead-admin-token""#] {
             #expect(script.contains(hook), "no \(hook) in the script")
         }
+    }
+
+    /// The text of a top-level function of the script, from `function name(` (or `async function
+    /// name(`) to its closing brace at the start of a line, or nil when there is none.
+    static func function(_ name: String, in script: String) -> String? {
+        guard let start = script.range(of: "function \(name)("), let end = script.range(of: "\n}\n", range: start.upperBound..<script.endIndex) else { return nil }
+        return String(script[start.lowerBound..<end.upperBound])
+    }
+
+    /// A form submitted before the script runs must not put the token in a URL: every form posts,
+    /// the sign-in button is disabled until the script enables it, and the token is not remembered.
+    @Test func html_everyFormPosts_andSignInWaitsForTheScript() throws {
+        let html = try Self.html()
+        let forms = Self.tags(html).filter { $0.hasPrefix("<form") }
+        #expect(forms.count == 5)
+        for form in forms {
+            #expect(form.contains(#"method="post""#), "a form without method=\"post\": \(form)")
+        }
+        let signIn = try #require(Self.form("sign-in", in: html))
+        #expect(signIn.contains(#"<input type="password" name="token" autocomplete="off""#))
+        #expect(signIn.contains(#"<button type="submit" class="primary" disabled>"#))
+        let start = try #require(Self.function("start", in: try Self.script()))
+        #expect(start.contains(#"$('#sign-in button[type="submit"]').disabled = false;"#))
+    }
+
+    /// Correcting a streaming grant keeps its window: the form has one, Edit fills it and the
+    /// body sends it (null only when the field is empty).
+    @Test func grantForm_keepsAStreamingGrantsWindow() throws {
+        let grant = try #require(Self.form("grant", in: try Self.html()))
+        #expect(grant.contains(#"<input type="number" name="window""#))
+        let script = try Self.script()
+        let edit = try #require(Self.function("editGrant", in: script))
+        #expect(edit.contains("fields.window.value = "))
+        let body = try #require(Self.function("grantBody", in: script))
+        #expect(body.contains(#"body.window = window === "" ? null : Number(window);"#))
+    }
+
+    /// The explanation is asked as of the instant the issue list shows, not from `data-at`,
+    /// which a reload clears.
+    @Test func script_explainsAsOfTheInstantTheIssuesShow() throws {
+        let script = try Self.script()
+        let explain = try #require(Self.function("explain", in: script))
+        #expect(explain.hasPrefix("function explain(publicationId, issueId, title, button, at)"))
+        #expect(explain.contains("query: { at, environment: state.environment }"))
+        #expect(!explain.contains("data-at"))
+        let issues = try #require(Self.function("showIssues", in: script))
+        #expect(issues.contains("explain(publication.publication, issue.id, title, button, at)"))
+    }
+
+    /// Find trims the text, follows a reader found only in sandbox there, and offers to open a
+    /// plausible user id nobody matched; such a reader's 404 shows as not seen yet.
+    @Test func script_findTrims_followsSandbox_andOpensANewReader() throws {
+        let script = try Self.script()
+        let find = try #require(Self.function("find", in: script))
+        #expect(find.contains("elements.q.value.trim()"))
+        #expect(find.contains(#"if (environments.size === 1 && (environments.has("sandbox") || environments.has("production"))) setEnvironment(matches[0].environment);"#))
+        #expect(find.contains(#""data-action": "open-anyway""#))
+        #expect(find.contains("if (plausibleUserId(q))"))
+        let setEnvironment = try #require(Self.function("setEnvironment", in: script))
+        #expect(setEnvironment.contains("state.environment = environment;"))
+        #expect(setEnvironment.contains(#"$('#as-of select[name="environment"]').value = environment;"#))
+        let load = try #require(Self.function("loadReader", in: script))
+        #expect(load.contains("isUnknownUser(entitlements.reason)"))
+        #expect(load.contains("showNotSeen(userId)"))
+        let notSeen = try #require(Self.function("showNotSeen", in: script))
+        #expect(notSeen.contains("fillPublicationChoices();"))
+    }
+
+    /// Every subscription state and known revocation type has words; the status element keeps
+    /// the state itself, the words beside it.
+    @Test func script_saysStatesAndRevocationTypesInWords() throws {
+        let script = try Self.script()
+        for state in SubscriptionState.allCases {
+            #expect(script.contains(#"["\#(state.rawValue)", ""#), "no words for the state \(state.rawValue)")
+        }
+        #expect(script.contains(#"["billingRetry", "in billing retry"]"#) && script.contains(#"["none", "no subscription"]"#))
+        for (type, words) in [(RevocationType.refundFull, "full refund"), (.refundProrated, "prorated refund"), (.familyRevoke, "Family Sharing ended")] {
+            #expect(script.contains(#"["\#(type.rawValue)", "\#(words)"]"#), "no words for \(type.rawValue)")
+        }
+        let section = try #require(Self.function("publicationSection", in: script))
+        #expect(section.contains(#"element("span", { "data-field": "status" }, [stateName]),"#))
+        #expect(section.contains(#"element("span", { class: "status-words" }, [STATUS_WORDS.get(stateName) || ""])"#))
+        #expect(script.contains(#"["revocationType", "Revocation type", "revocation"]"#))
+    }
+
+    /// The rejected notifications hold malformed bodies as well as bad signatures, and say so.
+    @Test func html_rejectedNotificationsAreSaidToBeBadlySignedOrMalformed() throws {
+        let html = try Self.html()
+        #expect(html.contains("Notifications refused (bad signature or malformed)"))
+        #expect(!html.contains("refused for their signature"))
     }
 
     /// The API paths the script calls, as it writes them: `"/v1/…"`, `"/health"` and `"/metrics"` literals.
