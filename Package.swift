@@ -7,8 +7,9 @@ import PackageDescription
 //   formats     MastheadJSON, MastheadCrypto (+ COpenSSL), MastheadFormats, MastheadSynthetic
 //   storage     MastheadSQL, MastheadSQLite (+ CSQLite), MastheadPostgreSQL (+ CLibPQ), MastheadStorage
 //   protocols   MastheadHTTP, MastheadAppStore
-//   service     MastheadService (+ COpenAPIDocument)
-//   people      MastheadReports, MastheadAudit
+//   pictures    MastheadReports (the service draws its timeline too)
+//   service     MastheadService (+ COpenAPIDocument, CConsolePage)
+//   audit       MastheadAudit
 //   commands    MastheadCLI, then the executables masthead and masthead-bench
 // Where a new notification type, store backend, route or command goes: README.md, "Where a change goes".
 
@@ -78,16 +79,18 @@ let package = Package(
         .target(name: "MastheadHTTP", dependencies: ["MastheadSockets", "MastheadClock"], swiftSettings: settings),
         // The service's OpenAPI document, openapi.json, compiled in with C23's #embed (no resource bundle to install).
         .target(name: "COpenAPIDocument", exclude: ["openapi.json"]),
+        // The support console's page (HTML, script, style sheet), compiled in with C23's #embed too.
+        .target(name: "CConsolePage", exclude: ["console.html", "console.js", "console.css"]),
+        // Pictures and pages for people: the reader timeline (SVG) and the audit report (HTML).
+        .target(name: "MastheadReports", dependencies: ["Masthead"], swiftSettings: settings),
         // The companion service: routes, group-committed writes, cached histories, polling.
         .target(
             name: "MastheadService",
             dependencies: [
                 "Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "MastheadStorage", "MastheadSockets", "MastheadHTTP",
-                "MastheadAppStore", "COpenAPIDocument",
+                "MastheadAppStore", "MastheadReports", "COpenAPIDocument", "CConsolePage",
             ],
             swiftSettings: settings),
-        // Pictures and pages for people: the reader timeline (SVG) and the audit report (HTML).
-        .target(name: "MastheadReports", dependencies: ["Masthead"], swiftSettings: settings),
         // Audits: many users decided from a receipts file or the service's database, grants reconciled, in bounded memory.
         .target(
             name: "MastheadAudit", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadStorage", "MastheadReports"],

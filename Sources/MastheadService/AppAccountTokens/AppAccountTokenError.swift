@@ -5,24 +5,10 @@ enum AppAccountTokenError: ServiceFailure {
     /// The user has no such app account token (canonical).
     case unknown(userId: String, token: String)
 
-    var status: Int {
+    var rendering: (status: Int, code: String, message: String) {
         switch self {
-        case .unknown: 404
-        case .inUse: 409
-        }
-    }
-
-    var code: String {
-        switch self {
-        case .inUse: "app_account_token_in_use"
-        case .unknown: "unknown_app_account_token"
-        }
-    }
-
-    var message: String {
-        switch self {
-        case .inUse(let token): "app account token \(token) is linked to another user"
-        case .unknown(let userId, let token): "user \(userId) has no app account token \(token)"
+        case .inUse(let token): (409, "app_account_token_in_use", "app account token \(token) is linked to another user")
+        case .unknown(let userId, let token): (404, "unknown_app_account_token", "user \(userId) has no app account token \(token)")
         }
     }
 

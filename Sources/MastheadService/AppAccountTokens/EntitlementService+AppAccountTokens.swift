@@ -25,13 +25,7 @@ extension EntitlementService {
     /// A user's app account tokens in the order they were linked, or nil for a user never seen;
     /// read from the database, so they include what other processes committed.
     func appAccountTokens(forUser userId: String) throws -> [AppAccountToken]? {
-        try reader.withLock { reader throws -> [AppAccountToken]? in
-            let store = reader.store
-            return try store.readSnapshot { () throws -> [AppAccountToken]? in
-                guard try store.userExists(userId) else { return nil }
-                return try store.appAccountTokens(forUser: userId)
-            }
-        }
+        try readKnownUser(userId) { store in try store.appAccountTokens(forUser: userId) }
     }
 
     /// The first subscription of `transactions` whose app account token another user than

@@ -3,13 +3,9 @@ enum CatalogError: ServiceFailure {
     /// The body of a published issue is not what it should be, and why.
     case invalidIssue(String)
 
-    var status: Int { 400 }
-
-    var code: String { "invalid_issue" }
-
-    var message: String {
+    var rendering: (status: Int, code: String, message: String) {
         switch self {
-        case .invalidIssue(let reason): reason
+        case .invalidIssue(let reason): (400, "invalid_issue", reason)
         }
     }
 

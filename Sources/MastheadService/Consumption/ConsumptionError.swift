@@ -3,13 +3,10 @@ enum ConsumptionError: ServiceFailure {
     /// The body is not `{"consented": true}` or `{"consented": false}`: what is wrong.
     case invalidConsent(String)
 
-    var status: Int { 400 }
-
-    var code: String { "invalid_consent" }
-
-    var message: String {
+    var rendering: (status: Int, code: String, message: String) {
         switch self {
-        case .invalidConsent(let reason): "invalid consent body: \(reason); send {\"consented\": true} or {\"consented\": false}"
+        case .invalidConsent(let reason):
+            (400, "invalid_consent", "invalid consent body: \(reason); send {\"consented\": true} or {\"consented\": false}")
         }
     }
 

@@ -152,16 +152,21 @@ public final class EntitlementService: Sendable {
         case .cached(let history): return history
         case .missing(let since): epoch = since
         }
-        let loaded = try reader.withLock { reader throws -> PurchaseHistory? in
-            let store = reader.store
-            return try store.readSnapshot { () throws -> PurchaseHistory? in
-                guard try store.userExists(userId) else { return nil }
-                return try store.history(forUser: userId)
-            }
-        }
-        guard let loaded else { return nil }
+        guard let loaded = try readKnownUser(userId, { store in try store.history(forUser: userId) }) else { return nil }
         cache.put(loaded, for: user, at: epoch)
         return loaded
+    }
+
+    /// What `read` answers about a user, read from the database in one snapshot (so it includes
+    /// what other processes committed), or nil for a user never seen.
+    func readKnownUser<Value: Sendable>(_ userId: String, _ read: @Sendable (any EntitlementStore) throws -> Value) throws -> Value? {
+        try reader.withLock { reader throws -> Value? in
+            let store = reader.store
+            return try store.readSnapshot { () throws -> Value? in
+                guard try store.userExists(userId) else { return nil }
+                return try read(store)
+            }
+        }
     }
 
     /// Whether the connection listening for other instances' commits (PostgreSQL) is up; nil on

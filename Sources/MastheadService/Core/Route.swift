@@ -25,7 +25,7 @@ final class Route: Sendable {
         /// The App Store: its shared secret is in the body (checked by the handler) and it sends no
         /// token, so a wrong method on the path is 405 without one.
         case sharedSecretInBody
-        /// `Authorization: Bearer` with the API token.
+        /// `Authorization: Bearer` with the API token, or the admin token, which is accepted wherever the API token is.
         case apiToken
         /// `Authorization: Bearer` with the admin token (the API token gets 403).
         case adminToken

@@ -2,6 +2,9 @@ public import MastheadAppStore
 
 /// The App Store Server API settings and credentials polling uses.
 extension ServiceConfiguration {
+    /// The App Store Server API client's default settings, which are the service's.
+    static let appStoreServerAPIDefaults = AppStoreServerAPIClient.Configuration()
+
     /// Whether any of the App Store Server API's credentials is given.
     var hasAppStoreServerAPICredentials: Bool {
         !(appStoreKeyId.isEmpty && appStoreIssuerId.isEmpty && appStorePrivateKeyFile.isEmpty && appStorePrivateKey.isEmpty)

@@ -1,5 +1,6 @@
 public import MastheadHTTP
 public import MastheadStorage
+import MastheadAppStore
 import MastheadJSON
 
 /// Everything `masthead serve` needs, with defaults; secrets come from the environment.
@@ -11,7 +12,7 @@ public struct ServiceConfiguration: Sendable {
     public var http = HTTPServerConfiguration()
     /// `Authorization: Bearer` token for callers (`MASTHEAD_API_TOKEN`).
     public var apiToken = ""
-    /// Token for catalog changes (`MASTHEAD_ADMIN_TOKEN`).
+    /// Token for the admin routes (`MASTHEAD_ADMIN_TOKEN`), accepted wherever the API token is too.
     public var adminToken = ""
     /// The App Store shared secret: notification password and verifyReceipt password (`MASTHEAD_APP_STORE_SHARED_SECRET`).
     public var sharedSecret = ""
@@ -53,17 +54,18 @@ public struct ServiceConfiguration: Sendable {
     /// The environments whose signed data is taken in (sandbox data never grants in production, R14).
     public var appStoreEnvironments = ["Production", "Sandbox"]
     /// The App Store Server API's production and sandbox base URLs, which polling asks about
-    /// subscriptions with signed data.
-    public var appStoreServerAPIProductionURL = "https://api.storekit.itunes.apple.com"
-    public var appStoreServerAPISandboxURL = "https://api.storekit-sandbox.itunes.apple.com"
+    /// subscriptions with signed data. These and the next four settings default to those of
+    /// `AppStoreServerAPIClient.Configuration`.
+    public var appStoreServerAPIProductionURL = Self.appStoreServerAPIDefaults.productionURL
+    public var appStoreServerAPISandboxURL = Self.appStoreServerAPIDefaults.sandboxURL
     /// Whether the base URLs may be plain `http://`: for tests against a local fake only.
-    public var appStoreServerAPIAllowHTTP = false
+    public var appStoreServerAPIAllowHTTP = Self.appStoreServerAPIDefaults.allowsHTTP
     /// Tries of one App Store Server API request on HTTP 429, 5xx and network failures.
-    public var appStoreServerAPIAttempts = 4
+    public var appStoreServerAPIAttempts = Self.appStoreServerAPIDefaults.attempts
     /// The first retry's wait; each next one twice as long.
-    public var appStoreServerAPIBackoffMilliseconds = 500
+    public var appStoreServerAPIBackoffMilliseconds = Self.appStoreServerAPIDefaults.backoffMilliseconds
     /// The longest wait before a retry; a `Retry-After` asking more gives up.
-    public var appStoreServerAPIMaxWaitMilliseconds = 60_000
+    public var appStoreServerAPIMaxWaitMilliseconds = Self.appStoreServerAPIDefaults.maxWaitMilliseconds
     /// Seconds one request to Apple (verifyReceipt or the App Store Server API) may take in all:
     /// connecting, the first byte and the whole answer.
     public var appStoreRequestTimeoutSeconds = 15
@@ -176,8 +178,8 @@ public struct ServiceConfiguration: Sendable {
 
     /// The secrets, which come from the environment only: each variable and what it is for.
     public static let secrets: [(variable: String, help: String)] = [
-        ("MASTHEAD_API_TOKEN", "Bearer token every endpoint but /health, /openapi.json and notifications requires"),
-        ("MASTHEAD_ADMIN_TOKEN", "Bearer token for PUT /v1/publications/{id}/issues/{issueId}"),
+        ("MASTHEAD_API_TOKEN", "Bearer token every endpoint but /health, /openapi.json, /console and notifications requires"),
+        ("MASTHEAD_ADMIN_TOKEN", "Bearer token for the admin routes and the support console (/console); accepted wherever the API token is"),
         ("MASTHEAD_APP_STORE_SHARED_SECRET", "notification password and verifyReceipt password"),
         ("MASTHEAD_APP_STORE_KEY_ID", "App Store Server API: the In-App Purchase key's id"),
         ("MASTHEAD_APP_STORE_ISSUER_ID", "App Store Server API: the team's issuer id"),

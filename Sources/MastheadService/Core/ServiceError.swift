@@ -36,62 +36,39 @@ enum ServiceError: ServiceFailure {
     /// A read from the database failed.
     case storeUnavailable(any Error)
 
-    var status: Int {
+    var rendering: (status: Int, code: String, message: String) {
         switch self {
-        case .http(let error): error.status
-        case .invalidPathIdentifier, .invalidJSON: 400
-        case .unauthorized: 401
-        case .adminTokenRequired: 403
-        case .noRoute, .unknownUser, .unknownPublication: 404
-        case .methodNotAllowed: 405
-        case .notStored, .storeUnavailable, .signedDataNotConfigured: 503
+        case .http(let error): (error.status, Self.code(of: error), error.message)
+        case .noRoute(let method, let path): (404, "not_found", "no route for \(method) \(path)")
+        case .methodNotAllowed(let allowed): (405, "method_not_allowed", "use \(allowed.joined(separator: ", "))")
+        case .unauthorized: (401, "unauthorized", "a valid Authorization: Bearer token is required")
+        case .adminTokenRequired: (403, "forbidden", "this route needs the admin token")
+        case .invalidPathIdentifier(let kind, let rule): (400, kind.code, "the \(kind.name) \(rule)")
+        case .invalidJSON(let error): (400, "invalid_json", error.description)
+        case .unknownUser(let userId): (404, "unknown_user", "no receipt or app account token has been posted for user \(userId)")
+        case .unknownPublication(let publicationId): (404, "unknown_publication", "the catalog has no publication \(publicationId)")
+        case .signedDataNotConfigured:
+            (503, "signed_data_not_configured", "signed data is refused: no appStoreBundleId is configured to check it against")
+        case .notStored(let what, let error): (503, "store_unavailable", "the \(what) could not be stored: \(error)")
+        case .storeUnavailable(let error): (503, "store_unavailable", "\(error)")
         }
     }
 
-    var code: String {
-        switch self {
-        case .http(let error):
-            switch error {
-            case .invalidRequestLine, .invalidTarget, .invalidHeaderField, .obsoleteLineFolding, .invalidHeaderValue, .missingHost,
-                .severalHosts, .invalidContentLength, .conflictingContentLength, .ambiguousFraming:
-                "bad_request"
-            case .targetTooLong: "uri_too_long"
-            case .unsupportedVersion: "http_version_not_supported"
-            case .tooManyHeaderFields, .headerFieldTooLarge, .headersTooLarge: "request_header_fields_too_large"
-            case .unsupportedTransferEncoding: "not_implemented"
-            case .bodyTooLarge: "content_too_large"
-            case .requestTimeout: "request_timeout"
-            case .handlerTimeout: "handler_timeout"
-            case .tooManyConnections: "too_many_connections"
-            case .bodyBudgetExhausted: "server_busy"
-            }
-        case .noRoute: "not_found"
-        case .methodNotAllowed: "method_not_allowed"
-        case .unauthorized: "unauthorized"
-        case .adminTokenRequired: "forbidden"
-        case .invalidPathIdentifier(let kind, _): kind.code
-        case .invalidJSON: "invalid_json"
-        case .unknownUser: "unknown_user"
-        case .unknownPublication: "unknown_publication"
-        case .signedDataNotConfigured: "signed_data_not_configured"
-        case .notStored, .storeUnavailable: "store_unavailable"
-        }
-    }
-
-    var message: String {
-        switch self {
-        case .http(let error): error.message
-        case .noRoute(let method, let path): "no route for \(method) \(path)"
-        case .methodNotAllowed(let allowed): "use \(allowed.joined(separator: ", "))"
-        case .unauthorized: "a valid Authorization: Bearer token is required"
-        case .adminTokenRequired: "this route needs the admin token"
-        case .invalidPathIdentifier(let kind, let rule): "the \(kind.name) \(rule)"
-        case .invalidJSON(let error): error.description
-        case .unknownUser(let userId): "no receipt or app account token has been posted for user \(userId)"
-        case .unknownPublication(let publicationId): "the catalog has no publication \(publicationId)"
-        case .signedDataNotConfigured: "signed data is refused: no appStoreBundleId is configured to check it against"
-        case .notStored(let what, let error): "the \(what) could not be stored: \(error)"
-        case .storeUnavailable(let error): "\(error)"
+    /// The stable code of an error of the HTTP layer.
+    private static func code(of error: HTTPError) -> String {
+        switch error {
+        case .invalidRequestLine, .invalidTarget, .invalidHeaderField, .obsoleteLineFolding, .invalidHeaderValue, .missingHost, .severalHosts,
+            .invalidContentLength, .conflictingContentLength, .ambiguousFraming:
+            "bad_request"
+        case .targetTooLong: "uri_too_long"
+        case .unsupportedVersion: "http_version_not_supported"
+        case .tooManyHeaderFields, .headerFieldTooLarge, .headersTooLarge: "request_header_fields_too_large"
+        case .unsupportedTransferEncoding: "not_implemented"
+        case .bodyTooLarge: "content_too_large"
+        case .requestTimeout: "request_timeout"
+        case .handlerTimeout: "handler_timeout"
+        case .tooManyConnections: "too_many_connections"
+        case .bodyBudgetExhausted: "server_busy"
         }
     }
 

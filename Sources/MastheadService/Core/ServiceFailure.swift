@@ -4,16 +4,14 @@ import MastheadJSON
 /// An error the service answers with: its status, a stable `code` that tells errors apart and a
 /// message for people, rendered by ``response`` as `{"error": {"code": "…", "message": "…"}}`.
 ///
-/// Each feature has its own error type conforming to it; the errors every feature may answer
-/// (the HTTP layer's, the token, the path's ids, the store) are ``ServiceError``s. Every
-/// conforming type is listed in ``ServiceFailures/types``, which the OpenAPI document is held to.
+/// Each feature has its own error type conforming to it, giving the three in one table, a row
+/// a case (``rendering``); the errors every feature may answer (the HTTP layer's, the token, the
+/// path's ids, the store) are ``ServiceError``s. Every conforming type is listed in
+/// ``ServiceFailures/types``, which the OpenAPI document is held to.
 protocol ServiceFailure: Error, Sendable {
-    /// The status code it is answered with.
-    var status: Int { get }
-    /// The stable code that tells errors apart in the answer.
-    var code: String { get }
-    /// What went wrong, for people.
-    var message: String { get }
+    /// The status code it is answered with, the stable code that tells errors apart in the
+    /// answer, and what went wrong, for people.
+    var rendering: (status: Int, code: String, message: String) { get }
     /// Headers the answer carries besides `Content-Type` (none unless said).
     var headers: [(name: String, value: String)] { get }
     /// Whether the answer closes the connection (not unless said).
@@ -24,21 +22,31 @@ protocol ServiceFailure: Error, Sendable {
 }
 
 extension ServiceFailure {
+    /// The status code it is answered with.
+    var status: Int { rendering.status }
+
+    /// The stable code that tells errors apart in the answer.
+    var code: String { rendering.code }
+
+    /// What went wrong, for people.
+    var message: String { rendering.message }
+
     var headers: [(name: String, value: String)] { [] }
 
     var closesConnection: Bool { false }
 
     /// The answer: `{"error": {"code": "…", "message": "…"}}` with the status and the error's headers.
     var response: HTTPResponse {
+        let rendering = rendering
         var writer = JSONWriter(capacity: 128)
         writer.beginObject()
         writer.key("error")
         writer.beginObject()
-        writer.field("code", code)
-        writer.field("message", message)
+        writer.field("code", rendering.code)
+        writer.field("message", rendering.message)
         writer.endObject()
         writer.endObject()
-        var response = HTTPResponse.json(status, writer.bytes)
+        var response = HTTPResponse.json(rendering.status, writer.bytes)
         response.headers.append(contentsOf: headers)
         response.closeConnection = closesConnection
         return response
@@ -70,9 +78,10 @@ struct HintedFailure: ServiceFailure {
         return HintedFailure(failure: failure, hint: hint)
     }
 
-    var status: Int { failure.status }
-    var code: String { failure.code }
-    var message: String { "\(failure.message); \(hint)" }
+    var rendering: (status: Int, code: String, message: String) {
+        let rendering = failure.rendering
+        return (rendering.status, rendering.code, "\(rendering.message); \(hint)")
+    }
     var headers: [(name: String, value: String)] { failure.headers }
     var closesConnection: Bool { failure.closesConnection }
     /// None: its code and status are its error's.

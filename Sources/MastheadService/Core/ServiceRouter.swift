@@ -9,8 +9,9 @@ import MastheadStorage
 ///
 /// The table says for each route its methods, path template, who may call it, its metrics label
 /// and its handler; it drives dispatch, the `Expect: 100-continue` check, the metrics and the
-/// test that holds the OpenAPI document to the router. The API token is checked before the path
-/// is looked up (without it, an unknown path is 401 too), except on routes that need none. Errors
+/// test that holds the OpenAPI document to the router. The API token (or the admin token, accepted
+/// wherever the API token is) is checked before the path is looked up (without either, an unknown
+/// path is 401 too), except on routes that need none. Errors
 /// are ``ServiceFailure``s, which render themselves. HEAD is answered on every GET route as GET would
 /// be; the server sends only the answer's head.
 public struct ServiceRouter: Sendable {
@@ -31,7 +32,7 @@ public struct ServiceRouter: Sendable {
 
     /// The routes, in the OpenAPI document's order: each feature's, as its folder declares them.
     static let routes: [Route] = operationRoutes + notificationRoutes + purchaseRoutes + entitlementRoutes + appAccountTokenRoutes + grantRoutes + consumptionRoutes + catalogRoutes
-        + giftCodeRoutes + licenceRoutes + refreshRoutes
+        + giftCodeRoutes + licenceRoutes + refreshRoutes + consoleRoutes + explanationRoutes
 
     /// The route whose template fits the decoded path, whatever the method.
     static func route(for path: [String]) -> Route? {
@@ -175,13 +176,10 @@ public struct ServiceRouter: Sendable {
 
     // MARK: Helpers
 
-    /// The 401 error for a request without the API token (or, to a path whose route needs it, the
-    /// admin token); nil when it has one.
+    /// The 401 error for a request with neither the API token nor the admin token, which is
+    /// accepted wherever the API token is (the support console sends only it); nil when it has one.
     private func unauthorized(_ request: HTTPRequest) -> ServiceError? {
-        if authorized(request, token: service.configuration.apiToken) { return nil }
-        if ServiceRouter.route(for: request.pathSegments)?.access == .adminToken, authorized(request, token: service.configuration.adminToken) {
-            return nil
-        }
+        if authorized(request, token: service.configuration.apiToken) || authorized(request, token: service.configuration.adminToken) { return nil }
         return .unauthorized
     }
 

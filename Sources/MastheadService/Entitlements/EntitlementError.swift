@@ -8,26 +8,11 @@ enum EntitlementError: ServiceFailure {
     /// The publication has no such issue.
     case unknownIssue(publicationId: String, issueId: String)
 
-    var status: Int {
+    var rendering: (status: Int, code: String, message: String) {
         switch self {
-        case .invalidAt, .invalidEnvironment: 400
-        case .unknownIssue: 404
-        }
-    }
-
-    var code: String {
-        switch self {
-        case .invalidAt: "invalid_at"
-        case .invalidEnvironment: "invalid_environment"
-        case .unknownIssue: "unknown_issue"
-        }
-    }
-
-    var message: String {
-        switch self {
-        case .invalidAt: "at must be an RFC 3339 instant such as 2020-07-02T00:00:00Z"
-        case .invalidEnvironment: "environment must be production or sandbox"
-        case .unknownIssue(let publicationId, let issueId): "publication \(publicationId) has no issue \(issueId)"
+        case .invalidAt: (400, "invalid_at", "at must be an RFC 3339 instant such as 2020-07-02T00:00:00Z")
+        case .invalidEnvironment: (400, "invalid_environment", "environment must be production or sandbox")
+        case .unknownIssue(let publicationId, let issueId): (404, "unknown_issue", "publication \(publicationId) has no issue \(issueId)")
         }
     }
 

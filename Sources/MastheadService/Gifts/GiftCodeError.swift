@@ -13,35 +13,14 @@ enum GiftCodeError: ServiceFailure {
     /// The user tried too many codes lately on this instance; the seconds to wait.
     case tooManyAttempts(retryAfter: Int)
 
-    var status: Int {
+    var rendering: (status: Int, code: String, message: String) {
         switch self {
-        case .invalidBatch, .invalidRedemption: 400
-        case .unknown: 404
-        case .redeemed: 409
-        case .expired: 410
-        case .tooManyAttempts: 429
-        }
-    }
-
-    var code: String {
-        switch self {
-        case .invalidBatch: "invalid_gift_codes"
-        case .invalidRedemption: "invalid_redemption"
-        case .unknown: "unknown_gift_code"
-        case .expired: "gift_code_expired"
-        case .redeemed: "gift_code_redeemed"
-        case .tooManyAttempts: "too_many_attempts"
-        }
-    }
-
-    var message: String {
-        switch self {
-        case .invalidBatch(let reason): "invalid gift codes request: \(reason)"
-        case .invalidRedemption(let reason): "invalid redemption: \(reason); send {\"code\": \"XXXX-XXXX-XXXX-XXXX\"}"
-        case .unknown: "no gift code is known by that code"
-        case .expired(let redeemBy): "the gift code could be redeemed until \(redeemBy)"
-        case .redeemed: "the gift code was redeemed already"
-        case .tooManyAttempts(let seconds): "too many gift codes tried for this user; try again in \(seconds) s"
+        case .invalidBatch(let reason): (400, "invalid_gift_codes", "invalid gift codes request: \(reason)")
+        case .invalidRedemption(let reason): (400, "invalid_redemption", "invalid redemption: \(reason); send {\"code\": \"XXXX-XXXX-XXXX-XXXX\"}")
+        case .unknown: (404, "unknown_gift_code", "no gift code is known by that code")
+        case .expired(let redeemBy): (410, "gift_code_expired", "the gift code could be redeemed until \(redeemBy)")
+        case .redeemed: (409, "gift_code_redeemed", "the gift code was redeemed already")
+        case .tooManyAttempts(let seconds): (429, "too_many_attempts", "too many gift codes tried for this user; try again in \(seconds) s")
         }
     }
 

@@ -91,11 +91,7 @@ extension ServiceRouter {
     }
 
     private static func writeOffer(_ offer: GiftOffer, into writer: inout JSONWriter) {
-        writer.key("publications")
-        writer.beginArray()
-        for publication in offer.publications { writer.string(publication) }
-        writer.endArray()
-        writer.field("access", offer.access.rawValue)
+        writeSpan(offer.publications, offer.access, into: &writer)
         writer.field("duration", offer.duration.description)
         writer.field("redeemBy", offer.redeemBy.description)
     }
@@ -107,13 +103,7 @@ extension ServiceRouter {
         writer.field("userId", userId)
         writer.field("grantId", grant.grantId)
         writer.field("source", grant.source)
-        if case .span(let publications, let access, _) = grant.scope {
-            writer.key("publications")
-            writer.beginArray()
-            for publication in publications { writer.string(publication) }
-            writer.endArray()
-            writer.field("access", access.rawValue)
-        }
+        if case .span(let publications, let access, _) = grant.scope { writeSpan(publications, access, into: &writer) }
         writer.field("start", grant.start.description)
         writer.field("end", grant.end?.description)
         writer.endObject()

@@ -37,13 +37,7 @@ extension EntitlementService {
     /// A user's grants, or nil for a user never seen; read from the database, so they include
     /// what other processes committed.
     func grants(forUser userId: String) throws -> [Grant]? {
-        try reader.withLock { reader throws -> [Grant]? in
-            let store = reader.store
-            return try store.readSnapshot { () throws -> [Grant]? in
-                guard try store.userExists(userId) else { return nil }
-                return try store.grants(forUser: userId)
-            }
-        }
+        try readKnownUser(userId) { store in try store.grants(forUser: userId) }
     }
 
     /// The grant id of a write refused because another user holds it, or nil for any other error.

@@ -7,27 +7,11 @@ enum GrantError: ServiceFailure {
     /// The user has no grant with this id.
     case unknown(userId: String, grantId: String)
 
-    var status: Int {
+    var rendering: (status: Int, code: String, message: String) {
         switch self {
-        case .invalidGrant: 400
-        case .unknown: 404
-        case .belongsToAnotherUser: 409
-        }
-    }
-
-    var code: String {
-        switch self {
-        case .invalidGrant: "invalid_grant"
-        case .belongsToAnotherUser: "grant_belongs_to_another_user"
-        case .unknown: "unknown_grant"
-        }
-    }
-
-    var message: String {
-        switch self {
-        case .invalidGrant(let reason): reason
-        case .belongsToAnotherUser(let grantId): "grant \(grantId) belongs to another user"
-        case .unknown(let userId, let grantId): "user \(userId) has no grant \(grantId)"
+        case .invalidGrant(let reason): (400, "invalid_grant", reason)
+        case .belongsToAnotherUser(let grantId): (409, "grant_belongs_to_another_user", "grant \(grantId) belongs to another user")
+        case .unknown(let userId, let grantId): (404, "unknown_grant", "user \(userId) has no grant \(grantId)")
         }
     }
 

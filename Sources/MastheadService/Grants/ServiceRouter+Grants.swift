@@ -121,11 +121,7 @@ extension ServiceRouter {
         writer.field("source", grant.source)
         switch grant.scope {
         case .span(let publications, let access, let window):
-            writer.key("publications")
-            writer.beginArray()
-            for publication in publications { writer.string(publication) }
-            writer.endArray()
-            writer.field("access", access.rawValue)
+            writeSpan(publications, access, into: &writer)
             writer.key("window")
             if let window { writer.int(Int64(window)) } else { writer.null() }
         case .issues(let publication, let issueIds):
@@ -139,5 +135,14 @@ extension ServiceRouter {
         if case .span = grant.scope { writer.field("end", grant.end?.description) }
         writer.field("revokedAt", grant.revokedAt?.description)
         writer.endObject()
+    }
+
+    /// `publications` and `access`, as a span grant, a licence and a gift code's offer give them.
+    static func writeSpan(_ publications: [String], _ access: AccessStyle, into writer: inout JSONWriter) {
+        writer.key("publications")
+        writer.beginArray()
+        for publication in publications { writer.string(publication) }
+        writer.endArray()
+        writer.field("access", access.rawValue)
     }
 }

@@ -13,33 +13,14 @@ enum LicenceError: ServiceFailure {
     /// The licence ended at this instant: nobody joins it any more.
     case ended(licenceId: String, end: String)
 
-    var status: Int {
+    var rendering: (status: Int, code: String, message: String) {
         switch self {
-        case .invalidLicence, .invalidQuery: 400
-        case .unknown, .notMember: 404
-        case .full, .ended: 409
-        }
-    }
-
-    var code: String {
-        switch self {
-        case .invalidLicence: "invalid_licence"
-        case .invalidQuery: "invalid_query"
-        case .unknown: "unknown_licence"
-        case .notMember: "not_a_licence_member"
-        case .full: "licence_full"
-        case .ended: "licence_ended"
-        }
-    }
-
-    var message: String {
-        switch self {
-        case .invalidLicence(let reason): "invalid licence: \(reason)"
-        case .invalidQuery(let reason): reason
-        case .unknown(let licenceId): "no licence \(licenceId)"
-        case .notMember(let licenceId, let userId): "user \(userId) was never a member of licence \(licenceId)"
-        case .full(let licenceId, let seats): "every seat of licence \(licenceId) is taken (\(seats))"
-        case .ended(let licenceId, let end): "licence \(licenceId) ended at \(end)"
+        case .invalidLicence(let reason): (400, "invalid_licence", "invalid licence: \(reason)")
+        case .invalidQuery(let reason): (400, "invalid_query", reason)
+        case .unknown(let licenceId): (404, "unknown_licence", "no licence \(licenceId)")
+        case .notMember(let licenceId, let userId): (404, "not_a_licence_member", "user \(userId) was never a member of licence \(licenceId)")
+        case .full(let licenceId, let seats): (409, "licence_full", "every seat of licence \(licenceId) is taken (\(seats))")
+        case .ended(let licenceId, let end): (409, "licence_ended", "licence \(licenceId) ended at \(end)")
         }
     }
 

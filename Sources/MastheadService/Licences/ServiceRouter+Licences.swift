@@ -147,11 +147,7 @@ extension ServiceRouter {
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
         writer.field("licenceId", licence.licenceId)
-        writer.key("publications")
-        writer.beginArray()
-        for publication in licence.publications { writer.string(publication) }
-        writer.endArray()
-        writer.field("access", licence.access.rawValue)
+        writeSpan(licence.publications, licence.access, into: &writer)
         writer.field("start", licence.start.description)
         writer.field("end", licence.end?.description)
         writer.field("seats", Int64(licence.seats))

@@ -13,28 +13,12 @@ enum NotificationError: ServiceFailure {
     /// `bodies` is neither `true` nor `false`.
     case invalidBodies
 
-    var status: Int {
+    var rendering: (status: Int, code: String, message: String) {
         switch self {
-        case .wrongSharedSecret, .notificationRefused: 401
-        case .invalidLimit, .invalidBodies: 400
-        }
-    }
-
-    var code: String {
-        switch self {
-        case .wrongSharedSecret: "unauthorized"
-        case .notificationRefused: "notification_refused"
-        case .invalidLimit: "invalid_limit"
-        case .invalidBodies: "invalid_bodies"
-        }
-    }
-
-    var message: String {
-        switch self {
-        case .wrongSharedSecret: "the notification password does not match the shared secret"
-        case .notificationRefused(let error): "the signed notification was refused: \(error.description)"
-        case .invalidLimit(let max): "limit must be a whole number from 1 to \(max)"
-        case .invalidBodies: "bodies must be true or false"
+        case .wrongSharedSecret: (401, "unauthorized", "the notification password does not match the shared secret")
+        case .notificationRefused(let error): (401, "notification_refused", "the signed notification was refused: \(error.description)")
+        case .invalidLimit(let max): (400, "invalid_limit", "limit must be a whole number from 1 to \(max)")
+        case .invalidBodies: (400, "invalid_bodies", "bodies must be true or false")
         }
     }
 

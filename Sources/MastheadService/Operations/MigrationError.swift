@@ -4,14 +4,10 @@ enum MigrationError: ServiceFailure {
     /// transactions (a receipt-only subscription `masthead migrate` cannot move).
     case subscriptionNotInHistory(environment: String, originalTransactionId: String)
 
-    var status: Int { 502 }
-
-    var code: String { "subscription_not_in_history" }
-
-    var message: String {
+    var rendering: (status: Int, code: String, message: String) {
         switch self {
         case .subscriptionNotInHistory(let environment, let original):
-            "Apple's transaction history has no transaction of subscription \(original) (\(environment))"
+            (502, "subscription_not_in_history", "Apple's transaction history has no transaction of subscription \(original) (\(environment))")
         }
     }
 

@@ -45,27 +45,19 @@ extension EntitlementService {
         let now = clock()
         let storing = Self.storing(transactions, renewals, for: userId, latestReceipt: latestReceipt, restore: configuration.restore, now: now)
         let owed = queuesAppAccountTokenUpdates ? Self.withoutAppAccountToken(transactions, carrying: carryingAppAccountToken) : []
-        let queued = Mutex(0)
-        let job: @Sendable (any EntitlementStore) throws -> [Change] = { store in
+        write({ store in
             if let deadline, SystemClock.monotonicMilliseconds() >= deadline {
                 throw PurchaseError.restoreTimedOut("its write was not begun in time")
             }
             let changes = try storing(store)
-            let count = owed.isEmpty ? 0 : try store.queueAppAccountTokenUpdates(userId: userId, subscriptions: owed, now: now).count
-            queued.withLock { $0 = count }
-            return changes
-        }
-        writer.submit(job) { [self] result in
+            let queued = owed.isEmpty ? 0 : try store.queueAppAccountTokenUpdates(userId: userId, subscriptions: owed, now: now).count
+            return (queued, changes)
+        }) { [self] result in
             switch result {
-            case .success(let changes):
-                noteWrite(nil)
-                invalidate(changes)
-                // Set by the job's run that committed.
-                let count = queued.withLock { $0 }
-                if count > 0 { metrics.recordAppAccountTokenUpdates("queued", count: count) }
+            case .success(let queued):
+                if queued > 0 { metrics.recordAppAccountTokenUpdates("queued", count: queued) }
                 do { completion(.stored(try history(forUser: userId) ?? PurchaseHistory())) } catch { completion(.storedUnread(error)) }
             case .failure(let error):
-                noteWrite(error)
                 completion(.failed(error))
             }
         }
@@ -89,20 +81,12 @@ extension EntitlementService {
                 posted.history.transactions, posted.history.renewals, for: posted.userId, latestReceipt: posted.latestReceipt, restore: configuration.restore,
                 now: now)
             let grants = posted.history.grants
-            let job: @Sendable (any EntitlementStore) throws -> [Change] = { store in
+            write({ store in
                 let changes = try purchases(store)
                 for grant in grants { _ = try store.putGrant(grant, userId: posted.userId, now: now) }
-                return changes
-            }
-            writer.submit(job) { [self] result in
-                switch result {
-                case .success(let changes):
-                    noteWrite(nil)
-                    invalidate(changes)
-                case .failure(let error):
-                    noteWrite(error)
-                    failures.withLock { $0[index] = error }
-                }
+                return ((), changes)
+            }) { result in
+                if case .failure(let error) = result { failures.withLock { $0[index] = error } }
                 committed.leave()
             }
         }

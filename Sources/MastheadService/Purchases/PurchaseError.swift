@@ -35,50 +35,27 @@ enum PurchaseError: ServiceFailure {
     /// `within` is not a duration such as `3d`.
     case invalidWindow
 
-    var status: Int {
+    var rendering: (status: Int, code: String, message: String) {
         switch self {
-        case .invalidReceipt, .signedDataRefused, .notSignedTransactions, .invalidTransactionId, .invalidWindow: 400
-        case .transactionNotFound: 404
-        case .receiptAlreadyInUse: 409
-        case .receiptRejected: 422
-        case .appleSignedDataRefused, .appStoreServerAPIFailed: 502
-        case .appStoreServerAPINotConfigured, .appStoreServerAPIKeyRefused, .tooManyRestores: 503
-        case .restoreTimedOut: 504
-        }
-    }
-
-    var code: String {
-        switch self {
-        case .invalidReceipt: "invalid_receipt"
-        case .receiptRejected: "receipt_rejected"
-        case .signedDataRefused: "signed_data_refused"
-        case .notSignedTransactions: "invalid_signed_data"
-        case .receiptAlreadyInUse: "receipt_already_in_use"
-        case .invalidTransactionId: "invalid_transaction_id"
-        case .appStoreServerAPINotConfigured: "app_store_server_api_not_configured"
-        case .appStoreServerAPIKeyRefused: "app_store_server_api_key_refused"
-        case .transactionNotFound: "transaction_not_found"
-        case .appleSignedDataRefused: "apple_signed_data_refused"
-        case .appStoreServerAPIFailed: "app_store_server_api_unavailable"
-        case .tooManyRestores: "too_many_restores"
-        case .restoreTimedOut: "restore_timeout"
-        case .invalidWindow: "invalid_window"
-        }
-    }
-
-    var message: String {
-        switch self {
-        case .invalidReceipt(let error), .receiptRejected(let error): error.description
-        case .signedDataRefused(let error): "the signed data was refused: \(error.description)"
-        case .notSignedTransactions: #"expected a signed-transactions document: {"signedTransactions": ["…"], "signedRenewalInfos": ["…"]}"#
-        case .receiptAlreadyInUse(let environment, let original): "subscription \(original) (\(environment)) is linked to another user"
-        case .invalidTransactionId(let reason): reason
-        case .appStoreServerAPINotConfigured(let reason): "restore needs the App Store Server API: \(reason)"
-        case .appStoreServerAPIKeyRefused(let reason), .appleSignedDataRefused(let reason), .appStoreServerAPIFailed(let reason): reason
-        case .transactionNotFound(let transactionId): "Apple knows no transaction \(transactionId), in production nor in the sandbox"
-        case .tooManyRestores(let limit): "\(limit) restores are asking Apple already; try again shortly"
-        case .restoreTimedOut(let reason): "the restore was not done within restoreTimeoutMilliseconds, and nothing is stored: \(reason)"
-        case .invalidWindow: "within must be a number followed by d, h, m or s, such as 3d"
+        case .invalidReceipt(let error): (400, "invalid_receipt", error.description)
+        case .receiptRejected(let error): (422, "receipt_rejected", error.description)
+        case .signedDataRefused(let error): (400, "signed_data_refused", "the signed data was refused: \(error.description)")
+        case .notSignedTransactions:
+            (400, "invalid_signed_data", #"expected a signed-transactions document: {"signedTransactions": ["…"], "signedRenewalInfos": ["…"]}"#)
+        case .receiptAlreadyInUse(let environment, let original):
+            (409, "receipt_already_in_use", "subscription \(original) (\(environment)) is linked to another user")
+        case .invalidTransactionId(let reason): (400, "invalid_transaction_id", reason)
+        case .appStoreServerAPINotConfigured(let reason):
+            (503, "app_store_server_api_not_configured", "restore needs the App Store Server API: \(reason)")
+        case .appStoreServerAPIKeyRefused(let reason): (503, "app_store_server_api_key_refused", reason)
+        case .transactionNotFound(let transactionId):
+            (404, "transaction_not_found", "Apple knows no transaction \(transactionId), in production nor in the sandbox")
+        case .appleSignedDataRefused(let reason): (502, "apple_signed_data_refused", reason)
+        case .appStoreServerAPIFailed(let reason): (502, "app_store_server_api_unavailable", reason)
+        case .tooManyRestores(let limit): (503, "too_many_restores", "\(limit) restores are asking Apple already; try again shortly")
+        case .restoreTimedOut(let reason):
+            (504, "restore_timeout", "the restore was not done within restoreTimeoutMilliseconds, and nothing is stored: \(reason)")
+        case .invalidWindow: (400, "invalid_window", "within must be a number followed by d, h, m or s, such as 3d")
         }
     }
 
