@@ -20,16 +20,11 @@ public struct RenewalInfo: Hashable, Sendable {
     /// latest transaction in the same receipt or notification; nil when it carries neither. It orders
     /// renewal infos and says from when an as-of question may use it.
     public var evidence: Instant?
-    /// The terms of signed renewal info, held behind one reference; nil when it gives none.
-    private var termsBox: TermsBox<RenewalTerms>?
-
     /// The terms signed renewal info gives (app account token, app transaction id, the offer of
-    /// the next renewal, eligible win-back offers, billing plan, commitment renewal); nil when it
-    /// gives none, and for receipts' pending renewal info. Shown, never used by the rules.
-    public var terms: RenewalTerms? {
-        get { termsBox?.terms }
-        set { termsBox = newValue.map(TermsBox.init) }
-    }
+    /// the next renewal, eligible win-back offers, billing plan, commitment renewal), held behind
+    /// one reference; nil when it gives none, and for receipts' pending renewal info. Shown, never
+    /// used by the rules.
+    @Boxed public var terms: RenewalTerms?
 
     /// Creates renewal info.
     public init(
@@ -46,7 +41,7 @@ public struct RenewalInfo: Hashable, Sendable {
         self.gracePeriodExpires = gracePeriodExpires
         self.expirationIntent = expirationIntent
         self.evidence = evidence
-        self.termsBox = terms.map(TermsBox.init)
+        self.terms = terms
     }
 
     /// Whether the info may answer an as-of question about `at` (R2.7, R10): it was known by

@@ -30,15 +30,10 @@ public struct SubscriptionStatus: Hashable, Sendable {
     public var grantId: String?
     /// That grant's source (``Grant/source``).
     public var grantSource: String?
-    /// The renewal info's terms, held behind one reference.
-    private var renewalTermsBox: TermsBox<RenewalTerms>?
-
     /// The terms of the renewal info in use (signed renewal info's app account token, offer,
-    /// eligible win-back offers, billing plan, commitment renewal), when it gives any.
-    public var renewalTerms: RenewalTerms? {
-        get { renewalTermsBox?.terms }
-        set { renewalTermsBox = newValue.map(TermsBox.init) }
-    }
+    /// eligible win-back offers, billing plan, commitment renewal), when it gives any; held behind
+    /// one reference.
+    @Boxed public var renewalTerms: RenewalTerms?
 
     /// Creates a status.
     public init(
@@ -51,7 +46,7 @@ public struct SubscriptionStatus: Hashable, Sendable {
         self.autoRenewProductId = autoRenewProductId
         self.currentProductId = currentProductId
         self.expirationIntent = expirationIntent
-        self.renewalTermsBox = renewalTerms.map(TermsBox.init)
+        self.renewalTerms = renewalTerms
         self.grantId = grantId
         self.grantSource = grantSource
     }

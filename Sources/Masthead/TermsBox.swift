@@ -10,6 +10,23 @@ final class TermsBox<Terms: Hashable & Sendable>: Hashable, Sendable {
     func hash(into hasher: inout Hasher) { hasher.combine(terms) }
 }
 
+/// Optional terms kept behind one reference (a private box), so that a transaction, renewal info
+/// or status that carries them grows by a pointer, and one that does not costs nothing more to
+/// copy. Values compare and hash by their terms.
+@propertyWrapper
+public struct Boxed<Terms: Hashable & Sendable>: Hashable, Sendable {
+    private var box: TermsBox<Terms>?
+
+    /// Boxes `wrappedValue`, when there is one.
+    public init(wrappedValue: Terms?) { box = wrappedValue.map(TermsBox.init) }
+
+    /// The terms; setting them makes a new box.
+    public var wrappedValue: Terms? {
+        get { box?.terms }
+        set { box = newValue.map(TermsBox.init) }
+    }
+}
+
 /// The bytes that stand for a value of terms, field by field, so that terms compare, hash and
 /// order by the exact bytes of their texts (two Unicode spellings are two values) and the order
 /// is total: each field is a tag (0 absent, 1 present) and its bytes; a text ends with 0xFF,

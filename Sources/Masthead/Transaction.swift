@@ -36,17 +36,11 @@ public struct Transaction: Hashable, Sendable {
     /// copy (R2.8); it counts only when later than ``signedDate``. Nil when no unsigned copy gave
     /// one, and for transactions without signed copies (their ``cancellation`` holds it).
     public var unsignedCancellation: Instant?
-    /// The offer and billing terms of its signed state (R2.8), held behind one reference; nil
-    /// when it carries none (receipts, version 1 notifications).
-    private var termsBox: TermsBox<PurchaseTerms>?
-
-    /// The offer and billing terms the signed state gives (Apple's offer identifier and period,
-    /// app transaction id, billing plan, commitment); nil when it gives none, and for
-    /// transactions known only from unsigned copies. Shown, never used by the rules.
-    public var terms: PurchaseTerms? {
-        get { termsBox?.terms }
-        set { termsBox = newValue.map(TermsBox.init) }
-    }
+    /// The offer and billing terms the signed state gives (R2.8: Apple's offer identifier and
+    /// period, app transaction id, billing plan, commitment), held behind one reference; nil when
+    /// it gives none (receipts, version 1 notifications), and for transactions known only from
+    /// unsigned copies. Shown, never used by the rules.
+    @Boxed public var terms: PurchaseTerms?
 
     /// Creates a transaction.
     public init(
@@ -71,7 +65,7 @@ public struct Transaction: Hashable, Sendable {
         self.unsignedCancellation = unsignedCancellation
         self.revocationType = revocationType
         self.revocationPercentage = revocationPercentage
-        self.termsBox = terms.map(TermsBox.init)
+        self.terms = terms
     }
 
     /// The cancellation the rules use (R2.8): ``cancellation``, or ``unsignedCancellation`` when it

@@ -10,14 +10,8 @@ public enum EntitlementJSON {
         if let userId { writer.field("user_id", userId) }
         writer.field("at", entitlements.at.description)
         writer.field("environment", entitlements.environment.rawValue)
-        writer.key("publications")
-        writer.beginArray()
-        for publication in entitlements.publications { write(publication, into: &writer) }
-        writer.endArray()
-        writer.key("unknownProducts")
-        writer.beginArray()
-        for productId in entitlements.unknownProductIds { writer.string(productId) }
-        writer.endArray()
+        writeArray("publications", entitlements.publications, into: &writer) { writer, publication in write(publication, into: &writer) }
+        writeArray("unknownProducts", entitlements.unknownProductIds, into: &writer) { writer, productId in writer.string(productId) }
         writer.endObject()
     }
 
@@ -28,47 +22,32 @@ public enum EntitlementJSON {
         writer.field("title", entitlement.publication.title)
         writer.key("status")
         write(entitlement.status, into: &writer)
-        writer.key("periods")
-        writer.beginArray()
-        for (index, period) in entitlement.periods.enumerated() { write(period, index: index, into: &writer) }
-        writer.endArray()
-        writer.key("lapses")
-        writer.beginArray()
-        for lapse in entitlement.lapses {
+        writeArray("periods", entitlement.periods.enumerated(), into: &writer) { writer, period in
+            write(period.element, index: period.offset, into: &writer)
+        }
+        writeArray("lapses", entitlement.lapses, into: &writer) { writer, lapse in
             writer.beginObject()
             writer.field("access", lapse.access.rawValue)
             writer.field("start", lapse.start.description)
             writer.field("end", lapse.end?.description)
             writer.endObject()
         }
-        writer.endArray()
-        writer.key("refunded")
-        writer.beginArray()
-        for refund in entitlement.refunded {
+        writeArray("refunded", entitlement.refunded, into: &writer) { writer, refund in
             writer.beginObject()
             writer.field("transactionId", refund.transactionId)
             writer.field("productId", refund.productId)
             writer.field("refundedAt", refund.refundedAt.description)
             writer.field("revocationType", refund.revocationType?.rawValue)
-            writer.key("revocationPercentage")
-            if let percentage = refund.revocationPercentage { writer.int(Int64(percentage)) } else { writer.null() }
+            writeNumber("revocationPercentage", refund.revocationPercentage.map(Int64.init), into: &writer)
             writer.endObject()
         }
-        writer.endArray()
-        writer.key("purchaseTerms")
-        writer.beginArray()
-        for transaction in entitlement.purchases {
+        writeArray("purchaseTerms", entitlement.purchases, into: &writer) { writer, transaction in
             if let terms = transaction.terms { write(terms, of: transaction, into: &writer) }
         }
-        writer.endArray()
-        writer.key("readable")
-        writer.beginArray()
-        for entry in entitlement.readable { writer.string(entry.issue.id) }
-        writer.endArray()
-        writer.key("issues")
-        writer.beginArray()
-        for decision in entitlement.decisions { write(decision.issue, decision.access, entitlement, into: &writer) }
-        writer.endArray()
+        writeArray("readable", entitlement.readable, into: &writer) { writer, entry in writer.string(entry.issue.id) }
+        writeArray("issues", entitlement.decisions, into: &writer) { writer, decision in
+            write(decision.issue, decision.access, entitlement, into: &writer)
+        }
         writer.endObject()
     }
 
@@ -110,10 +89,7 @@ public enum EntitlementJSON {
                 writer.key("reason")
                 write(reasons[0], entitlement, into: &writer)
             }
-            writer.key("reasons")
-            writer.beginArray()
-            for reason in reasons { write(reason, entitlement, into: &writer) }
-            writer.endArray()
+            writeArray("reasons", reasons, into: &writer) { writer, reason in write(reason, entitlement, into: &writer) }
         case .notReadable(let denial):
             writer.field("readable", false)
             writer.key("reason")
@@ -134,16 +110,14 @@ public enum EntitlementJSON {
     static func write(_ status: SubscriptionStatus, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("state", status.state.rawValue)
-        writer.key("autoRenew")
-        if let on = status.autoRenewOn { writer.bool(on) } else { writer.null() }
+        writeMember("autoRenew", status.autoRenewOn, into: &writer) { writer, on in writer.bool(on) }
         writer.field("productId", status.currentProductId)
         writer.field("autoRenewProductId", status.autoRenewProductId)
         writer.field("pendingPlanChange", status.hasPendingPlanChange)
         writer.field("expirationIntent", status.expirationIntent)
         writer.field("grantId", status.grantId)
         writer.field("grantSource", status.grantSource)
-        writer.key("renewalTerms")
-        if let terms = status.renewalTerms { write(terms, into: &writer) } else { writer.null() }
+        writeMember("renewalTerms", status.renewalTerms, into: &writer) { writer, terms in write(terms, into: &writer) }
         writer.endObject()
     }
 
@@ -158,16 +132,13 @@ public enum EntitlementJSON {
         writer.field("offerPeriod", terms.offerPeriod)
         writer.field("appTransactionId", terms.appTransactionId)
         writer.field("billingPlanType", terms.billingPlanType)
-        writer.key("commitmentInfo")
-        if let commitment = terms.commitment {
+        writeMember("commitmentInfo", terms.commitment, into: &writer) { writer, commitment in
             writer.beginObject()
             writeNumber("billingPeriodNumber", commitment.billingPeriodNumber.map(Int64.init), into: &writer)
             writeNumber("totalBillingPeriods", commitment.totalBillingPeriods.map(Int64.init), into: &writer)
             writer.field("commitmentExpiresDate", commitment.expires?.description)
             writeNumber("commitmentPrice", commitment.price, into: &writer)
             writer.endObject()
-        } else {
-            writer.null()
         }
         writer.endObject()
     }
@@ -180,17 +151,13 @@ public enum EntitlementJSON {
         writeNumber("offerType", terms.offerType.map(Int64.init), into: &writer)
         writer.field("offerIdentifier", terms.offerIdentifier)
         writer.field("offerPeriod", terms.offerPeriod)
-        writer.key("eligibleWinBackOfferIds")
-        if let ids = terms.eligibleWinBackOfferIds {
+        writeMember("eligibleWinBackOfferIds", terms.eligibleWinBackOfferIds, into: &writer) { writer, ids in
             writer.beginArray()
             for id in ids { writer.string(id) }
             writer.endArray()
-        } else {
-            writer.null()
         }
         writer.field("renewalBillingPlanType", terms.renewalBillingPlanType)
-        writer.key("commitmentInfo")
-        if let commitment = terms.commitment {
+        writeMember("commitmentInfo", terms.commitment, into: &writer) { writer, commitment in
             writer.beginObject()
             writer.field("commitmentAutoRenewProductId", commitment.autoRenewProductId)
             writeNumber("commitmentAutoRenewStatus", commitment.autoRenewStatus.map(Int64.init), into: &writer)
@@ -198,16 +165,31 @@ public enum EntitlementJSON {
             writer.field("commitmentRenewalDate", commitment.renewalDate?.description)
             writeNumber("commitmentRenewalPrice", commitment.renewalPrice, into: &writer)
             writer.endObject()
-        } else {
-            writer.null()
         }
         writer.endObject()
     }
 
     /// `"name": value`, or `"name": null` when `value` is nil.
     private static func writeNumber(_ name: String, _ value: Int64?, into writer: inout JSONWriter) {
+        writeMember(name, value, into: &writer) { writer, value in writer.int(value) }
+    }
+
+    /// `"name":` and the value `writeValue` writes, or `"name": null` when `value` is nil.
+    private static func writeMember<Value>(
+        _ name: String, _ value: Value?, into writer: inout JSONWriter, _ writeValue: (inout JSONWriter, Value) -> Void
+    ) {
         writer.key(name)
-        if let value { writer.int(value) } else { writer.null() }
+        if let value { writeValue(&writer, value) } else { writer.null() }
+    }
+
+    /// `"name": [...]`, each of `elements` written by `writeElement`.
+    private static func writeArray<Elements: Sequence>(
+        _ name: String, _ elements: Elements, into writer: inout JSONWriter, _ writeElement: (inout JSONWriter, Elements.Element) -> Void
+    ) {
+        writer.key(name)
+        writer.beginArray()
+        for element in elements { writeElement(&writer, element) }
+        writer.endArray()
     }
 
     static func write(_ period: Period, index: Int, into writer: inout JSONWriter) {
@@ -216,9 +198,7 @@ public enum EntitlementJSON {
         writer.field("access", period.access.rawValue)
         writer.field("start", period.start.description)
         writer.field("end", period.end == .distantFuture ? nil : period.end.description)
-        writer.key("intervals")
-        writer.beginArray()
-        for interval in period.intervals {
+        writeArray("intervals", period.intervals, into: &writer) { writer, interval in
             writer.beginObject()
             // A grant's interval names the grant and its source (R17).
             writer.field(interval.kind == .grant ? "grantId" : "transactionId", interval.transactionId)
@@ -228,7 +208,6 @@ public enum EntitlementJSON {
             writer.field("end", interval.end == .distantFuture ? nil : interval.end.description)
             writer.endObject()
         }
-        writer.endArray()
         writer.endObject()
     }
 
@@ -249,8 +228,7 @@ public enum EntitlementJSON {
             writer.field("periodStart", entitlement.periods[period].start.description)
         case .streaming(let period, let window):
             writer.field("period", Int64(period))
-            writer.key("window")
-            if let window { writer.int(Int64(window)) } else { writer.null() }
+            writeNumber("window", window.map(Int64.init), into: &writer)
         case .singlePurchase(let transactionId):
             writer.field("transactionId", transactionId)
         case .granted(let grantId, let source):
@@ -272,8 +250,7 @@ public enum EntitlementJSON {
             writer.field("transactionId", transactionId)
             writer.field("revokedAt", revokedAt.description)
             writer.field("revocationType", revocationType.rawValue)
-            writer.key("revocationPercentage")
-            if let percentage { writer.int(Int64(percentage)) } else { writer.null() }
+            writeNumber("revocationPercentage", percentage.map(Int64.init), into: &writer)
         case .publishedBeforeSubscription(let start):
             writer.field("firstPeriodStart", start.description)
         case .publishedDuringLapse(let start, let end):

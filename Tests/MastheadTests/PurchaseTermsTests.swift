@@ -89,4 +89,17 @@ struct PurchaseTermsTests {
         transaction.terms = nil
         #expect(transaction == before)
     }
+
+    /// Terms boxed apart compare and hash by the terms they hold, not by their boxes.
+    @Test func boxedTerms_compareAndHashByTheirTerms() {
+        let one = Boxed(wrappedValue: Self.winBack)
+        let other = Boxed(wrappedValue: PurchaseTerms(offerType: 4, offerIdentifier: "come-back", offerPeriod: "P1M", appTransactionId: "7"))
+        #expect(one == other)
+        #expect(one.hashValue == other.hashValue)
+        #expect(one != Boxed(wrappedValue: Self.commitment))
+        #expect(one != Boxed(wrappedValue: nil))
+        var cleared = one
+        cleared.wrappedValue = nil
+        #expect(cleared == Boxed<PurchaseTerms>(wrappedValue: nil) && cleared.wrappedValue == nil)
+    }
 }

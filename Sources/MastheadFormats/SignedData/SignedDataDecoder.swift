@@ -80,14 +80,10 @@ public struct SignedDataDecoder: Sendable {
         }
     }
 
-
     /// The engine's transactions for `payload`, read from `object` (for the lines of errors): one,
     /// or one per SKU of an Advanced Commerce purchase.
     private func transactions(_ payload: JWSTransactionDecodedPayload, _ object: UnsafeJSONValue, path: String) throws(FormatError) -> [Transaction] {
-        func required<Value>(_ value: Value?, _ key: String) throws(FormatError) -> Value {
-            guard let value else { throw FormatError.missingField(path: JSONPath.member(path, key), line: object.line) }
-            return value
-        }
+        let required = RequiredMembers(object: object, path: path)
         /// Checks that the catalog's `product`, if any, is sold as the signed `type` says.
         func check(_ product: Product?) throws(FormatError) {
             guard let product else { return }
@@ -185,10 +181,7 @@ public struct SignedDataDecoder: Sendable {
 
     /// The engine's renewal info for `payload`, read from `object` (for the lines of errors).
     private func renewal(_ payload: JWSRenewalInfoDecodedPayload, _ object: UnsafeJSONValue, path: String) throws(FormatError) -> RenewalInfo {
-        func required<Value>(_ value: Value?, _ key: String) throws(FormatError) -> Value {
-            guard let value else { throw FormatError.missingField(path: JSONPath.member(path, key), line: object.line) }
-            return value
-        }
+        let required = RequiredMembers(object: object, path: path)
         let originalTransactionId = try required(payload.originalTransactionId, "originalTransactionId")
         let signedDate = try required(payload.signedDate, "signedDate")
         let environment = try required(payload.environment, "environment")
@@ -247,5 +240,17 @@ public struct SignedDataDecoder: Sendable {
         case .winBackOffer?: .winBack
         default: .other
         }
+    }
+}
+
+/// The required members of a payload's object, found at `path`: `required(payload.x, "x")` is the
+/// member's value, and a missing one an error naming its path and the object's line.
+private struct RequiredMembers {
+    let object: UnsafeJSONValue
+    let path: String
+
+    func callAsFunction<Value>(_ value: Value?, _ key: String) throws(FormatError) -> Value {
+        guard let value else { throw FormatError.missingField(path: JSONPath.member(path, key), line: object.line) }
+        return value
     }
 }
