@@ -513,13 +513,13 @@ const EVIDENCE_COLUMNS = {
   transactions: [
     ["environment", "Environment"], ["transactionId", "Transaction"], ["originalTransactionId", "Original"], ["productId", "Product"],
     ["purchased", "Purchased", "instant"], ["expires", "Expires", "instant"], ["revoked", "Refunded or revoked", "instant"],
-    ["revocationReason", "Reason"], ["revocationType", "Revocation type"], ["revocationPercentage", "Refunded %"],
-    ["upgraded", "Upgraded"], ["trial", "Trial"], ["introOffer", "Intro offer"], ["signedAt", "Signed", "signed"],
+    ["revocationType", "Revocation type"], ["revocationPercentage", "Refunded share", "milliunits"],
+    ["upgraded", "Upgraded"], ["trial", "Trial"], ["introOffer", "Intro offer"], ["offer", "Offer"], ["signedAt", "Signed", "signed"],
   ],
   renewals: [
     ["environment", "Environment"], ["originalTransactionId", "Original transaction"], ["evidenceAt", "As known on", "instant"],
     ["productId", "Product"], ["autoRenewProductId", "Renews as"], ["autoRenewOn", "Auto-renew"], ["billingRetry", "Billing retry"],
-    ["gracePeriodExpires", "Grace until", "instant"], ["expirationIntent", "Expiration intent"], ["signedAt", "Signed", "signed"],
+    ["gracePeriodExpires", "Grace until", "instant"], ["expirationIntent", "Expiration intent"],
   ],
   notifications: [
     ["receivedAt", "Received", "instant"], ["type", "Type"], ["subtype", "Subtype"], ["environment", "Environment"],
@@ -568,6 +568,8 @@ function fillTable(table, columns, rows, actions) {
 function columnText(row, key, kind) {
   if (kind === "signed") return row[key] ? `signed ${tableInstant(row[key])}` : "from a receipt";
   if (kind === "grant") return grantGives(row);
+  // Apple's revocationPercentage is in thousandths of a percent: 50000 is 50%.
+  if (kind === "milliunits") return typeof row[key] === "number" ? `${row[key] / 1000}%` : "—";
   return cellText(row[key], kind);
 }
 

@@ -124,6 +124,20 @@ enum PostgreSQLSchema {
             CREATE UNIQUE INDEX licence_members_current ON licence_members (licence_id, user_id) WHERE left_ms IS NULL;
             CREATE INDEX licence_members_by_user ON licence_members (user_id);
             """,
+            // Notifications by subscription, and whether each came signed (see SQLiteSchema). A
+            // body is read as JSON only when its text names `signedPayload`.
+            """
+            CREATE TABLE notification_subscriptions (
+                environment text COLLATE "C" NOT NULL, original_transaction_id text COLLATE "C" NOT NULL,
+                notification_id bigint NOT NULL REFERENCES notifications (id),
+                PRIMARY KEY (environment, original_transaction_id, notification_id));
+            INSERT INTO notification_subscriptions (environment, original_transaction_id, notification_id)
+            SELECT DISTINCT n.environment, o.id, n.id FROM notifications n CROSS JOIN LATERAL unnest(string_to_array(n.original_transaction_ids, ',')) AS o (id)
+            WHERE n.environment IS NOT NULL AND o.id <> '';
+            ALTER TABLE notifications ADD COLUMN signed boolean NOT NULL DEFAULT false;
+            UPDATE notifications SET signed = true
+            WHERE CASE WHEN strpos(body, '"signedPayload"') > 0 THEN (body::json -> 'signedPayload') IS NOT NULL ELSE false END;
+            """,
         ],
         lockKey: migrationLock)
 }

@@ -157,5 +157,23 @@ enum SQLiteSchema {
         CREATE UNIQUE INDEX licence_members_current ON licence_members (licence_id, user_id) WHERE left_ms IS NULL;
         CREATE INDEX licence_members_by_user ON licence_members (user_id);
         """,
+        // Notifications by subscription, for a user's evidence: one row per (environment, original
+        // transaction id) a notification named, filled on insert, the stored ones backfilled from
+        // their comma-joined ids; and whether each came as a version 2 signed payload (the stored
+        // ones: their body's top level holds `signedPayload`, which only version 2 bodies do).
+        """
+        CREATE TABLE notification_subscriptions (
+            environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL, notification_id INTEGER NOT NULL REFERENCES notifications (id),
+            PRIMARY KEY (environment, original_transaction_id, notification_id));
+        WITH RECURSIVE split (id, environment, original_transaction_id, rest) AS (
+            SELECT id, environment, NULL, original_transaction_ids || ',' FROM notifications
+            WHERE environment IS NOT NULL AND original_transaction_ids <> ''
+            UNION ALL
+            SELECT id, environment, substr(rest, 1, instr(rest, ',') - 1), substr(rest, instr(rest, ',') + 1) FROM split WHERE rest <> '')
+        INSERT INTO notification_subscriptions (environment, original_transaction_id, notification_id)
+        SELECT DISTINCT environment, original_transaction_id, id FROM split WHERE original_transaction_id IS NOT NULL AND original_transaction_id <> '';
+        ALTER TABLE notifications ADD COLUMN signed INTEGER NOT NULL DEFAULT 0;
+        UPDATE notifications SET signed = 1 WHERE json_valid(body) AND json_type(body, '$.signedPayload') IS NOT NULL;
+        """,
     ])
 }

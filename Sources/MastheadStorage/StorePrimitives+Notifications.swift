@@ -7,25 +7,57 @@ extension StorePrimitives {
     }
 
     /// A second delivery is recognised by the unique index on `notification_uuid` (`ON CONFLICT
-    /// DO NOTHING`), so two connections receiving it together store it once.
+    /// DO NOTHING`), so two connections receiving it together store it once. The notification is
+    /// indexed under each subscription it names (its environment and each distinct original
+    /// transaction id, by their bytes), so that a user's notifications are found without a scan.
     public func recordNotification(
         type: String, subtype: String?, uuid: String?, environment: Environment?, originalTransactionIds: [String], body: String,
-        received: Instant
+        signed: Bool, received: Instant
     ) throws(StorageError) -> Int64 {
-        let id = try firstRow(
+        try inWrite { () throws(StorageError) -> Int64 in
+            let id = try firstRow(
+                """
+                INSERT INTO notifications (received_ms, notification_type, subtype, notification_uuid, environment, original_transaction_ids, body, signed)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                ON CONFLICT (notification_uuid) WHERE notification_uuid IS NOT NULL DO NOTHING
+                RETURNING id
+                """,
+                [
+                    .integer(received.milliseconds), .text(type), .optional(subtype), .optional(uuid), .optional(environment?.rawValue),
+                    .text(originalTransactionIds.joined(separator: ",")), .text(body), .bool(signed),
+                ]
+            ) { row throws(Row.Failure) in try row.integer(0) }
+            guard let id else { throw .notificationAlreadyRecorded(uuid: uuid ?? "") }
+            if let environment {
+                let index = try prepare(
+                    "INSERT INTO notification_subscriptions (environment, original_transaction_id, notification_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+                for original in Set(originalTransactionIds.map(ExactKey.init)) where !original.text.isEmpty {
+                    try run(index, [.text(environment.rawValue), .text(original.text), .integer(id)])
+                }
+            }
+            return id
+        }
+    }
+
+    /// The newest `limit` notifications naming a subscription linked to `userId`, newest first
+    /// (as received, then as stored), found through `notification_subscriptions`.
+    public func notifications(forUser userId: String, limit: Int) throws(StorageError) -> [StoredNotification] {
+        try rows(
             """
-            INSERT INTO notifications (received_ms, notification_type, subtype, notification_uuid, environment, original_transaction_ids, body)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
-            ON CONFLICT (notification_uuid) WHERE notification_uuid IS NOT NULL DO NOTHING
-            RETURNING id
-            """,
-            [
-                .integer(received.milliseconds), .text(type), .optional(subtype), .optional(uuid), .optional(environment?.rawValue),
-                .text(originalTransactionIds.joined(separator: ",")), .text(body),
-            ]
-        ) { row throws(Row.Failure) in try row.integer(0) }
-        guard let id else { throw .notificationAlreadyRecorded(uuid: uuid ?? "") }
-        return id
+            SELECT id, received_ms, notification_type, subtype, environment, signed, notification_uuid, original_transaction_ids
+            FROM notifications WHERE id IN (
+                SELECT n.notification_id FROM subscriptions s JOIN notification_subscriptions n
+                ON n.environment = s.environment AND n.original_transaction_id = s.original_transaction_id
+                WHERE s.user_id = $1)
+            ORDER BY received_ms DESC, id DESC LIMIT $2
+            """, [.text(userId), .integer(Int64(limit))]
+        ) { row throws(Row.Failure) in
+            let ids = try row.text(7)
+            return StoredNotification(
+                id: try row.integer(0), received: try row.instant(1), type: try row.text(2), subtype: try row.optionalText(3),
+                environment: try row.optionalText(4) == nil ? nil : row.environment(4), signed: try row.bool(5),
+                uuid: try row.optionalText(6), originalTransactionIds: ids.isEmpty ? [] : ids.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
+        }
     }
 
     /// Keeps the body, then deletes the oldest rows of its kind beyond

@@ -65,6 +65,20 @@ public protocol StoreReader: AnyObject {
     /// Everything stored for one subscription, linked or not: its transactions and renewal infos.
     func history(environment: Environment, originalTransactionId: String) throws(StorageError) -> PurchaseHistory
 
+    // MARK: Support tools
+
+    /// Every user `text` names exactly (its bytes): as their user id, one of their app account
+    /// tokens (in either case), the original transaction id of a subscription linked to them or the
+    /// id of one of its transactions (in either environment), or one of their grant ids; sorted by
+    /// user id, then kind (``LookupMatch/precedes(_:_:)``). Empty when it names nobody.
+    func lookup(_ text: String) throws(StorageError) -> [LookupMatch]
+
+    /// The subscriptions linked to a user, in environment and original transaction id order.
+    func subscriptions(forUser userId: String) throws(StorageError) -> [LinkedSubscription]
+
+    /// The newest `limit` notifications naming a subscription linked to `userId`, newest first.
+    func notifications(forUser userId: String, limit: Int) throws(StorageError) -> [StoredNotification]
+
     // MARK: The change log
 
     /// The position after the newest change-log entry: changes committed later are read from there.

@@ -39,13 +39,13 @@ public protocol StoreWriter: AnyObject {
     func recordLatestReceipt(_ receipt: String, environment: Environment, originalTransactionIds: [String]) throws(StorageError)
 
     /// Keeps a notification's raw body, for audit, with its `notificationType` and (V2) `subtype`
-    /// and `notificationUUID`; returns its id.
+    /// and `notificationUUID`, and whether it came `signed` (version 2); returns its id.
     /// - Throws: ``StorageError/notificationAlreadyRecorded(uuid:)`` when a notification with
     ///   `uuid` is stored already (a second delivery): nothing is stored, and the caller applies
     ///   nothing either.
     func recordNotification(
         type: String, subtype: String?, uuid: String?, environment: Environment?, originalTransactionIds: [String], body: String,
-        received: Instant
+        signed: Bool, received: Instant
     ) throws(StorageError) -> Int64
 
     /// Keeps the body of a refused notification, with the reason (cut to

@@ -10,7 +10,7 @@ import Testing
 struct NotificationStoreTests {
     static func record(_ store: any EntitlementStore, uuid: String?, type: String = "DID_RENEW", subtype: String? = nil) throws(StorageError) -> Int64 {
         try store.recordNotification(
-            type: type, subtype: subtype, uuid: uuid, environment: .production, originalTransactionIds: ["a"], body: "{}", received: Instant(milliseconds: 1))
+            type: type, subtype: subtype, uuid: uuid, environment: .production, originalTransactionIds: ["a"], body: "{}", signed: true, received: Instant(milliseconds: 1))
     }
 
     @Test(arguments: StoreBackend.tested) func recordNotification_withAUUIDStoredAlready_throws_andStoresOnce(backend: StoreBackend) throws {

@@ -28,10 +28,10 @@ struct StoreTests {
         let store = try SQLiteStore(path: path)
         #expect(try store.database.scalar("PRAGMA journal_mode") == .text("wal"))
         #expect(try store.database.scalar("PRAGMA synchronous") == .integer(2))
-        #expect(try store.database.scalar("SELECT max(version) FROM migrations") == .integer(12))
+        #expect(try store.database.scalar("SELECT max(version) FROM migrations") == .integer(13))
         // Opening again applies nothing twice.
         let again = try SQLiteStore(path: path)
-        #expect(try again.database.scalar("SELECT count(*) FROM migrations") == .integer(12))
+        #expect(try again.database.scalar("SELECT count(*) FROM migrations") == .integer(13))
     }
 
     @Test(arguments: StoreBackend.tested) func inTransaction_rollsBack_whenBodyThrows(backend: StoreBackend) throws {
@@ -241,7 +241,7 @@ struct StoreTests {
             let store = try fixture.open()
             try store.upsertIssue(publicationId: "p", issue: Issue(id: "x", title: "X", published: Instant(milliseconds: 5)))
             try store.upsertIssue(publicationId: "p", issue: Issue(id: "x", title: "X2", published: Instant(milliseconds: 6), isFree: true))
-            _ = try store.recordNotification(type: "DID_RENEW", subtype: nil, uuid: nil, environment: .production, originalTransactionIds: ["a"], body: "{}", received: Instant(milliseconds: 1))
+            _ = try store.recordNotification(type: "DID_RENEW", subtype: nil, uuid: nil, environment: .production, originalTransactionIds: ["a"], body: "{}", signed: false, received: Instant(milliseconds: 1))
         }
         let reopened = try fixture.open()
         #expect(try reopened.publishedIssues().map(\.issue) == [Issue(id: "x", title: "X2", published: Instant(milliseconds: 6), isFree: true)])

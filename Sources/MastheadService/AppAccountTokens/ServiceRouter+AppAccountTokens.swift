@@ -56,7 +56,8 @@ extension ServiceRouter {
         return .json(200, writer.bytes)
     }
 
-    private static func write(_ mapping: AppAccountToken, into writer: inout JSONWriter) {
+    /// A mapping as listed and answered: `{"userId", "appAccountToken", "linked"}`.
+    static func write(_ mapping: AppAccountToken, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("userId", mapping.userId)
         writer.field("appAccountToken", mapping.token)

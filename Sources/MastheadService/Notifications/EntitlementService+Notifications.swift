@@ -13,7 +13,8 @@ extension EntitlementService {
     }
 
     /// Stores a notification's raw body (with its V2 `subtype` and `notificationUUID`, when it has
-    /// them) and everything it carries; `completion` runs after the commit. A notification whose
+    /// them; it is not recorded as signed, which only ``postSignedNotification(_:body:completion:)``
+    /// does) and everything it carries; `completion` runs after the commit. A notification whose
     /// uuid is stored already is neither stored nor applied again. Transactions of subscriptions no
     /// user has yet are kept and count once a receipt links them.
     func postNotification(
@@ -25,7 +26,7 @@ extension EntitlementService {
         submitNotification(type: type, completion: completion) { store in
             _ = try store.recordNotification(
                 type: type, subtype: subtype, uuid: uuid, environment: notification?.environment,
-                originalTransactionIds: notification?.originalTransactionIds ?? [], body: text, received: now)
+                originalTransactionIds: notification?.originalTransactionIds ?? [], body: text, signed: false, received: now)
             guard let notification else { return [] }
             try store.save(transactions: notification.transactions, renewals: notification.renewals)
             if let latest = notification.latestReceipt, !notification.originalTransactionIds.isEmpty {

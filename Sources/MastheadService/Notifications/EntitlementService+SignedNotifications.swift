@@ -40,7 +40,7 @@ extension EntitlementService {
         }) { [subscriptions] store in
             _ = try store.recordNotification(
                 type: type, subtype: payload.subtype?.rawValue, uuid: payload.notificationUUID, environment: environment,
-                originalTransactionIds: subscriptions.map(\.originalTransactionId), body: text, received: now)
+                originalTransactionIds: subscriptions.map(\.originalTransactionId), body: text, signed: true, received: now)
             try store.save(transactions: transaction?.transactions ?? [], renewals: renewal.map { [$0] } ?? [])
             var users: Set<ExactKey> = []
             for subscription in subscriptions {
