@@ -34,11 +34,12 @@ extension PublicationEntitlement {
     private func context(for reason: AccessReason, issue: Issue) -> String {
         switch reason {
         case .publishedDuringPeriod(let number):
+            let giver = periods[number].intervals.first { $0.contains(issue.published) }
             return " Period #\(number), started by \(start(of: number)), \(ending(of: periods[number]))."
-                + " Archive access keeps every issue published during a period, also after the subscription ends."
+                + " Archive access keeps every issue published during a period, also after \(holder(giver)) ends."
         case .unlockedAtPeriodStart(let number):
             return " \(capitalised(start(of: number))) unlocked the latest issue published by then, \(titles(unlockedBy: number))."
-                + " Archive access keeps it, also after the subscription ends."
+                + " Archive access keeps it, also after \(holder(periods[number].intervals.first)) ends."
         case .streaming(let number, let window):
             let scope = window.map { "the latest \($0) published issues" } ?? "every published issue"
             return " Streaming period #\(number), started by \(start(of: number)), \(ending(of: periods[number]))."
@@ -58,25 +59,29 @@ extension PublicationEntitlement {
         case .notYetPublished:
             return " Whether it can be read once published depends on what the reader has then."
         case .notSubscribed:
-            return " Nothing this reader bought or was given covers \(publication.title ?? publication.id)."
+            return " Nothing this reader bought or was given covers \(holdsAnything ? "this issue" : publication.title ?? publication.id)."
         case .grantRevoked(_, _, let revokedAt):
             return " A revoked grant gives nothing from its revocation on (\(Grant.day(revokedAt))); what an archive grant gave before it stays readable."
         case .refunded(let transactionId):
             guard let refund = refunded.first(where: { $0.transactionId.sameBytes(as: transactionId) }) else { return "" }
             let time = refund.issueId != nil ? "" : ", not even the issues published in the time it would have paid for (\(Grant.day(refund.start)) to \(Grant.day(refund.end)))"
-            return " Apple refunded transaction \(transactionId) (\(refund.productId)) on \(Grant.day(refund.refundedAt)); "
-                + "a refunded purchase gives nothing\(time)."
+            // Only a revocation type says it was a refund: without one it is a revocation.
+            let what = refund.revocationType == .refundFull || refund.revocationType == .refundProrated ? "refunded" : "revoked"
+            return " Apple \(what) transaction \(transactionId) (\(refund.productId)) on \(Grant.day(refund.refundedAt)); "
+                + "a \(what) purchase gives nothing\(time)."
         case .endedByRevocation(_, let revokedAt, _, _):
             return " Issues published before \(Grant.day(revokedAt)) stay readable; this one was published after the purchase ended."
         case .publishedBeforeSubscription(let firstStart):
             guard let first = periods.firstIndex(where: { $0.access == .archive && $0.start == firstStart }) else { return "" }
             return " The first period began with \(start(of: first)), which unlocked \(unlocked(by: first, not: issue))."
         case .publishedDuringLapse(let lapseStart, let lapseEnd):
-            var text = " The subscription lapsed on \(Grant.day(lapseStart))"
+            let ended = periods.last { $0.access == .archive && $0.end == lapseStart }?.intervals.last { $0.end == lapseStart }
+            let granted = ended?.kind == .grant
+            var text = granted ? " \(capitalised(holder(ended))) ended on \(Grant.day(lapseStart))" : " The subscription lapsed on \(Grant.day(lapseStart))"
             if let lapseEnd, let next = periods.firstIndex(where: { $0.access == .archive && $0.start == lapseEnd }) {
                 text += " and \(start(of: next)) unlocked \(unlocked(by: next, not: issue))."
             } else {
-                text += " and has not started again since."
+                text += granted ? " and no period has started since." : " and has not started again since."
             }
             return text
         case .streamingInactive(let since):
@@ -121,6 +126,13 @@ extension PublicationEntitlement {
         let unlocked = titles(unlockedBy: number)
         if unlocked.isEmpty { return "no issue (none was published by then)" }
         return "only the latest issue published by then, \(unlocked), not \(issue.title ?? issue.id)"
+    }
+
+    /// What gives archive access through an interval: "the subscription", or a grant by its source
+    /// in words and its id, "print subscription g-1" (R17).
+    private func holder(_ interval: Interval?) -> String {
+        guard let interval, interval.kind == .grant else { return "the subscription" }
+        return "\(Grant.words(forSource: interval.productId)) \(interval.transactionId)"
     }
 
     private func capitalised(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }

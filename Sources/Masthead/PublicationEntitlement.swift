@@ -23,6 +23,9 @@ public struct PublicationEntitlement: Sendable {
     private let revokedIssueGrants: [Grant]
     /// Span grants a revocation by the as-of instant cut short (R17), for denials.
     private let revokedSpans: [(grant: Grant, access: AccessStyle)]
+    /// Whether the reader holds anything for the publication as of the as-of instant, free issues
+    /// aside: a purchase (refunded ones included) or a grant (revoked ones included), for denials.
+    let holdsAnything: Bool
 
     init(
         publication: Publication, transactions: [ProductPurchase], history: PurchaseHistory, catalog: Catalog, at: Instant,
@@ -45,6 +48,9 @@ public struct PublicationEntitlement: Sendable {
         singlePurchases = builder.singlePurchases
         revokedIssueGrants = builder.revokedIssueGrants
         revokedSpans = builder.revokedSpans
+        holdsAnything =
+            transactions.contains { $0.transaction.purchase <= at } || !builder.intervals.isEmpty || !builder.grantedIssues.isEmpty
+            || !builder.revokedIssueGrants.isEmpty || !builder.revokedSpans.isEmpty
         readable = PublicationEntitlement.readableIssues(
             publication: publication, periods: periods, singlePurchases: builder.singlePurchases, grantedIssues: builder.grantedIssues, at: at)
         status = PublicationEntitlement.status(

@@ -62,8 +62,21 @@ struct IssueParagraphTests {
                 + "Whether it can be read once published depends on what the reader has then.")
     }
 
-    /// A renewal refunded five days in: April, published in the time it paid for, names the refund.
+    /// A renewal Apple fully refunded five days in: April, published in the time it paid for, names the refund.
     @Test func R5_1_refundedIssue_namesTheRefundItsDateAndTransaction() {
+        var refunded = Mock.renewal("t2", "monthly", "2020-03-20T11:58", "2020-04-20T12:00", original: "t1", cancelled: "2020-03-25T09:30")
+        refunded.revocationType = .refundFull
+        let history = [Mock.renewal("t1", "monthly", "2020-02-20T12:00", "2020-03-20T12:00"), refunded]
+        let result = Self.evaluate(history, at: "2020-07-02T00:00")
+        #expect(
+            result.paragraph(aboutIssue: "2020-04")
+                == "April 2020 (2020-04), published 2020-04-01, cannot be read as of 2020-07-02 UTC: the purchase was refunded "
+                + "(transaction t2). Apple refunded transaction t2 (monthly) on 2020-03-25 09:30; a refunded purchase gives nothing, "
+                + "not even the issues published in the time it would have paid for (2020-03-20 11:58 to 2020-04-20 12:00).")
+    }
+
+    /// A cancellation that does not say how Apple revoked the renewal is not called a refund.
+    @Test func R5_1_revocationWithoutItsType_saysRevoked_notRefunded() {
         let history = [
             Mock.renewal("t1", "monthly", "2020-02-20T12:00", "2020-03-20T12:00"),
             Mock.renewal("t2", "monthly", "2020-03-20T11:58", "2020-04-20T12:00", original: "t1", cancelled: "2020-03-25T09:30"),
@@ -72,8 +85,24 @@ struct IssueParagraphTests {
         #expect(
             result.paragraph(aboutIssue: "2020-04")
                 == "April 2020 (2020-04), published 2020-04-01, cannot be read as of 2020-07-02 UTC: the purchase was refunded "
-                + "(transaction t2). Apple refunded transaction t2 (monthly) on 2020-03-25 09:30; a refunded purchase gives nothing, "
+                + "(transaction t2). Apple revoked transaction t2 (monthly) on 2020-03-25 09:30; a revoked purchase gives nothing, "
                 + "not even the issues published in the time it would have paid for (2020-03-20 11:58 to 2020-04-20 12:00).")
+    }
+
+    /// A reader with an issue grant for March asked about April: nothing covers this issue,
+    /// though the grant covers another of the publication; a reader with nothing at all is told
+    /// nothing covers the publication.
+    @Test func notSubscribed_saysThisIssue_whenTheReaderHoldsAnotherIssue() {
+        let march = Grant(
+            grantId: "mg-7", source: "makeGood", scope: .issues(publication: "the-monthly", issueIds: ["2020-03"]), start: Mock.instant("2020-03-10T00:00"))
+        #expect(
+            Self.evaluate([], grants: [march], at: "2020-07-02T00:00").paragraph(aboutIssue: "2020-04")
+                == "April 2020 (2020-04), published 2020-04-01, cannot be read as of 2020-07-02 UTC: no subscription, purchase or grant "
+                + "gives it. Nothing this reader bought or was given covers this issue.")
+        #expect(
+            Self.evaluate([], at: "2020-07-02T00:00").paragraph(aboutIssue: "2020-04")
+                == "April 2020 (2020-04), published 2020-04-01, cannot be read as of 2020-07-02 UTC: no subscription, purchase or grant "
+                + "gives it. Nothing this reader bought or was given covers The Monthly.")
     }
 
     /// R17: an issue the publisher's grant gives, and one whose grant was revoked.
@@ -108,7 +137,25 @@ struct IssueParagraphTests {
             result.paragraph(aboutIssue: "2020-02")
                 == "February 2020 (2020-02), published 2020-02-01, can be read as of 2020-07-02 UTC: unlocked when period #0 started "
                 + "(2020-02-10 00:00), under print subscription g-1, 2020-02-10 – 2020-08-31. Print subscription g-1 starting on "
-                + "2020-02-10 unlocked the latest issue published by then, February 2020. Archive access keeps it, also after the subscription ends.")
+                + "2020-02-10 unlocked the latest issue published by then, February 2020. Archive access keeps it, also after print subscription g-1 ends.")
+    }
+
+    /// R17: archive access a complimentary grant gave is named by the grant, not as a
+    /// subscription: what it keeps, and the lapse after it ended.
+    @Test func R17_archiveFromAGrant_namesTheGrant_notASubscription() {
+        let comp = Grant(
+            grantId: "c-1", source: "comp", scope: .span(publications: ["the-monthly"], access: .archive, window: nil),
+            start: Mock.instant("2020-02-10T00:00"), end: Mock.instant("2020-05-10T00:00"))
+        let result = Self.evaluate([], grants: [comp], at: "2020-07-02T00:00")
+        #expect(
+            result.paragraph(aboutIssue: "2020-03")
+                == "March 2020 (2020-03), published 2020-03-01, can be read as of 2020-07-02 UTC: published during period #0, under "
+                + "complimentary access c-1, 2020-02-10 – 2020-05-09. Period #0, started by complimentary access c-1 starting on 2020-02-10, "
+                + "ran until 2020-05-10. Archive access keeps every issue published during a period, also after complimentary access c-1 ends.")
+        #expect(
+            result.paragraph(aboutIssue: "2020-06")
+                == "June 2020 (2020-06), published 2020-06-01, cannot be read as of 2020-07-02 UTC: published during a lapse "
+                + "(2020-05-10 00:00 → still lapsed). Complimentary access c-1 ended on 2020-05-10 and no period has started since.")
     }
 
     /// Table 6-2 (streaming): during the billing lapse nothing is readable, and the paragraph says since when.
