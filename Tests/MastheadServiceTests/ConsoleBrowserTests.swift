@@ -69,6 +69,58 @@ struct ConsoleBrowserTests {
         #expect(browser.problems.isEmpty, "\(browser.problems)")
     }
 
+    /// A user id nobody matched is opened anyway as a reader not seen yet and given a streaming
+    /// grant with a window through the form; Edit fills the form with the window, and saving it
+    /// unchanged keeps it.
+    @Test func supportAgent_opensANewReaderAnyway_andCorrectsAStreamingGrantKeepingItsWindow() throws {
+        let harness = try Self.seeded()
+        defer { harness.close() }
+        let server = try ServiceHTTPTests.serve(harness)
+        defer { ServiceHTTPTests.stop(server) }
+        let browser = try TestChromium.launch()
+        defer { browser.close() }
+        let page = ConsolePage(browser: browser)
+        do {
+            try browser.navigate("http://127.0.0.1:\(server.port)/console")
+            try browser.waitFor(#"!document.querySelector('#sign-in button[type="submit"]').disabled"#)
+            try signIn(page)
+            try page.find("alice")
+
+            try browser.fill(#"#find [name="q"]"#, "  carol  ")
+            try browser.submit("#find")
+            try browser.waitFor(#"document.querySelector('[data-action="open-anyway"]')"#)
+            #expect(try browser.text(#"[data-action="open-anyway"]"#) == "Open carol anyway")
+            try browser.click(#"[data-action="open-anyway"]"#)
+            try browser.waitFor(#"document.querySelector('[data-role="reader"]').dataset.userId === 'carol' && document.querySelector('[data-role="not-seen"]')"#)
+            try browser.screenshot("console-new-reader")
+
+            try browser.fill(#"#grant [name="grantId"]"#, "carol-streaming")
+            try browser.fill(#"#grant [name="source"]"#, "comp")
+            try page.choose(form: "#grant", name: "scope", value: "span")
+            try page.choose(form: "#grant", name: "publication", value: "the-monthly")
+            try page.choose(form: "#grant", name: "access", value: "streaming")
+            try browser.fill(#"#grant [name="window"]"#, "2")
+            try browser.fill(#"#grant [name="start"]"#, "2020-01-01")
+            try browser.submit("#grant")
+            try page.confirm()
+            try browser.waitFor(#"document.querySelector('[data-role="notice"]')?.textContent.includes('given') && document.querySelector('[data-role="reader"]').dataset.at"#)
+            let given = try Self.api(harness, "/v1/users/carol/grants")
+            #expect(given["grants"]?.elements.first { $0["grantId"]?.string == "carol-streaming" }?["window"]?.int64 == 2)
+
+            try browser.click(#"[data-action="edit-grant"][data-grant-id="carol-streaming"]"#)
+            #expect(try browser.evaluate(#"document.querySelector('#grant [name="window"]').value"#)?.string == "2")
+            try browser.submit("#grant")
+            try page.confirm()
+            try browser.waitFor(#"document.querySelector('[data-role="notice"]')?.textContent.includes('corrected') && document.querySelector('[data-role="reader"]').dataset.at"#)
+            let corrected = try Self.api(harness, "/v1/users/carol/grants")
+            #expect(corrected["grants"]?.elements.first { $0["grantId"]?.string == "carol-streaming" }?["window"]?.int64 == 2)
+        } catch {
+            _ = try? browser.screenshot("console-new-reader-failed")
+            throw error
+        }
+        #expect(browser.problems.isEmpty, "\(browser.problems)")
+    }
+
     /// The page loads without a token, its API calls without one are 401, and a wrong token is
     /// refused with a message.
     private func signedOut(_ page: ConsolePage, port: UInt16) throws {
