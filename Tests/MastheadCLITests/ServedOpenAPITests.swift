@@ -14,7 +14,7 @@ struct ServedOpenAPITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // Only the binary and the catalog: no resource bundle beside it, no build folder nearby.
         let binary = folder.appendingPathComponent("masthead")
-        try FileManager.default.copyItem(at: Tool.binary, to: binary)
+        try Self.copyExecutable(Tool.binary.path, to: binary.path)
         try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("Catalog"), withDestinationURL: Tool.root.appendingPathComponent("Catalog"))
         let server = try ServerProcess(database: folder.appendingPathComponent("masthead.sqlite").path, executable: binary, directory: folder)
         let response = try TestClient(port: server.port).request("GET", "/openapi.json")
@@ -27,5 +27,24 @@ struct ServedOpenAPITests {
         #expect(response?.status == 200)
         let isTheSource = response?.body == expected
         #expect(isTheSource, "the served document is not openapi.json with the version filled in")
+    }
+
+    /// Copies an executable through a descriptor closed on exec: a browser or server another test
+    /// spawns meanwhile must not inherit the copy open for writing, or executing the copy fails
+    /// with "Text file busy" (ETXTBSY) while that child lives.
+    static func copyExecutable(_ source: String, to destination: String) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        let descriptor = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination]) }
+        defer { close(descriptor) }
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination]) }
+                offset += written
+            }
+        }
     }
 }
