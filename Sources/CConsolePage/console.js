@@ -362,7 +362,7 @@ async function loadReader() {
     showError(evidence.reason);
   }
   if (notSeen) {
-    showNotSeen(userId);
+    await showNotSeen(userId);
     return;
   }
   if (entitlements.status === "rejected") {
@@ -386,18 +386,23 @@ function isUnknownUser(error) {
 }
 
 /**
- * Shows that the service has never seen the reader, with the catalog's publications (as the
- * last entitlements answer listed them) offered in the grant form.
+ * Shows that the service has never seen the reader, with the catalog's publications (from
+ * `GET /v1/publications`) offered in the grant form.
  */
-function showNotSeen(userId) {
+async function showNotSeen(userId) {
   const area = $('[data-role="publications"]');
   releaseBlobURLs();
   clear(area);
   $('[data-role="as-of-shown"]').textContent = "Not seen yet";
+  try {
+    state.publications = (await requestJSON("GET", "/v1/publications")).publications || [];
+  } catch (error) {
+    showError(error);
+  }
   fillPublicationChoices();
   const known = state.publications.length
     ? ["The catalog's publications: ", state.publications.map((publication) => publication.title || publication.publication).join(", "), "."]
-    : ["Open a reader the service knows first to list the catalog's publications in the grant form."];
+    : ["The catalog's publications could not be read, so no grant can be given here."];
   area.append(element("section", { class: "card", "data-role": "not-seen" }, [
     element("h2", {}, ["Not seen yet"]),
     element("p", {}, [`The service has no receipt, transaction, app account token or grant for ${userId}. Give a grant to let them read.`]),

@@ -144,6 +144,7 @@ struct ConsolePageTests {
         #expect(load.contains("showNotSeen(userId)"))
         let notSeen = try #require(Self.function("showNotSeen", in: script))
         #expect(notSeen.contains("fillPublicationChoices();"))
+        #expect(notSeen.contains(#"requestJSON("GET", "/v1/publications")"#), "a new reader's grant form must list the catalog's publications")
     }
 
     /// Every subscription state and known revocation type has words; the status element keeps

@@ -288,6 +288,29 @@ struct ServiceRouterTests {
         #expect(Self.readable(restarted, "gina", "2020-06", at: "2020-07-16T00:00:00Z") == true)
     }
 
+    /// `GET /v1/publications` lists every publication of the catalog with its title and its issue
+    /// count, which follows issues published through the API; the API and admin tokens may ask.
+    @Test func publications_listTheCatalog_withTitlesAndIssueCounts() throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        #expect(harness.call("GET", "/v1/publications", token: nil).status == 401)
+        let body = #"{"title": "July special", "published": "2020-07-15T00:00:00Z"}"#
+        #expect(harness.call("PUT", "/v1/publications/the-monthly/issues/2020-07-special", token: "admin-token", json: body).status == 200)
+        for token in ["api-token", "admin-token"] {
+            let answer = harness.call("GET", "/v1/publications", token: token)
+            #expect(answer.status == 200)
+            let listed = answer.json?["publications"]?.elements.map { $0 } ?? []
+            #expect(listed.map { $0["publication"]?.string } == harness.service.catalog.publications.map(\.id))
+            for entry in listed {
+                let id = try #require(entry["publication"]?.string)
+                let issues = harness.call("GET", "/v1/publications/\(id)/issues", token: token).json
+                #expect(entry["title"]?.string == issues?["title"]?.string)
+                #expect(entry["issueCount"]?.int64 == issues?["issues"].map { Int64($0.elements.map { $0 }.count) })
+            }
+            #expect(listed.first { $0["publication"]?.string == "the-monthly" }?["issueCount"]?.int64 == 13)
+        }
+    }
+
     @Test(arguments: StoreBackend.tested) func refreshDue_andMetrics(backend: StoreBackend) throws {
         let harness = try ServiceHarness(backend: backend, now: "2020-07-15T00:00:00Z")
         defer { harness.close() }

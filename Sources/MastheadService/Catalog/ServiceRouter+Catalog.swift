@@ -3,11 +3,14 @@ import MastheadFormats
 import MastheadHTTP
 import MastheadJSON
 
-/// The catalog's routes: `GET /v1/publications/{publicationId}/issues` and
+/// The catalog's routes: `GET /v1/publications`, `GET /v1/publications/{publicationId}/issues` and
 /// `PUT /v1/publications/{publicationId}/issues/{issueId}` (publishing an issue, with the admin token).
 extension ServiceRouter {
     /// The catalog routes, in the OpenAPI document's order.
     static let catalogRoutes: [Route] = [
+        Route(
+            ["GET"], "/v1/publications", .apiToken, label: "publications",
+            .immediate { router, _, _ throws(AnyServiceFailure) in router.listPublications() }),
         Route(
             ["GET"], "/v1/publications/{publicationId}/issues", .apiToken, label: "publication_issues",
             .immediate { router, _, ids throws(AnyServiceFailure) in try router.listIssues(publicationId: ids[.publication]) }),
@@ -17,6 +20,25 @@ extension ServiceRouter {
                 router.publishIssue(request, publicationId: ids[.publication], issueId: ids[.issue], reply: reply)
             }),
     ]
+
+    /// `GET /v1/publications`: the catalog's publications, in its order, each with its title and
+    /// how many issues it has (published or not yet).
+    func listPublications() -> HTTPResponse {
+        var writer = JSONWriter(capacity: 1024)
+        writer.beginObject()
+        writer.key("publications")
+        writer.beginArray()
+        for publication in service.catalog.publications {
+            writer.beginObject()
+            writer.field("publication", publication.id)
+            writer.field("title", publication.title)
+            writer.field("issueCount", Int64(publication.issues.count))
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        return .json(200, writer.bytes)
+    }
 
     /// `GET /v1/publications/{publicationId}/issues`: the publication and its issues.
     func listIssues(publicationId: String) throws(AnyServiceFailure) -> HTTPResponse {
