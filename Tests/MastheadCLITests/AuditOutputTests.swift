@@ -3,6 +3,7 @@ import Masthead
 import MastheadAudit
 @testable import MastheadCLI
 import Testing
+import MastheadTestSupport
 
 /// The audit's other outputs: CSV, the HTML report, the summary per product, the progress line.
 struct AuditOutputTests {

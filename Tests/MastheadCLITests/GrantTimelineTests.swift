@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MastheadTestSupport
 
 /// `masthead timeline` of a reader with the publisher's grants (R17): span grants in a row per
 /// source, in their own colour, named by grant id (never as a transaction); granted issues

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MastheadTestSupport
 
 /// The pictures render: `rsvg-convert` (librsvg, when installed) turns the timeline and the
 /// report's chart into PNG images of the size the SVG declares.

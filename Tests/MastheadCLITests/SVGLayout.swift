@@ -1,5 +1,6 @@
 import Foundation
 @testable import MastheadReports
+import MastheadTestSupport
 
 /// Where a picture's labels lie, measured with the font's advance widths, and what a reader would
 /// find wrong with them: a label outside the canvas, two labels over each other, a line through a

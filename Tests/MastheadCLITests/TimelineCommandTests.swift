@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MastheadTestSupport
 
 /// `masthead timeline`: the picture holds the right bars, gaps and ticks, in the right places.
 struct TimelineCommandTests {

@@ -1,9 +1,7 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import MastheadHTTP
 import MastheadJSON
+import MastheadTestSupport
 import Testing
 
 /// What a support agent asks with the admin token: the one-paragraph answer about an issue
@@ -100,7 +98,7 @@ struct ExplanationRouteTests {
         #expect(response.status == 200)
         #expect(response.headers.first { $0.name == "Content-Type" }?.value == "image/svg+xml; charset=utf-8")
         #expect(response.headers.first { $0.name == "X-Content-Type-Options" }?.value == "nosniff")
-        let elements = try XMLElements.read(response.body)
+        let elements = try SVGElements.read(response.body)
         #expect(elements.first?.name == "svg")
         #expect(elements.filter { $0.classes.contains("publication") }.map { $0.attributes["data-publication"] } == ["the-monthly"])
         #expect(elements.first { $0.classes.contains("heading") }?.text == "alice — as of 2020-07-02 00:00 UTC, production")
@@ -113,7 +111,7 @@ struct ExplanationRouteTests {
         ])
         #expect(Self.outsideTheViewBox(elements).isEmpty, "\(Self.outsideTheViewBox(elements))")
         // Only the publication asked for; another is 404.
-        let one = try XMLElements.read(Self.timeline(harness, query: "at=2020-07-02T00:00:00Z&publication=the-monthly").body)
+        let one = try SVGElements.read(Self.timeline(harness, query: "at=2020-07-02T00:00:00Z&publication=the-monthly").body)
         #expect(one.filter { $0.classes.contains("publication") }.count == 1)
         let unknown = Self.timeline(harness, query: "publication=the-daily")
         #expect(unknown.status == 404)
@@ -125,11 +123,11 @@ struct ExplanationRouteTests {
     @Test func timeline_asOfLine_standsAtTheAsOfInstant() throws {
         let harness = try Self.harness()
         defer { harness.close() }
-        let july = try XMLElements.read(Self.timeline(harness, query: "at=2020-07-01T00:00:00Z").body)
+        let july = try SVGElements.read(Self.timeline(harness, query: "at=2020-07-01T00:00:00Z").body)
         let issueTick = try #require(Self.first("line", in: july, under: { $0.attributes["data-issue"] == "2020-07" })?.number("x1"))
         let asOfLine = try #require(Self.first("line", in: july, under: { $0.classes.contains("as-of") })?.number("x1"))
         #expect(asOfLine == issueTick)
-        let lapsed = try XMLElements.read(Self.timeline(harness, query: "at=2020-05-15T00:00:00Z").body)
+        let lapsed = try SVGElements.read(Self.timeline(harness, query: "at=2020-05-15T00:00:00Z").body)
         let lapse = try #require(Self.first("rect", in: lapsed, under: { $0.classes.contains("lapse") }))
         let lapseEnd = try #require(lapse.number("x").flatMap { x in lapse.number("width").map { x + $0 } })
         let line = try #require(Self.first("line", in: lapsed, under: { $0.classes.contains("as-of") })?.number("x1"))
@@ -137,7 +135,7 @@ struct ExplanationRouteTests {
     }
 
     /// The first element named `name` inside the first element that `parent` selects.
-    static func first(_ name: String, in elements: [XMLElements.Element], under parent: (XMLElements.Element) -> Bool) -> XMLElements.Element? {
+    static func first(_ name: String, in elements: [SVGElements.Element], under parent: (SVGElements.Element) -> Bool) -> SVGElements.Element? {
         guard let index = elements.firstIndex(where: parent) else { return nil }
         return elements.inside(index).first { $0.name == name }
     }
@@ -151,7 +149,7 @@ struct ExplanationRouteTests {
         defer { harness.close() }
         let response = Self.timeline(harness, user: encoded, query: "at=2020-07-02T00:00:00Z")
         #expect(response.status == 200)
-        let elements = try XMLElements.read(response.body)
+        let elements = try SVGElements.read(response.body)
         #expect(!elements.contains { $0.name == "img" })
         #expect(!elements.contains { $0.attributes.keys.contains { $0.lowercased().hasPrefix("on") } })
         #expect(elements.first { $0.classes.contains("heading") }?.text == "\(id) — as of 2020-07-02 00:00 UTC, production")
@@ -170,7 +168,7 @@ struct ExplanationRouteTests {
     }
 
     /// The drawn elements (and text) that reach outside the picture's view box.
-    static func outsideTheViewBox(_ elements: [XMLElements.Element]) -> [String] {
+    static func outsideTheViewBox(_ elements: [SVGElements.Element]) -> [String] {
         guard let root = elements.first, let box = root.attributes["viewBox"]?.split(separator: " ").compactMap({ Double($0) }), box.count == 4 else {
             return ["the picture has no view box"]
         }
@@ -187,63 +185,5 @@ struct ExplanationRouteTests {
             }
         }
         return problems
-    }
-}
-
-/// The elements of an XML document in document order, read with Foundation's parser: a document
-/// that is not well-formed fails the read.
-final class XMLElements: NSObject, XMLParserDelegate {
-    struct Element {
-        var name: String
-        var attributes: [String: String]
-        /// The text directly inside the element (a `<title>` child's not included).
-        var text = ""
-        /// The index of the enclosing element, nil for the root.
-        var parent: Int?
-        var classes: [String] { attributes["class"]?.split(separator: " ").map(String.init) ?? [] }
-        func number(_ name: String) -> Double? { attributes[name].flatMap(Double.init) }
-    }
-
-    private(set) var elements: [Element] = []
-    private var open: [Int] = []
-    private var failure: (any Error)?
-
-    static func read(_ bytes: [UInt8]) throws -> [Element] {
-        let reader = XMLElements()
-        let parser = XMLParser(data: Data(bytes))
-        parser.delegate = reader
-        guard parser.parse() else { throw reader.failure ?? parser.parserError ?? CocoaError(.fileReadCorruptFile) }
-        return reader.elements
-    }
-
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
-    ) {
-        elements.append(Element(name: elementName, attributes: attributes, parent: open.last))
-        open.append(elements.count - 1)
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        open.removeLast()
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if let current = open.last, elements[current].name != "title" { elements[current].text += string }
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) { failure = parseError }
-}
-
-extension [XMLElements.Element] {
-    /// The elements inside the element at `index` (at any depth).
-    func inside(_ index: Int) -> [XMLElements.Element] {
-        indices.filter { candidate in
-            var parent = self[candidate].parent
-            while let current = parent {
-                if current == index { return true }
-                parent = self[current].parent
-            }
-            return false
-        }.map { self[$0] }
     }
 }

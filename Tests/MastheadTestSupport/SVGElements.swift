@@ -1,62 +1,68 @@
-import Foundation
+public import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+public import FoundationXML
 #endif
 
 /// The elements of an XML document (SVG here), in document order, read with Foundation's parser:
 /// a document that is not well-formed fails the read.
-final class SVGElements: NSObject, XMLParserDelegate {
-    struct Element {
-        var name: String
-        var attributes: [String: String]
+public final class SVGElements: NSObject, XMLParserDelegate {
+    public struct Element {
+        public var name: String
+        public var attributes: [String: String]
         /// The text directly inside the element (a `<title>` child's text not included).
-        var text = ""
+        public var text = ""
         /// The index of the enclosing element, nil for the root.
-        var parent: Int?
+        public var parent: Int?
         /// The `class` attribute's words.
-        var classes: [String] { attributes["class"]?.split(separator: " ").map(String.init) ?? [] }
+        public var classes: [String] { attributes["class"]?.split(separator: " ").map(String.init) ?? [] }
         /// A numeric attribute.
-        func number(_ name: String) -> Double? { attributes[name].flatMap(Double.init) }
+        public func number(_ name: String) -> Double? { attributes[name].flatMap(Double.init) }
     }
 
-    private(set) var elements: [Element] = []
+    public private(set) var elements: [Element] = []
     private var open: [Int] = []
     private var failure: (any Error)?
 
-    static func read(_ text: String) throws -> [Element] {
+    /// The elements of `text`, or the parser's error.
+    public static func read(_ text: String) throws -> [Element] {
+        try read(Array(text.utf8))
+    }
+
+    /// The elements of a document's bytes, or the parser's error.
+    public static func read(_ bytes: [UInt8]) throws -> [Element] {
         let reader = SVGElements()
-        let parser = XMLParser(data: Data(text.utf8))
+        let parser = XMLParser(data: Data(bytes))
         parser.delegate = reader
         guard parser.parse() else { throw reader.failure ?? parser.parserError ?? CocoaError(.fileReadCorruptFile) }
         return reader.elements
     }
 
-    func parser(
+    public func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
     ) {
         elements.append(Element(name: elementName, attributes: attributes, parent: open.last))
         open.append(elements.count - 1)
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+    public func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
         open.removeLast()
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    public func parser(_ parser: XMLParser, foundCharacters string: String) {
         if let current = open.last, elements[current].name != "title" { elements[current].text += string }
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) { failure = parseError }
+    public func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) { failure = parseError }
 }
 
 extension [SVGElements.Element] {
     /// The elements whose class list holds every one of `classes`.
-    func classed(_ classes: String...) -> [SVGElements.Element] {
+    public func classed(_ classes: String...) -> [SVGElements.Element] {
         filter { element in classes.allSatisfy(element.classes.contains) }
     }
 
     /// The elements inside the element at `index` (at any depth).
-    func inside(_ index: Int) -> [SVGElements.Element] {
+    public func inside(_ index: Int) -> [SVGElements.Element] {
         indices.filter { candidate in
             var parent = self[candidate].parent
             while let current = parent {
