@@ -10,8 +10,8 @@ public enum EntitlementJSON {
         if let userId { writer.field("user_id", userId) }
         writer.field("at", entitlements.at.description)
         writer.field("environment", entitlements.environment.rawValue)
-        writeArray("publications", entitlements.publications, into: &writer) { writer, publication in write(publication, into: &writer) }
-        writeArray("unknownProducts", entitlements.unknownProductIds, into: &writer) { writer, productId in writer.string(productId) }
+        writer.array("publications", entitlements.publications) { writer, publication in write(publication, into: &writer) }
+        writer.array("unknownProducts", entitlements.unknownProductIds) { writer, productId in writer.string(productId) }
         writer.endObject()
     }
 
@@ -22,17 +22,17 @@ public enum EntitlementJSON {
         writer.field("title", entitlement.publication.title)
         writer.key("status")
         write(entitlement.status, into: &writer)
-        writeArray("periods", entitlement.periods.enumerated(), into: &writer) { writer, period in
+        writer.array("periods", entitlement.periods.enumerated()) { writer, period in
             write(period.element, index: period.offset, into: &writer)
         }
-        writeArray("lapses", entitlement.lapses, into: &writer) { writer, lapse in
+        writer.array("lapses", entitlement.lapses) { writer, lapse in
             writer.beginObject()
             writer.field("access", lapse.access.rawValue)
             writer.field("start", lapse.start.description)
             writer.field("end", lapse.end?.description)
             writer.endObject()
         }
-        writeArray("refunded", entitlement.refunded, into: &writer) { writer, refund in
+        writer.array("refunded", entitlement.refunded) { writer, refund in
             writer.beginObject()
             writer.field("transactionId", refund.transactionId)
             writer.field("productId", refund.productId)
@@ -41,11 +41,11 @@ public enum EntitlementJSON {
             writeNumber("revocationPercentage", refund.revocationPercentage.map(Int64.init), into: &writer)
             writer.endObject()
         }
-        writeArray("purchaseTerms", entitlement.purchases, into: &writer) { writer, transaction in
+        writer.array("purchaseTerms", entitlement.purchases) { writer, transaction in
             if let terms = transaction.terms { write(terms, of: transaction, into: &writer) }
         }
-        writeArray("readable", entitlement.readable, into: &writer) { writer, entry in writer.string(entry.issue.id) }
-        writeArray("issues", entitlement.decisions, into: &writer) { writer, decision in
+        writer.array("readable", entitlement.readable) { writer, entry in writer.string(entry.issue.id) }
+        writer.array("issues", entitlement.decisions) { writer, decision in
             write(decision.issue, decision.access, entitlement, into: &writer)
         }
         writer.endObject()
@@ -89,7 +89,7 @@ public enum EntitlementJSON {
                 writer.key("reason")
                 write(reasons[0], entitlement, into: &writer)
             }
-            writeArray("reasons", reasons, into: &writer) { writer, reason in write(reason, entitlement, into: &writer) }
+            writer.array("reasons", reasons) { writer, reason in write(reason, entitlement, into: &writer) }
         case .notReadable(let denial):
             writer.field("readable", false)
             writer.key("reason")
@@ -110,14 +110,14 @@ public enum EntitlementJSON {
     static func write(_ status: SubscriptionStatus, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("state", status.state.rawValue)
-        writeMember("autoRenew", status.autoRenewOn, into: &writer) { writer, on in writer.bool(on) }
+        writer.member("autoRenew", status.autoRenewOn) { writer, on in writer.bool(on) }
         writer.field("productId", status.currentProductId)
         writer.field("autoRenewProductId", status.autoRenewProductId)
         writer.field("pendingPlanChange", status.hasPendingPlanChange)
         writer.field("expirationIntent", status.expirationIntent)
         writer.field("grantId", status.grantId)
         writer.field("grantSource", status.grantSource)
-        writeMember("renewalTerms", status.renewalTerms, into: &writer) { writer, terms in write(terms, into: &writer) }
+        writer.member("renewalTerms", status.renewalTerms) { writer, terms in write(terms, into: &writer) }
         writer.endObject()
     }
 
@@ -132,7 +132,7 @@ public enum EntitlementJSON {
         writer.field("offerPeriod", terms.offerPeriod)
         writer.field("appTransactionId", terms.appTransactionId)
         writer.field("billingPlanType", terms.billingPlanType)
-        writeMember("commitmentInfo", terms.commitment, into: &writer) { writer, commitment in
+        writer.member("commitmentInfo", terms.commitment) { writer, commitment in
             writer.beginObject()
             writeNumber("billingPeriodNumber", commitment.billingPeriodNumber.map(Int64.init), into: &writer)
             writeNumber("totalBillingPeriods", commitment.totalBillingPeriods.map(Int64.init), into: &writer)
@@ -151,13 +151,13 @@ public enum EntitlementJSON {
         writeNumber("offerType", terms.offerType.map(Int64.init), into: &writer)
         writer.field("offerIdentifier", terms.offerIdentifier)
         writer.field("offerPeriod", terms.offerPeriod)
-        writeMember("eligibleWinBackOfferIds", terms.eligibleWinBackOfferIds, into: &writer) { writer, ids in
+        writer.member("eligibleWinBackOfferIds", terms.eligibleWinBackOfferIds) { writer, ids in
             writer.beginArray()
             for id in ids { writer.string(id) }
             writer.endArray()
         }
         writer.field("renewalBillingPlanType", terms.renewalBillingPlanType)
-        writeMember("commitmentInfo", terms.commitment, into: &writer) { writer, commitment in
+        writer.member("commitmentInfo", terms.commitment) { writer, commitment in
             writer.beginObject()
             writer.field("commitmentAutoRenewProductId", commitment.autoRenewProductId)
             writeNumber("commitmentAutoRenewStatus", commitment.autoRenewStatus.map(Int64.init), into: &writer)
@@ -171,25 +171,7 @@ public enum EntitlementJSON {
 
     /// `"name": value`, or `"name": null` when `value` is nil.
     private static func writeNumber(_ name: String, _ value: Int64?, into writer: inout JSONWriter) {
-        writeMember(name, value, into: &writer) { writer, value in writer.int(value) }
-    }
-
-    /// `"name":` and the value `writeValue` writes, or `"name": null` when `value` is nil.
-    private static func writeMember<Value>(
-        _ name: String, _ value: Value?, into writer: inout JSONWriter, _ writeValue: (inout JSONWriter, Value) -> Void
-    ) {
-        writer.key(name)
-        if let value { writeValue(&writer, value) } else { writer.null() }
-    }
-
-    /// `"name": [...]`, each of `elements` written by `writeElement`.
-    private static func writeArray<Elements: Sequence>(
-        _ name: String, _ elements: Elements, into writer: inout JSONWriter, _ writeElement: (inout JSONWriter, Elements.Element) -> Void
-    ) {
-        writer.key(name)
-        writer.beginArray()
-        for element in elements { writeElement(&writer, element) }
-        writer.endArray()
+        writer.member(name, value) { writer, value in writer.int(value) }
     }
 
     static func write(_ period: Period, index: Int, into writer: inout JSONWriter) {
@@ -198,7 +180,7 @@ public enum EntitlementJSON {
         writer.field("access", period.access.rawValue)
         writer.field("start", period.start.description)
         writer.field("end", period.end == .distantFuture ? nil : period.end.description)
-        writeArray("intervals", period.intervals, into: &writer) { writer, interval in
+        writer.array("intervals", period.intervals) { writer, interval in
             writer.beginObject()
             // A grant's interval names the grant and its source (R17).
             writer.field(interval.kind == .grant ? "grantId" : "transactionId", interval.transactionId)

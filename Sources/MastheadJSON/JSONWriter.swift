@@ -122,6 +122,20 @@ public struct JSONWriter: Sendable {
         optionalString(value)
     }
 
+    /// Writes `"name":` and the value `writeValue` writes, or `"name": null` when `value` is nil.
+    public mutating func member<Value>(_ name: String, _ value: Value?, _ writeValue: (inout JSONWriter, Value) -> Void) {
+        key(name)
+        if let value { writeValue(&self, value) } else { null() }
+    }
+
+    /// Writes `"name": [...]`, each of `elements` written by `writeElement`.
+    public mutating func array<Elements: Sequence>(_ name: String, _ elements: Elements, _ writeElement: (inout JSONWriter, Elements.Element) -> Void) {
+        key(name)
+        beginArray()
+        for element in elements { writeElement(&self, element) }
+        endArray()
+    }
+
     private mutating func appendQuoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text

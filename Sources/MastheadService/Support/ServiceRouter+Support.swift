@@ -68,21 +68,14 @@ extension ServiceRouter {
                 + 256 * evidence.notifications.count + 256 * evidence.grants.count + 128 * evidence.appAccountTokens.count)
         writer.beginObject()
         writer.field("userId", userId)
-        ServiceRouter.writeArray("subscriptions", evidence.subscriptions, into: &writer, ServiceRouter.write)
-        ServiceRouter.writeArray("transactions", evidence.transactions, into: &writer, ServiceRouter.write)
-        ServiceRouter.writeArray("renewals", evidence.renewals, into: &writer, ServiceRouter.write)
-        ServiceRouter.writeArray("notifications", evidence.notifications, into: &writer, ServiceRouter.write)
-        ServiceRouter.writeArray("grants", evidence.grants, into: &writer, ServiceRouter.write)
-        ServiceRouter.writeArray("appAccountTokens", evidence.appAccountTokens, into: &writer, ServiceRouter.write)
+        writer.array("subscriptions", evidence.subscriptions) { ServiceRouter.write($1, into: &$0) }
+        writer.array("transactions", evidence.transactions) { ServiceRouter.write($1, into: &$0) }
+        writer.array("renewals", evidence.renewals) { ServiceRouter.write($1, into: &$0) }
+        writer.array("notifications", evidence.notifications) { ServiceRouter.write($1, into: &$0) }
+        writer.array("grants", evidence.grants) { ServiceRouter.write($1, into: &$0) }
+        writer.array("appAccountTokens", evidence.appAccountTokens) { ServiceRouter.write($1, into: &$0) }
         writer.endObject()
         return .json(200, writer.bytes)
-    }
-
-    private static func writeArray<Element>(_ key: String, _ elements: [Element], into writer: inout JSONWriter, _ write: (Element, inout JSONWriter) -> Void) {
-        writer.key(key)
-        writer.beginArray()
-        for element in elements { write(element, &writer) }
-        writer.endArray()
     }
 
     /// `{"environment", "originalTransactionId", "linkedAt"}`.
@@ -108,8 +101,7 @@ extension ServiceRouter {
         writer.field("revoked", transaction.cancellation?.description)
         writer.field("unsignedRevoked", transaction.unsignedCancellation?.description)
         writer.field("revocationType", transaction.revocationType?.rawValue)
-        writer.key("revocationPercentage")
-        if let percentage = transaction.revocationPercentage { writer.int(Int64(percentage)) } else { writer.null() }
+        writer.member("revocationPercentage", transaction.revocationPercentage) { $0.int(Int64($1)) }
         writer.field("upgraded", transaction.isUpgraded)
         writer.field("trial", transaction.isTrial)
         writer.field("introOffer", transaction.isIntroductoryOffer)
@@ -127,8 +119,7 @@ extension ServiceRouter {
         writer.field("evidenceAt", renewal.evidence?.description)
         writer.field("productId", renewal.productId)
         writer.field("autoRenewProductId", renewal.autoRenewProductId)
-        writer.key("autoRenewOn")
-        if let on = renewal.autoRenewOn { writer.bool(on) } else { writer.null() }
+        writer.member("autoRenewOn", renewal.autoRenewOn) { $0.bool($1) }
         writer.field("billingRetry", renewal.isInBillingRetry)
         writer.field("gracePeriodExpires", renewal.gracePeriodExpires?.description)
         writer.field("expirationIntent", renewal.expirationIntent)
