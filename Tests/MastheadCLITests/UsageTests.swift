@@ -65,7 +65,7 @@ struct UsageTests {
             stores, exactly as GET /v1/users/{userId}/entitlements does: the user's stored history
             (transactions, renewal infos, grants, licences) and the catalog with the issues published
             through the service, read in one snapshot without writing (safe while the service runs;
-            --format json prints the service's body, userId included). A user the database does not
+            --format json prints the service's body, user_id included). A user the database does not
             hold (ids are matched by their exact bytes) exits 64; a database that cannot be read, or
             whose schema is older than this masthead's (it is never migrated from here), exits 66.
 
