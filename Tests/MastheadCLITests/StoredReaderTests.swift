@@ -161,25 +161,43 @@ struct StoredReaderTests {
     }
 
     /// A database whose schema lacks a migration is refused (exit 66, saying how to bring it up
-    /// to date) and not migrated; a SQLite file that is not the service's database is refused too.
-    @Test func olderSchema_isRefused_andNotMigrated() throws {
-        let folder = try Tool.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = try AuditDatabaseTests.database(in: folder, users: [("alice", "table-6-1")])
-        let known = try SQLiteStore(path: path, readOnly: true).schemaVersion().known
-        try SQLiteStore(path: path).database.execute("DELETE FROM migrations WHERE version = \(known)")
-        let run = try Self.check(path, "alice", at: "2020-07-02T00:00:00Z")
+    /// to date) and not migrated; a database that is not the service's is refused too.
+    @Test(arguments: StoreBackend.tested) func olderSchema_isRefused_andNotMigrated(backend: StoreBackend) throws {
+        let database = try backend.freshDatabase()
+        defer { if backend == .sqlite { try? FileManager.default.removeItem(atPath: database) } }
+        // Another program's SQLite file; the PostgreSQL database is new and empty.
+        if backend == .sqlite { try Database(path: database).execute("CREATE TABLE notes (text TEXT)") }
+        let empty = try Self.check(database, "alice", at: "2020-07-02T00:00:00Z")
+        #expect(empty.status == 66)
+        #expect(empty.errors.contains("it holds no Masthead schema"), "\(empty.errors)")
+        // Opened for writing, the store applies every migration; the newest is then forgotten.
+        let known: Int
+        switch backend {
+        case .sqlite:
+            let store = try SQLiteStore(path: database)
+            known = try store.schemaVersion().known
+            try store.run("DELETE FROM migrations WHERE version = \(known)", [])
+        case .postgreSQL:
+            let store = try PostgreSQLStore(url: database)
+            known = try store.schemaVersion().known
+            try store.run("DELETE FROM migrations WHERE version = \(known)", [])
+        }
+        let run = try Self.check(database, "alice", at: "2020-07-02T00:00:00Z")
         #expect(run.status == 66)
         #expect(run.output == "")
         #expect(run.errors.contains("its schema has \(known - 1) of the \(known) migrations this masthead reads"), "\(run.errors)")
         #expect(run.errors.contains("start this version's 'masthead serve' on it once"))
-        #expect(try SQLiteStore(path: path, readOnly: true).schemaVersion().applied == known - 1)
+        let applied = try backend == .sqlite
+            ? SQLiteStore(path: database, readOnly: true).schemaVersion().applied : PostgreSQLStore(url: database, readOnly: true).schemaVersion().applied
+        #expect(applied == known - 1)
+    }
 
-        let other = folder.appendingPathComponent("other.sqlite").path
-        try Database(path: other).execute("CREATE TABLE notes (text TEXT)")
-        let foreign = try Self.check(other, "alice", at: "2020-07-02T00:00:00Z")
-        #expect(foreign.status == 66)
-        #expect(foreign.errors.contains("it holds no Masthead schema"), "\(foreign.errors)")
+    /// A PostgreSQL server that cannot be reached: exit 66, the URL named without its password.
+    @Test func unreachablePostgreSQL_exits66_namedWithoutItsPassword() throws {
+        let run = try Self.check("postgresql://ana:s3cret@%2Fnonexistent:5999/masthead", "alice", at: "2020-07-02T00:00:00Z")
+        #expect(run.status == 66)
+        #expect(run.errors.hasPrefix("masthead: cannot read postgresql://ana@%2Fnonexistent:5999/masthead: "), "\(run.errors)")
+        #expect(!run.errors.contains("s3cret"))
     }
 
     /// Per publication: the status's state, the periods (number, access, start) and the decisions
