@@ -49,4 +49,15 @@ public struct Catalog: Sendable {
         if let index = indexByPublicationId[ExactKey(publication.id)] { list[index] = publication } else { list.append(publication) }
         return Catalog(publications: list, products: Array(products.values))
     }
+
+    /// This catalog with issues published or corrected after it was written (through the
+    /// service's API): each upserted into its publication; an issue of a publication the catalog
+    /// does not hold is left out.
+    public func publishing(_ issues: [(publicationId: String, issue: Issue)]) -> Catalog {
+        var merged = self
+        for (publicationId, issue) in issues {
+            if let publication = merged.publication(publicationId) { merged = merged.replacing(publication.upserting(issue)) }
+        }
+        return merged
+    }
 }

@@ -39,13 +39,7 @@ final class AuditDatabase {
 
     /// `catalog` with the issues published through the service, which count as they do for the service.
     func catalogWithPublishedIssues(_ catalog: Catalog) throws(AuditError) -> Catalog {
-        var merged = catalog
-        do {
-            for (publicationId, issue) in try store.publishedIssues() {
-                if let publication = merged.publication(publicationId) { merged = merged.replacing(publication.upserting(issue)) }
-            }
-        } catch { throw AuditError.cannotRead(path: path, reason: "\(error)") }
-        return merged
+        do { return catalog.publishing(try store.publishedIssues()) } catch { throw AuditError.cannotRead(path: path, reason: "\(error)") }
     }
 
     /// Runs `body` in one read snapshot: the audit sees one state of the database while the service goes on writing.

@@ -54,11 +54,7 @@ struct StoredReader {
         guard let read else {
             throw CLIError.usage("\(command): no user '\(userId)' in \(name) (a user id is matched by its exact bytes)")
         }
-        var merged = catalog
-        for (publicationId, issue) in read.issues {
-            if let publication = merged.publication(publicationId) { merged = merged.replacing(publication.upserting(issue)) }
-        }
-        return (read.history, merged)
+        return (read.history, catalog.publishing(read.issues))
     }
 
     /// Why a database whose schema lacks migrations is not read.

@@ -70,16 +70,8 @@ public final class EntitlementService: Sendable {
             enabled: configuration.consumptionInformation, refundPreference: configuration.refundPreference.preference,
             sampleContentProvided: configuration.sampleContentProvided)
         let position = try readStore.changeLogPosition()
-        catalogState = Mutex(EntitlementService.merging(try readStore.publishedIssues(), into: catalog))
+        catalogState = Mutex(catalog.publishing(try readStore.publishedIssues()))
         reader = Mutex(Reader(store: readStore, changeLogPosition: position))
-    }
-
-    private static func merging(_ issues: [(publicationId: String, issue: Issue)], into catalog: Catalog) -> Catalog {
-        var merged = catalog
-        for (publicationId, issue) in issues {
-            if let publication = merged.publication(publicationId) { merged = merged.replacing(publication.upserting(issue)) }
-        }
-        return merged
     }
 
     /// Commits what is queued, makes the database file hold every commit (SQLite's write-ahead
@@ -136,7 +128,7 @@ public final class EntitlementService: Sendable {
 
     /// Merges published issues into the catalog and drops the answers computed against the previous one.
     func republish(_ issues: [(publicationId: String, issue: Issue)]) {
-        catalogState.withLock { catalog in catalog = EntitlementService.merging(issues, into: catalog) }
+        catalogState.withLock { catalog in catalog = catalog.publishing(issues) }
         // Cached answers were computed against the previous catalog.
         cache.invalidateAnswers()
     }
