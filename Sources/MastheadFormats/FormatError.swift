@@ -60,10 +60,4 @@ public struct CatalogProblem: Hashable, Sendable {
     /// The JSON path of the offending value, such as `$.products[2].duration`.
     public var path: String
     public var message: String
-
-    /// Creates a problem.
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
 }

@@ -236,12 +236,7 @@ public struct JSONKey: Sendable {
 /// The members of a JSON object, in document order.
 public struct JSONMembers: Sequence, IteratorProtocol, Sendable {
     let storage: JSONStorage
-    private nonisolated(unsafe) var members: UnsafeJSONMembers
-
-    init(storage: JSONStorage, members: UnsafeJSONMembers) {
-        self.storage = storage
-        self.members = members
-    }
+    fileprivate nonisolated(unsafe) var members: UnsafeJSONMembers
 
     /// The next member.
     public mutating func next() -> (key: JSONKey, value: JSONValue)? {
@@ -256,12 +251,7 @@ public struct JSONMembers: Sequence, IteratorProtocol, Sendable {
 /// The elements of a JSON array, in document order.
 public struct JSONElements: Sequence, IteratorProtocol, Sendable {
     let storage: JSONStorage
-    private nonisolated(unsafe) var elements: UnsafeJSONElements
-
-    init(storage: JSONStorage, elements: UnsafeJSONElements) {
-        self.storage = storage
-        self.elements = elements
-    }
+    fileprivate nonisolated(unsafe) var elements: UnsafeJSONElements
 
     /// The next element.
     public mutating func next() -> JSONValue? {

@@ -11,13 +11,6 @@ public struct AppAccountToken: Hashable, Sendable {
     /// When it was first linked to the user.
     public var linked: Instant
 
-    /// Creates a mapping.
-    public init(token: String, userId: String, linked: Instant) {
-        self.token = token
-        self.userId = userId
-        self.linked = linked
-    }
-
     /// The canonical form of a token: its text in lower case when it is a UUID written 8-4-4-4-12
     /// hexadecimal digits (in either case), nil for anything else (braces, `urn:uuid:`, another
     /// grouping, surrounding space).

@@ -22,13 +22,6 @@ public struct ConsumptionConsent: Hashable, Sendable {
     public var userId: String
     public var consented: Bool
     public var recorded: Instant
-
-    /// Creates a consent record.
-    public init(userId: String, consented: Bool, recorded: Instant) {
-        self.userId = userId
-        self.consented = consented
-        self.recorded = recorded
-    }
 }
 
 /// A `CONSUMPTION_REQUEST` Apple sent about a transaction linked to a user, still to be answered

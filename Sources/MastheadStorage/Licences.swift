@@ -35,15 +35,6 @@ public struct LicenceMembership: Hashable, Sendable {
     /// When the member left; nil while a member.
     public var left: Instant?
 
-    /// A membership.
-    public init(licenceId: String, userId: String, number: Int, joined: Instant, left: Instant?) {
-        self.licenceId = licenceId
-        self.userId = userId
-        self.number = number
-        self.joined = joined
-        self.left = left
-    }
-
     /// The grant it gives: `licence:<licenceId>` (with `#<number>` after the first membership),
     /// source `licence`, the licence's publications and access from the later of joining and the
     /// licence's start to the earlier of leaving and its end; nil when that span is empty.

@@ -6,11 +6,4 @@ public struct LinkedSubscription: Hashable, Sendable {
     public var originalTransactionId: String
     /// When it was linked to the user.
     public var linked: Instant
-
-    /// Creates a link.
-    public init(environment: Environment, originalTransactionId: String, linked: Instant) {
-        self.environment = environment
-        self.originalTransactionId = originalTransactionId
-        self.linked = linked
-    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Masthead
 import MastheadSQLite
-import MastheadStorage
+@testable import MastheadStorage
 import MastheadTestSupport
 import Testing
 

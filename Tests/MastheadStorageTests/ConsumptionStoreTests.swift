@@ -1,6 +1,6 @@
 import Foundation
 import Masthead
-import MastheadStorage
+@testable import MastheadStorage
 import MastheadTestSupport
 import Testing
 

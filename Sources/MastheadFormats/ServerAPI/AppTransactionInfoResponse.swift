@@ -6,9 +6,6 @@ public struct AppTransactionInfoResponse: Hashable, Sendable, ServerAPIResponse 
     /// A signed app transaction, still to verify.
     public var signedAppTransactionInfo: String?
 
-    /// An empty response.
-    public init() {}
-
     /// How a response body is read.
     public static let documentReader = AppStoreDocumentReader<Self>(what: "an app transaction info response object")
 

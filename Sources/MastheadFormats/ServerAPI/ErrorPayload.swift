@@ -5,9 +5,6 @@ public struct ErrorPayload: Hashable, Sendable, ServerAPIResponse {
     public var errorCode: Int64?
     public var errorMessage: String?
 
-    /// An empty payload.
-    public init() {}
-
     /// How an error body is read.
     public static let documentReader = AppStoreDocumentReader<Self>(what: "an error object")
 

@@ -11,9 +11,6 @@ public struct HistoryResponse: Hashable, Sendable, ServerAPIResponse, AppMembers
     /// Signed transactions, still to verify.
     public var signedTransactions: [String] = []
 
-    /// An empty response.
-    public init() {}
-
     /// How a response body is read.
     public static let documentReader = AppStoreDocumentReader<Self>(what: "a history response object")
 

@@ -8,9 +8,6 @@ public struct NotificationHistoryResponse: Hashable, Sendable, ServerAPIResponse
     public var hasMore: Bool?
     public var notificationHistory: [NotificationHistoryResponseItem] = []
 
-    /// An empty response.
-    public init() {}
-
     /// How a response body is read.
     public static let documentReader = AppStoreDocumentReader<Self>(what: "a notification history response object")
 
@@ -32,9 +29,6 @@ public struct NotificationHistoryResponseItem: Hashable, Sendable, SignedObject 
     public var signedPayload: String?
     public var sendAttempts: [SendAttemptItem] = []
 
-    /// An empty item.
-    public init() {}
-
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {
         case "signedPayload": signedPayload = try fields.string(value, "signedPayload")
@@ -49,9 +43,6 @@ public struct SendAttemptItem: Hashable, Sendable, SignedObject {
     public var attemptDate: Instant?
     /// Apple's `sendAttemptResult`, kept as sent.
     public var sendAttemptResult: String?
-
-    /// An empty item.
-    public init() {}
 
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {

@@ -8,9 +8,6 @@ public struct OrderLookupResponse: Hashable, Sendable, ServerAPIResponse {
     /// Signed transactions, still to verify.
     public var signedTransactions: [String] = []
 
-    /// An empty response.
-    public init() {}
-
     /// How a response body is read.
     public static let documentReader = AppStoreDocumentReader<Self>(what: "an order lookup response object")
 

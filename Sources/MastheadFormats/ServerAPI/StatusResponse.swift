@@ -8,9 +8,6 @@ public struct StatusResponse: Hashable, Sendable, ServerAPIResponse, AppMembers 
     public var appAppleId: Int64?
     public var data: [SubscriptionGroupIdentifierItem] = []
 
-    /// An empty response.
-    public init() {}
-
     /// How a response body is read.
     public static let documentReader = AppStoreDocumentReader<Self>(what: "a status response object")
 
@@ -27,9 +24,6 @@ public struct StatusResponse: Hashable, Sendable, ServerAPIResponse, AppMembers 
 public struct SubscriptionGroupIdentifierItem: Hashable, Sendable, SignedObject {
     public var subscriptionGroupIdentifier: String?
     public var lastTransactions: [LastTransactionsItem] = []
-
-    /// An empty item.
-    public init() {}
 
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {
@@ -49,9 +43,6 @@ public struct LastTransactionsItem: Hashable, Sendable, SignedObject {
     public var signedTransactionInfo: String?
     /// A signed renewal info, still to verify.
     public var signedRenewalInfo: String?
-
-    /// An empty item.
-    public init() {}
 
     mutating func read(member key: UnsafeJSONKey, _ value: UnsafeJSONValue, _ fields: SignedFields) throws(FormatError) {
         switch key {

@@ -5,9 +5,6 @@ public struct TransactionInfoResponse: Hashable, Sendable, ServerAPIResponse {
     /// A signed transaction, still to verify.
     public var signedTransactionInfo: String?
 
-    /// An empty response.
-    public init() {}
-
     /// How a response body is read.
     public static let documentReader = AppStoreDocumentReader<Self>(what: "a transaction info response object")
 
