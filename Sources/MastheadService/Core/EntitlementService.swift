@@ -234,8 +234,12 @@ public final class EntitlementService: Sendable {
         return written.body
     }
 
-    /// Drops the cached histories of the users a committed write of this process changed.
-    func invalidate(_ changes: [Change]) { cache.invalidate(changes) }
+    /// Drops the cached histories of the users a committed write of this process changed, and
+    /// wakes the outbox's delivery threads (a change may have enqueued events).
+    func invalidate(_ changes: [Change]) {
+        cache.invalidate(changes)
+        if !changes.isEmpty { outbound.wakeUp() }
+    }
 
     /// Notes a write's outcome for `/health` and the metrics: a storage failure (not a write the
     /// store's policy refused: a receipt or app account token in use, a notification delivered

@@ -52,7 +52,13 @@ struct OutboundDeliverer: Sendable {
         let outcome = outcome(of: claimed, send(claimed))
         let recorded = try service.recordOutbound(claimed, outcome: outcome)
         service.outbound.count(outcome, recorded: recorded)
-        service.outbound.note(Self.line(claimed, outcome, recorded: recorded))
+        // A delivery is counted, not logged: at thousands a second the log would hold nothing else.
+        let logged =
+            switch outcome {
+            case .delivered: !recorded
+            case .retry, .failed: true
+            }
+        if logged { service.outbound.note(Self.line(claimed, outcome, recorded: recorded)) }
         return Attempt(claimed: claimed, outcome: outcome)
     }
 
@@ -93,7 +99,7 @@ struct OutboundDeliverer: Sendable {
         return .retry(next: next, status: status, error: error)
     }
 
-    /// The log line of an attempt: the message's id, kind and event id, never its target (which
+    /// The log line of an attempt (every one but a delivery recorded): the message's id, kind and event id, never its target (which
     /// may carry a token) nor the secret.
     static func line(_ claimed: OutboundDelivery, _ outcome: OutboundOutcome, recorded: Bool) -> String {
         let name = "message \(claimed.id) (\(claimed.message.kind.rawValue) \(claimed.message.eventId)), attempt \(claimed.attempts)"

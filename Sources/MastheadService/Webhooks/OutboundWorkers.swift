@@ -25,8 +25,9 @@ final class OutboundWorkers: Sendable {
 
     private let counters = Mutex(Counters())
     private let log: Mutex<@Sendable (String) -> Void>
-    /// Whether the threads must stop, and how many are running.
-    private let state = Mutex<(stopping: Bool, running: Int)>((false, 0))
+    /// Whether the threads must stop, how many are running, and how many wake-ups are signalled
+    /// and not yet taken (at most one per thread, however many commits ask).
+    private let state = Mutex<(stopping: Bool, running: Int, wakes: Int)>((false, 0, 0))
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
     /// When the outbox was last pruned, on the monotonic clock (milliseconds).
@@ -92,7 +93,9 @@ final class OutboundWorkers: Sendable {
             let thread = Thread { [self] in
                 while !stopping() {
                     if pass(stopping) { continue }
-                    _ = wake.wait(timeout: .now() + .milliseconds(Self.pollMilliseconds))
+                    if wake.wait(timeout: .now() + .milliseconds(Self.pollMilliseconds)) == .success {
+                        state.withLock { $0.wakes = max(0, $0.wakes - 1) }
+                    }
                 }
                 stopped.signal()
             }
@@ -104,10 +107,15 @@ final class OutboundWorkers: Sendable {
     /// Whether ``stop()`` was called.
     var isStopping: Bool { state.withLock { $0.stopping } }
 
-    /// Wakes the threads: a message was enqueued.
+    /// Wakes the threads: a message may have been enqueued. Wake-ups not yet taken are not
+    /// counted again, so that many commits in a row wake each thread once.
     func wakeUp() {
-        let running = state.withLock { $0.running }
-        for _ in 0..<running { wake.signal() }
+        let signals = state.withLock { state -> Int in
+            let more = max(0, state.running - state.wakes)
+            state.wakes += more
+            return more
+        }
+        for _ in 0..<signals { wake.signal() }
     }
 
     /// Stops the threads: each finishes the request in flight and records it, then claims no
