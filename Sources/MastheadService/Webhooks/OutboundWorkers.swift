@@ -33,7 +33,7 @@ final class OutboundWorkers: Sendable {
     /// When the outbox was last pruned, on the monotonic clock (milliseconds).
     private let lastPruned = Mutex<Int64?>(nil)
 
-    /// How often the longest wait between two looks at the outbox: a second.
+    /// The longest wait between two looks at the outbox: a second.
     static let pollMilliseconds = 1000
     /// How often delivered and parked messages past their retention are deleted: a minute.
     static let pruneMilliseconds: Int64 = 60_000
