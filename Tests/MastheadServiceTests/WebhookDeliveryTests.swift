@@ -291,4 +291,21 @@ struct WebhookDeliveryTests {
         #expect(pending.first?["attempts"]?.int64 == 0)
         #expect(receiver.received.count == 1)
     }
+
+    @Test func retention_deletesFinishedMessages_webhookRetentionDaysAfterTheyFinished() throws {
+        let receiver = try WebhookReceiver()
+        let harness = try Self.harness(.sqlite, receiver)
+        defer { harness.close() }
+        try Self.enqueue(harness, receiver, "ana-1", user: "ana")
+        try Self.enqueue(harness, receiver, "ben-1", user: "ben")
+        let deliverer = OutboundDeliverer(service: harness.service)
+        _ = try deliverer.deliverNext()
+        _ = try deliverer.deliverNext()
+        Self.advance(harness, milliseconds: 7 * 86_400_000)
+        #expect(try harness.service.pruneOutbound() == 0)
+        Self.advance(harness, milliseconds: 1)
+        // The newest is kept, so that ids keep growing.
+        #expect(try harness.service.pruneOutbound() == 1)
+        #expect(try Self.deliveries(harness).map { $0["eventId"]?.string } == ["ben-1"])
+    }
 }
