@@ -38,6 +38,15 @@ public final class HTTPSTransport: Sendable {
         self.init(timeoutSeconds: timeoutSeconds, maxResponseBytes: maxResponseBytes, rootCertificatesFile: rootCertificatesFile, lookups: .shared)
     }
 
+    /// A transport whose name lookups are its own (at most 4 at once, apart from the process's
+    /// shared ones), so that a resolver hanging on its hosts (a publisher's webhook endpoints)
+    /// cannot take the lookups requests to Apple need.
+    public static func withOwnNameLookups(timeoutSeconds: Double, maxResponseBytes: Int) -> HTTPSTransport {
+        HTTPSTransport(
+            timeoutSeconds: timeoutSeconds, maxResponseBytes: maxResponseBytes, rootCertificatesFile: nil,
+            lookups: NameLookups(resolver: NameLookups.system))
+    }
+
     /// Creates a transport whose names are looked up by `lookups`.
     init(timeoutSeconds: Double, maxResponseBytes: Int, rootCertificatesFile: String?, lookups: NameLookups) {
         self.timeoutSeconds = timeoutSeconds
@@ -137,6 +146,10 @@ public final class HTTPSTransport: Sendable {
             }
         }
     }
+
+    /// Whether `url` is one a request can be sent to: an absolute `http://` or `https://` URL with
+    /// a host, no user or password, a port from 1 to 65535, and no space or control character.
+    public static func accepts(url: String) -> Bool { Target(url) != nil }
 
     /// Where a request goes: `http` or `https`, host, port, and the path with its query.
     struct Target {

@@ -138,6 +138,17 @@ enum PostgreSQLSchema {
             UPDATE notifications SET signed = true
             WHERE CASE WHEN strpos(body, '"signedPayload"') > 0 THEN (body::json -> 'signedPayload') IS NOT NULL ELSE false END;
             """,
+            // The outbox (see SQLiteSchema).
+            """
+            CREATE TABLE outbound_messages (
+                id bigint PRIMARY KEY, kind text COLLATE "C" NOT NULL, target text COLLATE "C" NOT NULL, ordering_key text COLLATE "C",
+                event_id text COLLATE "C" NOT NULL, content_type text NOT NULL, body bytea NOT NULL, state text COLLATE "C" NOT NULL,
+                attempts integer NOT NULL, enqueued_ms bigint NOT NULL, next_attempt_ms bigint NOT NULL, finished_ms bigint, last_status integer,
+                last_error text);
+            CREATE INDEX outbound_messages_due ON outbound_messages (next_attempt_ms) WHERE state = 'pending';
+            CREATE INDEX outbound_messages_pending_by_key ON outbound_messages (target, ordering_key, id) WHERE state = 'pending';
+            CREATE INDEX outbound_messages_by_state ON outbound_messages (state, id);
+            """,
         ],
         lockKey: migrationLock)
 }

@@ -175,5 +175,17 @@ enum SQLiteSchema {
         ALTER TABLE notifications ADD COLUMN signed INTEGER NOT NULL DEFAULT 0;
         UPDATE notifications SET signed = 1 WHERE json_valid(body) AND json_type(body, '$.signedPayload') IS NOT NULL;
         """,
+        // The outbox: messages owed to outside endpoints (webhook events, forwarded notifications),
+        // numbered in commit order; 'pending' (due at next_attempt_ms, which a claim moves to the
+        // end of its lease), 'delivered' or 'failed' (parked), with the last attempt's status and error.
+        """
+        CREATE TABLE outbound_messages (
+            id INTEGER PRIMARY KEY, kind TEXT NOT NULL, target TEXT NOT NULL, ordering_key TEXT, event_id TEXT NOT NULL,
+            content_type TEXT NOT NULL, body BLOB NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL, enqueued_ms INTEGER NOT NULL,
+            next_attempt_ms INTEGER NOT NULL, finished_ms INTEGER, last_status INTEGER, last_error TEXT);
+        CREATE INDEX outbound_messages_due ON outbound_messages (next_attempt_ms) WHERE state = 'pending';
+        CREATE INDEX outbound_messages_pending_by_key ON outbound_messages (target, ordering_key, id) WHERE state = 'pending';
+        CREATE INDEX outbound_messages_by_state ON outbound_messages (state, id);
+        """,
     ])
 }

@@ -95,6 +95,13 @@ public protocol StoreWriter: AnyObject {
         environment: Environment, originalTransactionId: String, state: AppAccountTokenUpdate.State, nextAttempt: Instant?, lastError: String?
     ) throws(StorageError)
 
+    // MARK: The outbox
+
+    /// Writes messages into the outbox in the caller's transaction: they are delivered only once it
+    /// commits, and are lost only if it rolls back. Each is pending, due at `now`; ids follow the
+    /// order of commits, then of `messages` (see ``OutboxStore``).
+    func enqueueOutbound(_ messages: [OutboundMessage], now: Instant) throws(StorageError)
+
     // MARK: Grants
 
     /// Stores a publisher's grant (R17) for a user whole: a grant of the same id replaces the

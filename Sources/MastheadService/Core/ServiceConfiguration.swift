@@ -92,6 +92,19 @@ public struct ServiceConfiguration: Sendable {
     public var refundPreference = RefundPreferenceSetting.none
     /// Whether the consumption information sent says a sample of the content was provided before the purchase.
     public var sampleContentProvided = false
+    /// Where webhook events are POSTed when a reader's entitlements change; none: no event is
+    /// computed or stored.
+    public var webhookURLs: [String] = []
+    /// Where each notification received from Apple is forwarded as received, after it is stored.
+    public var forwardNotificationsTo: [String] = []
+    /// The key webhook deliveries are signed with, HMAC-SHA256 (`MASTHEAD_WEBHOOK_SECRET`).
+    public var webhookSecret = ""
+    /// Threads delivering the outbox's messages (webhooks and forwards).
+    public var webhookDeliveryThreads = 2
+    /// Seconds one delivery may take in all (connect, first byte, whole answer).
+    public var webhookTimeoutSeconds = 10
+    /// Days delivered and parked messages are kept in the outbox before they are deleted.
+    public var webhookRetentionDays = 7
 
     /// The defaults.
     public init() {}
@@ -174,6 +187,11 @@ public struct ServiceConfiguration: Sendable {
             "Record the issues served and answer refund requests (CONSUMPTION_REQUEST) with consumption information, for readers who consented."),
         .choice("refundPreference", "PREFERENCE", \.refundPreference, "The refund outcome asked for in consumption information"),
         .toggle("sampleContentProvided", \.sampleContentProvided, "Consumption information says a sample of the content was provided before purchase."),
+        .list("webhookURLs", "URLS", \.webhookURLs, "http(s) URLs webhook events are POSTed to, signed with MASTHEAD_WEBHOOK_SECRET; none: no events."),
+        .list("forwardNotificationsTo", "URLS", \.forwardNotificationsTo, "http(s) URLs each notification from Apple is forwarded to, as received."),
+        .number("webhookDeliveryThreads", \.webhookDeliveryThreads, "Threads delivering webhooks and forwarded notifications.", range: 1...16),
+        .number("webhookTimeoutSeconds", \.webhookTimeoutSeconds, "Seconds one delivery may take in all (connect, first byte, whole answer).", range: 1...300),
+        .number("webhookRetentionDays", \.webhookRetentionDays, "Days delivered and parked messages are kept in the outbox.", range: 1...365),
     ]
 
     /// The secrets, which come from the environment only: each variable and what it is for.
@@ -185,6 +203,7 @@ public struct ServiceConfiguration: Sendable {
         ("MASTHEAD_APP_STORE_ISSUER_ID", "App Store Server API: the team's issuer id"),
         ("MASTHEAD_APP_STORE_PRIVATE_KEY_FILE", "App Store Server API: path of the key's .p8 file"),
         ("MASTHEAD_APP_STORE_PRIVATE_KEY", "App Store Server API: the key's PEM text (instead of a file)"),
+        ("MASTHEAD_WEBHOOK_SECRET", "the key webhook deliveries are signed with (HMAC-SHA256); required when webhookURLs is set"),
     ]
 
     /// The settings row with this key.
@@ -230,6 +249,7 @@ public struct ServiceConfiguration: Sendable {
         appStoreIssuerId = environment["MASTHEAD_APP_STORE_ISSUER_ID"] ?? appStoreIssuerId
         appStorePrivateKeyFile = environment["MASTHEAD_APP_STORE_PRIVATE_KEY_FILE"] ?? appStorePrivateKeyFile
         appStorePrivateKey = environment["MASTHEAD_APP_STORE_PRIVATE_KEY"] ?? appStorePrivateKey
+        webhookSecret = environment["MASTHEAD_WEBHOOK_SECRET"] ?? webhookSecret
     }
 
     /// What a configuration is checked for: the service, or one of the commands that share its
@@ -280,6 +300,7 @@ public struct ServiceConfiguration: Sendable {
                     + "so that a restore answered 503 handler_timeout is never stored afterwards")
         }
         if appStoreEnvironments.isEmpty { problems.append("appStoreEnvironments must name at least one environment") }
+        if use == .serve { problems += webhookProblems() }
         if let problem = ConfigurationError(problems) { throw problem }
     }
 }

@@ -1,0 +1,172 @@
+public import Masthead
+
+/// The outbox, once for every backend: messages owed to outside endpoints, written in the
+/// transaction of the change they report and numbered in commit order.
+extension StorePrimitives {
+    public func enqueueOutbound(_ messages: [OutboundMessage], now: Instant) throws(StorageError) {
+        if messages.isEmpty { return }
+        try inWrite { () throws(StorageError) in
+            // Numbered the newest id plus one under the table's lock, so that ids follow the
+            // commits: a message is never numbered before one committed earlier for the same key.
+            try lockForNumbering("outbound_messages")
+            var id = try firstRow("SELECT coalesce(max(id), 0) FROM outbound_messages", []) { row throws(Row.Failure) in try row.integer(0) } ?? 0
+            let insert = try prepare(
+                """
+                INSERT INTO outbound_messages
+                    (id, kind, target, ordering_key, event_id, content_type, body, state, attempts, enqueued_ms, next_attempt_ms)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 0, $8, $8)
+                """)
+            for message in messages {
+                id += 1
+                try run(
+                    insert,
+                    [
+                        .integer(id), .text(message.kind.rawValue), .text(message.target), .optional(message.orderingKey), .text(message.eventId),
+                        .text(message.contentType), .bytes(message.body), .integer(now.milliseconds),
+                    ])
+            }
+        }
+    }
+
+    public func outboundDeliveries(state: OutboundDelivery.State?, before: Int64?, limit: Int) throws(StorageError) -> [OutboundDelivery] {
+        try rows(
+            """
+            SELECT \(OutboundColumns.delivery) FROM outbound_messages
+            WHERE (CAST($1 AS text) IS NULL OR state = $1) AND id < $2 ORDER BY id DESC LIMIT $3
+            """, [.optional(state?.rawValue), .integer(before ?? Int64.max), .integer(Int64(max(0, limit)))]
+        ) { row throws(Row.Failure) in try row.outboundDelivery() }
+    }
+
+    public func claimOutbound(now: Instant, leaseUntil: Instant) throws(StorageError) -> OutboundDelivery? {
+        try inWrite { () throws(StorageError) -> OutboundDelivery? in
+            // A message another connection has locked (claiming it) is skipped, not waited for.
+            let skipLocked = Self.dialect.lockingRead.isEmpty ? "" : " FOR UPDATE SKIP LOCKED"
+            guard
+                var due = try firstRow(
+                    """
+                    SELECT \(OutboundColumns.delivery) FROM outbound_messages m
+                    WHERE state = 'pending' AND next_attempt_ms <= $1
+                        AND NOT EXISTS (SELECT 1 FROM outbound_messages e WHERE e.state = 'pending' AND e.target = m.target
+                            AND e.ordering_key = m.ordering_key AND e.id < m.id)
+                    ORDER BY next_attempt_ms, id LIMIT 1\(skipLocked)
+                    """, [.integer(now.milliseconds)], { row throws(Row.Failure) in try row.outboundDelivery() })
+            else { return nil }
+            // Taken only while still due: of two connections claiming it at once, the second finds it claimed.
+            let claimed = try run(
+                """
+                UPDATE outbound_messages SET attempts = attempts + 1, next_attempt_ms = $1
+                WHERE id = $2 AND state = 'pending' AND next_attempt_ms <= $3
+                """, [.integer(leaseUntil.milliseconds), .integer(due.id), .integer(now.milliseconds)])
+            guard claimed == 1 else { return nil }
+            due.attempts += 1
+            due.nextAttempt = leaseUntil
+            return due
+        }
+    }
+
+    @discardableResult
+    public func recordOutbound(_ claimed: OutboundDelivery, outcome: OutboundOutcome, now: Instant) throws(StorageError) -> Bool {
+        try inWrite { () throws(StorageError) -> Bool in
+            let stillClaimed = "WHERE id = $4 AND state = 'pending' AND attempts = $5"
+            let claim: [Value] = [.integer(claimed.id), .integer(Int64(claimed.attempts))]
+            switch outcome {
+            case .delivered(let status):
+                return try run(
+                    "UPDATE outbound_messages SET state = 'delivered', finished_ms = $1, last_status = $2, last_error = $3 \(stillClaimed)",
+                    [.integer(now.milliseconds), .integer(Int64(status)), .null] + claim) == 1
+            case .failed(let status, let error):
+                return try run(
+                    "UPDATE outbound_messages SET state = 'failed', finished_ms = $1, last_status = $2, last_error = $3 \(stillClaimed)",
+                    [.integer(now.milliseconds), .optional(status.map(Int64.init)), .text(error)] + claim) == 1
+            case .retry(let next, let status, let error):
+                guard
+                    try run(
+                        "UPDATE outbound_messages SET next_attempt_ms = $1, last_status = $2, last_error = $3 \(stillClaimed)",
+                        [.integer(next.milliseconds), .optional(status.map(Int64.init)), .text(error)] + claim) == 1
+                else { return false }
+                // The messages behind it wait for it: not due before it, so that looking for a
+                // due message does not step over each of them meanwhile.
+                if let key = claimed.message.orderingKey {
+                    try run(
+                        """
+                        UPDATE outbound_messages SET next_attempt_ms = $1
+                        WHERE state = 'pending' AND target = $2 AND ordering_key = $3 AND id > $4 AND next_attempt_ms < $1
+                        """, [.integer(next.milliseconds), .text(claimed.message.target), .text(key), .integer(claimed.id)])
+                }
+                return true
+            }
+        }
+    }
+
+    public func replayOutbound(id: Int64, now: Instant) throws(StorageError) -> OutboundReplay {
+        try inWrite { () throws(StorageError) -> OutboundReplay in
+            guard
+                let stored = try firstRow(
+                    "SELECT \(OutboundColumns.delivery) FROM outbound_messages WHERE id = $1\(Self.dialect.lockingRead)", [.integer(id)],
+                    { row throws(Row.Failure) in try row.outboundDelivery() })
+            else { return .unknown }
+            if stored.state == .pending { return .pending }
+            try run("\(OutboundSQL.replay) WHERE id = $2", [.integer(now.milliseconds), .integer(id)])
+            var replayed = stored
+            (replayed.state, replayed.attempts, replayed.enqueued, replayed.nextAttempt) = (.pending, 0, now, now)
+            (replayed.finished, replayed.lastStatus, replayed.lastError) = (nil, nil, nil)
+            return .replayed(replayed)
+        }
+    }
+
+    public func replayFailedOutbound(now: Instant) throws(StorageError) -> Int {
+        try run("\(OutboundSQL.replay) WHERE state = 'failed'", [.integer(now.milliseconds)])
+    }
+
+    @discardableResult
+    public func pruneOutbound(finishedBefore: Instant) throws(StorageError) -> Int {
+        try run(
+            """
+            DELETE FROM outbound_messages
+            WHERE state <> 'pending' AND finished_ms < $1 AND id < (SELECT max(id) FROM outbound_messages)
+            """, [.integer(finishedBefore.milliseconds)])
+    }
+
+    public func outboxBacklog() throws(StorageError) -> OutboxBacklog {
+        let pending = try firstRow("SELECT count(*), min(enqueued_ms) FROM outbound_messages WHERE state = 'pending'", []) { row throws(Row.Failure) in
+            (Int(try row.integer(0)), try row.optionalInteger(1).map(Instant.init(milliseconds:)))
+        }
+        let failed = try firstRow("SELECT count(*) FROM outbound_messages WHERE state = 'failed'", []) { row throws(Row.Failure) in Int(try row.integer(0)) }
+        return OutboxBacklog(pending: pending?.0 ?? 0, failed: failed ?? 0, oldestPending: pending?.1)
+    }
+}
+
+/// The statements of the outbox that more than one method runs.
+enum OutboundSQL {
+    /// Makes messages pending again, due at $1 with their retry window starting then, attempts reset.
+    static let replay = """
+        UPDATE outbound_messages SET state = 'pending', attempts = 0, enqueued_ms = $1, next_attempt_ms = $1, finished_ms = NULL,
+            last_status = NULL, last_error = NULL
+        """
+}
+
+/// The outbox's columns `StoreRow.outboundDelivery()` reads, in its order.
+enum OutboundColumns {
+    static let delivery = """
+        id, kind, target, ordering_key, event_id, content_type, body, state, attempts, enqueued_ms, next_attempt_ms, finished_ms, \
+        last_status, last_error
+        """
+}
+
+extension StoreRow {
+    /// The outbox message whose columns a query selected as ``OutboundColumns/delivery`` lists them.
+    func outboundDelivery() throws(Failure) -> OutboundDelivery {
+        let kindText = try text(1)
+        guard let kind = OutboundMessage.Kind(rawValue: kindText) else { throw unexpected(1, value: kindText, expected: "event or forward") }
+        let stateText = try text(7)
+        guard let state = OutboundDelivery.State(rawValue: stateText) else {
+            throw unexpected(7, value: stateText, expected: "pending, delivered or failed")
+        }
+        let message = OutboundMessage(
+            kind: kind, target: try text(2), orderingKey: try optionalText(3), eventId: try text(4), contentType: try text(5), body: try bytes(6))
+        return OutboundDelivery(
+            id: try integer(0), message: message, state: state, attempts: Int(try integer(8)), enqueued: Instant(milliseconds: try integer(9)),
+            nextAttempt: Instant(milliseconds: try integer(10)), finished: try optionalInteger(11).map(Instant.init(milliseconds:)),
+            lastStatus: try optionalInteger(12).map { Int($0) }, lastError: try optionalText(13))
+    }
+}
