@@ -72,6 +72,34 @@ struct NotificationForwardingTests {
         #expect(messages[0].eventId != messages[2].eventId)
     }
 
+    /// Delivered to a real receiving server: the V1 and V2 bodies byte for byte with their content
+    /// types, at the target's path; a refused notification posted between them never arrives.
+    @Test func v1AndV2Notifications_arriveAtTheReceiver_byteForByte_andARefusedOneDoesNot() throws {
+        let receiver = try WebhookReceiver()
+        let harness = try Self.harness(targets: [receiver.url("/apple/production")])
+        defer { harness.close() }
+        let v1 = Self.v1Body()
+        let v2 = try Self.v2Body()
+        #expect(Self.post(harness, v1, contentType: "application/json; charset=utf-8") == 200)
+        let forged = SignedFixtures.body(SignedFixtures.tampered(try SignedFixtures.payload("DID_CHANGE_RENEWAL_PREF", signed: "2020-07-01T00:00:00Z")))
+        #expect(Self.post(harness, Array(forged.utf8), contentType: "application/json") == 401)
+        #expect(Self.post(harness, v2, contentType: "application/json") == 200)
+
+        let deliverer = OutboundDeliverer(service: harness.service)
+        while let attempt = try deliverer.deliverNext() { #expect(attempt.outcome == .delivered(status: 200)) }
+        let received = receiver.received
+        let bodies: Set<[UInt8]> = Set(received.map(\.body))
+        #expect(received.count == 2)
+        #expect(bodies == [v1, v2])
+        for delivery in received {
+            #expect(delivery.method == "POST")
+            #expect(delivery.target == "/apple/production")
+            let expected = delivery.body == v1 ? "application/json; charset=utf-8" : "application/json"
+            #expect(delivery.header("Content-Type") == expected)
+            #expect(delivery.header("Masthead-Event-Id").map(Self.isLowerCaseUUID) == true)
+        }
+    }
+
     /// A notification posted without a `Content-Type` is forwarded as `application/json` (it was
     /// read as JSON), and one that cannot be read but is stored (its raw body kept) is forwarded too.
     @Test func notificationWithoutContentType_isForwardedAsJSON_andAnUnreadableStoredOneToo() throws {
