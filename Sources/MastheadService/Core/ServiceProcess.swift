@@ -127,6 +127,7 @@ public final class ServiceProcess: Sendable {
         takeStopSignals(stopSignals, stopping: server)
         let polling: Polling?
         if let consumptionClient { service.startSendingConsumptionInformation(client: consumptionClient) }
+        service.startSweepingEntitlementEvents()
         do { polling = configuration.pollingEnabled ? try startPolling(service, configuration) : nil } catch {
             server.stop()
             server.waitUntilStopped()
