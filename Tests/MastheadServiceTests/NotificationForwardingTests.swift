@@ -62,6 +62,7 @@ struct NotificationForwardingTests {
         #expect(Self.post(harness, v2, contentType: "application/json") == 200)
 
         let messages = try Self.outbox(harness)
+        try #require(messages.count == 2 * Self.targets.count, "\(messages.count) messages")
         #expect(messages.map(\.target) == Self.targets + Self.targets)
         #expect(messages.allSatisfy { $0.kind == .forward && $0.orderingKey == nil })
         #expect(messages.map(\.body) == [v1, v1, v2, v2])
