@@ -15,6 +15,8 @@ struct BenchOptions {
     var minutes = 10
     /// Audit signed data instead of receipts, beside OpenSSL's own verify rate (audit).
     var signed = false
+    /// Configure a webhook URL at a local endpoint and report the events' delivery (soak).
+    var webhooks = false
     /// A PostgreSQL cluster's URL, without a database (service): two instances also run on a new database there.
     var postgreSQL: String?
 
@@ -29,6 +31,7 @@ struct BenchOptions {
         runs = try parsed.integer("runs", in: 1...Int.max) ?? runs
         minutes = try parsed.integer("minutes", in: 1...10_080) ?? minutes
         signed = parsed.flag("signed")
+        webhooks = parsed.flag("webhooks")
         postgreSQL = parsed.value("postgresql")
     }
 
@@ -94,10 +97,15 @@ struct BenchOptions {
                     Starts the release 'masthead serve' on a fresh database over loopback and drives it
                     with download checks, receipts, notifications, slow clients, pipelining clients that
                     never read and idle connections; prints answers/s, p99, the server's RSS and the
-                    WAL file's size over time, and a table at the end.
+                    WAL file's size over time, and a table at the end. With --webhooks, the service has
+                    a webhook URL at an endpoint of the benchmark's own that answers at once, and the
+                    run also prints the events delivered per second and the delivery latency (from
+                    the start of the receipt post that made the change to the event's arrival) p50
+                    and p99 over time.
                     """,
                 options: [
                     .value("minutes", "N", "Minutes of the run (default 10)."),
+                    .flag("webhooks", "Deliver the events to a local endpoint and report their rate and latency."),
                     .value("loops", "N", "Event loops of the server, 1 to 64 (default 2)."), workOption, catalogOption,
                 ]),
         ],

@@ -11,8 +11,11 @@ struct BenchServer {
     static let sharedSecret = "bench-secret"
 
     /// Starts the server with `configuration` (a JSON object's members) on `database` (a fresh
-    /// SQLite file named for the run when nil) and waits for its `listening on` line.
-    static func start(_ options: BenchOptions, masthead: String, name: String, configuration: String, database given: String? = nil) throws -> BenchServer {
+    /// SQLite file named for the run when nil), `environment` added to its own, and waits for its
+    /// `listening on` line.
+    static func start(
+        _ options: BenchOptions, masthead: String, name: String, configuration: String, database given: String? = nil, environment: [String: String] = [:]
+    ) throws -> BenchServer {
         let database = given ?? options.work + "/\(name).sqlite"
         if given == nil { for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) } }
         let server = Process()
@@ -21,6 +24,7 @@ struct BenchServer {
         try "{\(configuration)}".write(toFile: configurationFile, atomically: true, encoding: .utf8)
         server.arguments = ["serve", "--catalog", options.catalog, "--database", database, "--port", "0", "--config", configurationFile]
         server.environment = ["MASTHEAD_API_TOKEN": apiToken, "MASTHEAD_ADMIN_TOKEN": "bench-admin", "MASTHEAD_APP_STORE_SHARED_SECRET": sharedSecret]
+            .merging(environment) { _, added in added }
         let output = Pipe()
         server.standardOutput = output
         try server.run()

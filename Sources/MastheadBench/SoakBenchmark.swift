@@ -21,6 +21,11 @@ import Synchronization
 /// the p99 latency of the checks, posts and notifications, errors, the server's resident memory
 /// (VmRSS) and the size of its WAL file; a table over time follows at the end. Every client loop
 /// is bounded by the run's time and a request count.
+///
+/// With `--webhooks`, the service also delivers its events to a ``WebhookSink``: each sample then
+/// gives the events delivered per second and the latency from the start of the receipt post that
+/// made a user's change to the arrival of that user's first event (an upper bound of commit →
+/// arrival), p50 and p99; the run waits up to a minute at the end for the last ones.
 func runSoakBenchmark(_ options: BenchOptions, masthead: String) throws {
     let duration = Double(options.minutes) * 60
     let sampleSeconds = options.minutes <= 5 ? 10.0 : 60.0
@@ -38,7 +43,12 @@ func runSoakBenchmark(_ options: BenchOptions, masthead: String) throws {
     sigaddset(&stopSignals, SIGINT)
     sigaddset(&stopSignals, SIGTERM)
     pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-    let server = try BenchServer.start(options, masthead: masthead, name: "soak", configuration: #""threads": \#(options.loops), "maxCachedUsers": 2000"#)
+    let sink = options.webhooks ? try WebhookSink() : nil
+    let webhookSettings = sink.map { #", "webhookURLs": ["http://127.0.0.1:\#($0.port)/masthead-events"]"# } ?? ""
+    let server = try BenchServer.start(
+        options, masthead: masthead, name: "soak", configuration: #""threads": \#(options.loops), "maxCachedUsers": 2000"# + webhookSettings,
+        environment: sink == nil ? [:] : ["MASTHEAD_WEBHOOK_SECRET": "bench-webhook-secret"])
+    let webhooks = WebhookLatencies()
     let recorder = SoakRecorder()
     let signals = stopSignals
     let waiter = Thread {
@@ -74,7 +84,10 @@ func runSoakBenchmark(_ options: BenchOptions, masthead: String) throws {
         }
     }
     client("receipts") {
-        let loop = SoakLoop(port: port, recorder: recorder, kind: .receipt, perSecond: 100, maxRequests: maxRequests) { recorder.users.store($0 + 1, ordering: .relaxed) }
+        let loop = SoakLoop(port: port, recorder: recorder, kind: .receipt, perSecond: 100, maxRequests: maxRequests) { user, started in
+            recorder.users.store(user + 1, ordering: .relaxed)
+            if sink != nil { webhooks.posted("soak-user-\(user)", at: started) }
+        }
         loop.run { user in SoakConnection.request("POST", "/v1/users/soak-user-\(user)/receipts", body: receipts[user % receipts.count]) }
     }
     client("notifications") {
@@ -90,6 +103,7 @@ func runSoakBenchmark(_ options: BenchOptions, masthead: String) throws {
 
     // Samples until the end of the run.
     var rows: [String] = []
+    var webhookRows: [String] = []
     var statuses: [Int: Int] = [:]
     var last = started
     while last < started + duration && !recorder.isStopped {
@@ -99,10 +113,15 @@ func runSoakBenchmark(_ options: BenchOptions, masthead: String) throws {
         let interval = recorder.take()
         statuses.merge(interval.statuses, uniquingKeysWith: +)
         let row = SoakSample(elapsed: now - started, seconds: now - last, interval: interval, rssKiB: residentKiB(server.process.processIdentifier), walBytes: fileSize(server.database + "-wal"))
-        last = now
         print(row.line)
-        fflush(nil)
         rows.append(row.tableRow)
+        if let sink {
+            let line = webhooks.sample(sink.take(), elapsed: now - started, seconds: now - last)
+            print(line.text)
+            webhookRows.append(line.row)
+        }
+        last = now
+        fflush(nil)
         if !server.process.isRunning {
             let how = server.process.terminationReason == .uncaughtSignal ? "by signal" : "with status"
             print("soak: the server ended \(how) \(server.process.terminationStatus); stopping the run")
@@ -111,11 +130,28 @@ func runSoakBenchmark(_ options: BenchOptions, masthead: String) throws {
     }
     recorder.stopped.store(true, ordering: .relaxed)
     if clients.wait(timeout: .now() + 30) == .timedOut { print("soak: some clients did not stop within 30 s") }
+    if let sink {
+        // The last events: until every posted user's has arrived, or a minute.
+        let ending = SystemClock.seconds()
+        var drained = webhooks.sample(sink.take(), elapsed: ending - started, seconds: 1)
+        while drained.waiting > 0 && SystemClock.seconds() < ending + 60 {
+            usleep(100_000)
+            drained = webhooks.sample(sink.take(), elapsed: SystemClock.seconds() - started, seconds: 1)
+        }
+        print("soak: \(drained.waiting) users' events still undelivered \(Int(SystemClock.seconds() - ending)) s after the traffic stopped")
+    }
     server.stop()
     print("")
     print("| t (s) | answers/s | checks/s | receipts/s | notifications/s | slow/s | p99 ms | errors | pipelined unread | idle closed | RSS MiB | WAL MiB |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows { print(row) }
+    if let sink {
+        print("")
+        print("| t (s) | users' first events/s | deliveries/s | latency p50 ms | latency p99 ms | users waiting |")
+        print("|---|---|---|---|---|---|")
+        for row in webhookRows { print(row) }
+        print(webhooks.summary(events: sink.take().events))
+    }
     print("statuses: " + statuses.sorted { $0.key < $1.key }.map { "\($0.key == 0 ? "none" : String($0.key)): \($0.value)" }.joined(separator: ", "))
 }
 
@@ -156,8 +192,9 @@ struct SoakLoop {
     let kind: SoakRecorder.Kind
     let perSecond: Double
     let maxRequests: Int
-    /// Called with the request's number after a 2xx answer.
-    var succeeded: (Int) -> Void = { _ in }
+    /// Called with the request's number and the instant (``SystemClock/seconds()``) it started
+    /// after a 2xx answer.
+    var succeeded: (Int, Double) -> Void = { _, _ in }
 
     /// Sends `request(n)` for n = 0, 1, … until the run stops or `maxRequests` were sent.
     func run(_ request: (Int) -> [UInt8]) {
@@ -173,7 +210,7 @@ struct SoakLoop {
             let started = SystemClock.seconds()
             let status = connection.flatMap { $0.send(request(number)[...]) ? $0.readResponse() : nil }
             recorder.record(kind, status: status, seconds: SystemClock.seconds() - started)
-            if let status, (200..<300).contains(status) { succeeded(number) }
+            if let status, (200..<300).contains(status) { succeeded(number, started) }
             if status == nil {
                 connection = nil
                 usleep(10_000)

@@ -20,4 +20,4 @@
 ///
 /// Both stores implement it through ``StorePrimitives``: the algorithms are written once over a
 /// backend's primitives (see the MastheadStorage article "How the store is layered").
-public protocol EntitlementStore: StoreReader, StoreWriter, ConsumptionStore, GiftCodeStore, LicenceStore, OutboxStore {}
+public protocol EntitlementStore: StoreReader, StoreWriter, ConsumptionStore, GiftCodeStore, LicenceStore, OutboxStore, EntitlementReportStore {}

@@ -150,6 +150,14 @@ enum PostgreSQLSchema {
             CREATE INDEX outbound_messages_by_state ON outbound_messages (state, id);
             CREATE INDEX outbound_messages_finished ON outbound_messages (finished_ms) WHERE state <> 'pending';
             """,
+            // What `entitlements.changed` events last reported (see SQLiteSchema).
+            """
+            CREATE TABLE reported_entitlements (
+                user_id text COLLATE "C" NOT NULL REFERENCES users (user_id), publication_id text COLLATE "C" NOT NULL,
+                environment text COLLATE "C" NOT NULL, state text NOT NULL, readable integer NOT NULL, sequence bigint NOT NULL, due_ms bigint,
+                PRIMARY KEY (user_id, publication_id, environment));
+            CREATE INDEX reported_entitlements_by_due ON reported_entitlements (due_ms) WHERE due_ms IS NOT NULL;
+            """,
         ],
         lockKey: migrationLock)
 }

@@ -188,5 +188,15 @@ enum SQLiteSchema {
         CREATE INDEX outbound_messages_by_state ON outbound_messages (state, id);
         CREATE INDEX outbound_messages_finished ON outbound_messages (finished_ms) WHERE state <> 'pending';
         """,
+        // What `entitlements.changed` events last reported per (user, publication, environment):
+        // the state and readable count, the last event's sequence number, and when the answer may
+        // next change with time alone (NULL: never), which the sweeper looks for by `due_ms`.
+        """
+        CREATE TABLE reported_entitlements (
+            user_id TEXT NOT NULL REFERENCES users (user_id), publication_id TEXT NOT NULL, environment TEXT NOT NULL,
+            state TEXT NOT NULL, readable INTEGER NOT NULL, sequence INTEGER NOT NULL, due_ms INTEGER,
+            PRIMARY KEY (user_id, publication_id, environment));
+        CREATE INDEX reported_entitlements_by_due ON reported_entitlements (due_ms) WHERE due_ms IS NOT NULL;
+        """,
     ])
 }

@@ -16,7 +16,7 @@ struct NotificationIdempotencyTests {
         let notification = try NotificationDecoder(catalog: harness.service.catalog).decode(try JSONDocument(parsing: body).root)
         let outcome = Mutex<Result<EntitlementService.NotificationOutcome, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        harness.service.postNotification(notification, type: "DID_RENEW", subtype: "AUTO_RENEW_ENABLED", uuid: uuid, body: body) { result in
+        harness.service.postNotification(notification, type: "DID_RENEW", subtype: "AUTO_RENEW_ENABLED", uuid: uuid, body: body, contentType: nil) { result in
             outcome.withLock { $0 = result }
             done.signal()
         }

@@ -16,8 +16,12 @@ import Synchronization
 /// Every job answers what it changed; the queue records that in the change log right after the
 /// job, in its transaction or savepoint (so exactly the committed writes are logged, under this
 /// writer's ``origin``), and prunes the log in each transaction. Other processes on the database
-/// read it to update their caches.
+/// read it to update their caches. A hook installed with ``install(afterJob:)`` runs there too,
+/// right before the change log is written: its writes commit or roll back with the job's.
 final class CommitQueue: Sendable {
+    /// Runs after a job, in its transaction or savepoint, given the writer's store and what the job changed.
+    typealias AfterJob = @Sendable (any EntitlementStore, [Change]) throws -> Void
+
     private struct Job: Sendable {
         let run: @Sendable (any EntitlementStore) throws -> [Change]
         let done: @Sendable (Result<[Change], any Error>) -> Void
@@ -32,6 +36,7 @@ final class CommitQueue: Sendable {
     /// Why the checkpoint at close failed, if it did.
     private let checkpointFailure = Mutex<StorageError?>(nil)
     private let maxBatch: Int
+    private let afterJob = Mutex<AfterJob?>(nil)
     let commits = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
 
@@ -100,6 +105,12 @@ final class CommitQueue: Sendable {
         return answer.withLock { $0! }
     }
 
+    /// Runs `hook` after every job committed from the next batch on (replacing the one installed
+    /// before); an error it throws fails the job as the job's own would.
+    func install(afterJob hook: @escaping AfterJob) {
+        afterJob.withLock { $0 = hook }
+    }
+
     /// Commits what is queued, checkpoints the store (``StoreWriter/checkpoint()``), then
     /// stops the writer and closes its connection.
     /// - Returns: why the checkpoint failed (the commits are safe in the write-ahead log), or nil.
@@ -131,8 +142,9 @@ final class CommitQueue: Sendable {
 
     private func commit(_ batch: [Job], _ store: any EntitlementStore) {
         let results: [Result<[Change], any Error>]
+        let afterJob = self.afterJob.withLock { $0 }
         do {
-            results = try together(batch, store) ?? separately(batch, store)
+            results = try together(batch, store, afterJob) ?? separately(batch, store, afterJob)
             commits.add(1, ordering: .relaxed)
         } catch {
             failures.add(1, ordering: .relaxed)
@@ -144,8 +156,8 @@ final class CommitQueue: Sendable {
 
     /// Commits the batch in one transaction without a savepoint per job (on PostgreSQL each costs
     /// two statements); nil when a job threw: the transaction is then rolled back, to be committed
-    /// again by ``separately(_:_:)``.
-    private func together(_ batch: [Job], _ store: any EntitlementStore) throws(StorageError) -> [Result<[Change], any Error>]? {
+    /// again by ``separately(_:_:_:)``.
+    private func together(_ batch: [Job], _ store: any EntitlementStore, _ afterJob: AfterJob?) throws(StorageError) -> [Result<[Change], any Error>]? {
         var jobFailed = false
         do {
             return try store.inTransaction { () throws(StorageError) -> [Result<[Change], any Error>] in
@@ -154,6 +166,7 @@ final class CommitQueue: Sendable {
                 for job in batch {
                     do {
                         let changes = try job.run(store)
+                        try afterJob?(store, changes)
                         try store.recordChanges(changes, origin: origin)
                         results.append(.success(changes))
                     } catch {
@@ -172,13 +185,14 @@ final class CommitQueue: Sendable {
 
     /// Commits the batch in one transaction, each job in a savepoint: one that throws is rolled
     /// back alone and answered its error, the others commit.
-    private func separately(_ batch: [Job], _ store: any EntitlementStore) throws(StorageError) -> [Result<[Change], any Error>] {
+    private func separately(_ batch: [Job], _ store: any EntitlementStore, _ afterJob: AfterJob?) throws(StorageError) -> [Result<[Change], any Error>] {
         try store.inTransaction { () throws(StorageError) -> [Result<[Change], any Error>] in
             var results: [Result<[Change], any Error>] = []
             results.reserveCapacity(batch.count)
             for job in batch {
                 results.append(try store.inSavepoint { () throws -> [Change] in
                     let changes = try job.run(store)
+                    try afterJob?(store, changes)
                     try store.recordChanges(changes, origin: origin)
                     return changes
                 })

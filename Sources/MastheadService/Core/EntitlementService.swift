@@ -45,6 +45,8 @@ public final class EntitlementService: Sendable {
     let redemptionLimiter = RedemptionLimiter()
     /// The threads delivering the outbox, their counters and log.
     let outbound = OutboundWorkers()
+    /// The thread writing the events time made (``startSweepingEntitlementEvents()``).
+    let eventSweeper = PeriodicThread(name: "webhook-sweeper")
 
     /// Opens the configuration's database, SQLite or PostgreSQL (applying migrations), and merges
     /// the issues published through the API into `catalog`.
@@ -74,20 +76,22 @@ public final class EntitlementService: Sendable {
         let position = try readStore.changeLogPosition()
         catalogState = Mutex(catalog.publishing(try readStore.publishedIssues()))
         reader = Mutex(Reader(store: readStore, changeLogPosition: position))
+        installEntitlementEvents()
     }
 
     /// Commits what is queued, makes the database file hold every commit (SQLite's write-ahead
     /// log checkpointed and truncated, so a copy of the `.sqlite` file alone is complete) and
     /// closes the writer's connection. The reader's connection, which holds no snapshot between
     /// requests, closes when the service is released (the last connection: SQLite then removes the
-    /// empty `-wal` and `-shm` files). The threads sending consumption information and delivering
-    /// the outbox stop first, after the send under way.
+    /// empty `-wal` and `-shm` files). The threads sending consumption information, delivering the
+    /// outbox and sweeping for events stop first, after the send or pass under way.
     /// - Returns: why the checkpoint failed (every commit is still safe in the write-ahead log:
     ///   keep the `-wal` file with the database), or nil.
     @discardableResult
     public func close() -> StorageError? {
         consumption.stop()
         outbound.stop()
+        eventSweeper.stop()
         return writer.close()
     }
 

@@ -36,6 +36,9 @@ public struct ServiceConfiguration: Sendable {
     public var pollingIntervalSeconds = 3600
     /// How far ahead polling looks for expiries, in seconds (3 days by default).
     public var pollingWindowSeconds = 3 * 86_400
+    /// Seconds between two sweeps for entitlement changes that come with time alone (a lapse at an
+    /// expiry, a grant's end), when `webhookURLs` is set: the most such an event waits.
+    public var webhookSweepIntervalSeconds = 60
     public var verifyReceiptProductionURL = "https://buy.itunes.apple.com/verifyReceipt"
     public var verifyReceiptSandboxURL = "https://sandbox.itunes.apple.com/verifyReceipt"
     /// Whether the verifyReceipt URLs may be plain `http://`: for tests against a local fake only.
@@ -144,6 +147,9 @@ public struct ServiceConfiguration: Sendable {
         .toggle("polling", \.pollingEnabled, "Poll Apple for subscriptions about to expire."),
         .number("pollingIntervalSeconds", \.pollingIntervalSeconds, "Seconds between polls."),
         .number("pollingWindowSeconds", \.pollingWindowSeconds, "How far ahead polling looks for expiries, in seconds."),
+        .number(
+            "webhookSweepIntervalSeconds", \.webhookSweepIntervalSeconds, "Seconds between sweeps for changes time makes (lapses, grants' ends).",
+            range: 1...86_400),
         .text("verifyReceiptProductionURL", "URL", \.verifyReceiptProductionURL, "Apple's verifyReceipt for production receipts."),
         .text("verifyReceiptSandboxURL", "URL", \.verifyReceiptSandboxURL, "Apple's verifyReceipt for sandbox receipts."),
         .toggle("verifyReceiptAllowHTTP", \.verifyReceiptAllowHTTP, "Allow http:// verifyReceipt URLs (tests against a local fake only)."),

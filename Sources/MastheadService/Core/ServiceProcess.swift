@@ -129,6 +129,7 @@ public final class ServiceProcess: Sendable {
         let polling: Polling?
         if let consumptionClient { service.startSendingConsumptionInformation(client: consumptionClient) }
         service.startDeliveringOutbound()
+        service.startSweepingEntitlementEvents()
         do { polling = configuration.pollingEnabled ? try startPolling(service, configuration) : nil } catch {
             server.stop()
             server.waitUntilStopped()

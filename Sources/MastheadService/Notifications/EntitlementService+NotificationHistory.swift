@@ -27,7 +27,9 @@ extension EntitlementService {
     /// Applies verified notifications of Get Notification History exactly as the same
     /// notifications posted to `POST /v1/notifications/app-store` are (their body is
     /// `{"signedPayload": …}` as Apple sends it): stored once per `notificationUUID`, so ones
-    /// received before are skipped. Returns once every one is committed or refused.
+    /// received before are skipped, and the ones stored now forwarded (as `application/json`) to
+    /// the `forwardNotificationsTo` targets, which missed them too. Returns once every one is
+    /// committed or refused.
     public func applyNotificationHistory(_ entries: [NotificationHistoryEntry]) -> NotificationHistoryReport {
         let report = Mutex(NotificationHistoryReport())
         let committed = DispatchGroup()
@@ -37,7 +39,7 @@ extension EntitlementService {
             body.beginObject()
             body.field("signedPayload", entry.signedPayload)
             body.endObject()
-            postSignedNotification(entry.notification, body: body.bytes) { result in
+            postSignedNotification(entry.notification, body: body.bytes, contentType: NotificationForwarding.defaultContentType) { result in
                 report.withLock { report in
                     switch result {
                     case .success(.stored): report.applied += 1

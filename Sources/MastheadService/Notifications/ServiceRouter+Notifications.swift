@@ -5,7 +5,7 @@ import MastheadJSON
 import MastheadStorage
 
 /// `POST /v1/notifications/app-store`: version 1 notifications (checked with the shared secret) and
-/// version 2 ones (signed, see ``postSignedNotification(_:body:reply:)``).
+/// version 2 ones (signed, see ``postSignedNotification(_:body:contentType:reply:)``).
 extension ServiceRouter {
     /// The notification routes, in the OpenAPI document's order.
     static let notificationRoutes: [Route] = [
@@ -18,7 +18,7 @@ extension ServiceRouter {
     ]
 
     /// A notification: version 2 told apart by its shape, version 1 checked with the shared
-    /// secret, stored (and applied when it can be read) and answered once committed.
+    /// secret, stored (and applied when it can be read), forwarded, and answered once committed.
     func postNotification(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let document: JSONDocument
         do { document = try JSONDocument(parsing: request.body) } catch {
@@ -30,7 +30,7 @@ extension ServiceRouter {
             return refuseNotification(NotificationError.notificationRefused(error), kind: .malformed, body: request.body, reply: reply)
         }
         if case .notification(let signedPayload)? = signed {
-            return postSignedNotification(signedPayload, body: request.body, reply: reply)
+            return postSignedNotification(signedPayload, body: request.body, contentType: request.header("Content-Type"), reply: reply)
         }
         let password = document.root.member("password")?.string ?? ""
         guard ServiceRouter.constantTimeEqual(password, service.configuration.sharedSecret) else {
@@ -45,7 +45,8 @@ extension ServiceRouter {
             decodeError = error
             notification = nil
         }
-        service.postNotification(notification, type: type, subtype: nil, uuid: nil, body: request.body, completion: notificationAnswer(decodeError: decodeError, reply: reply))
+        service.postNotification(notification, type: type, subtype: nil, uuid: nil, body: request.body, contentType: request.header("Content-Type"),
+            completion: notificationAnswer(decodeError: decodeError, reply: reply))
     }
 
     /// The answer to a notification once committed: `{"stored": true, "applied": …}`, with the

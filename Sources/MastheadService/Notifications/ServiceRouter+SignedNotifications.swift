@@ -8,10 +8,10 @@ import MastheadStorage
 /// in the rejected notifications.
 extension ServiceRouter {
     /// A version 2 notification: verified (chain, signature, app; then the signed transaction and
-    /// renewal info it carries), then stored and applied, answered once committed. A refused one is
+    /// renewal info it carries), then stored, applied and forwarded, answered once committed. A refused one is
     /// answered 401 with the reason and kept in the rejected notifications, never applied; while
     /// no `appStoreBundleId` is configured, every one is refused (503, so that Apple sends it again).
-    func postSignedNotification(_ signedPayload: String, body: [UInt8], reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    func postSignedNotification(_ signedPayload: String, body: [UInt8], contentType: String?, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard let verifier = service.signedDataVerifier else {
             let kind: RejectedNotification.Kind = ServiceRouter.hasCompactJWSShape(signedPayload) ? .signed : .malformed
             return refuseNotification(ServiceError.signedDataNotConfigured, kind: kind, body: body, reply: reply)
@@ -20,7 +20,7 @@ extension ServiceRouter {
         do { notification = try verifier.notification(signedPayload, path: "$.signedPayload") } catch {
             return refuseNotification(NotificationError.notificationRefused(error), kind: ServiceRouter.rejectionKind(error), body: body, reply: reply)
         }
-        service.postSignedNotification(notification, body: body, completion: notificationAnswer(decodeError: nil, reply: reply))
+        service.postSignedNotification(notification, body: body, contentType: contentType, completion: notificationAnswer(decodeError: nil, reply: reply))
     }
 
     /// What a refusal of a version 2 notification's `signedPayload` keeps it as: malformed when
