@@ -101,6 +101,10 @@ public final class EntitlementService: Sendable {
         return catalogState.withLock { $0 }
     }
 
+    /// The catalog as this process last merged it, without looking for other processes' commits:
+    /// for the writer thread, which must not wait for the reader's connection mid-transaction.
+    var catalogAsMerged: Catalog { catalogState.withLock { $0 } }
+
     /// Why the database cannot be written, when the last write failed (until one succeeds).
     var writeProblem: String? { writeFailure.withLock { $0 } }
 

@@ -39,11 +39,13 @@ struct EntitlementReporter: Sendable {
         for userId in Set(users.map(ExactKey.init)).sorted().map(\.text) {
             guard let reported = try store.reportedEntitlements(forUser: userId) else { continue }
             let history = try store.history(forUser: userId)
+            var evaluated: Set<ReportedEntitlement.Key> = []
             for environment in Self.environments(history, reported) {
                 let engine = EntitlementEngine(catalog: catalog)
                 let held = engine.evaluate(history, at: now, environment: environment).publications
                 for publication in catalog.publications {
                     let key = ReportedEntitlement.Key(publicationId: publication.id, environment: environment)
+                    evaluated.insert(key)
                     let last = reported[key]
                     let entitlement: PublicationEntitlement
                     if let found = held.first(where: { $0.publication.id.sameBytes(as: publication.id) }) {
@@ -68,6 +70,10 @@ struct EntitlementReporter: Sendable {
                         try store.storeReportedEntitlement(.init(answer: answer, sequence: sequence, due: due), forUser: userId, key: key)
                     }
                 }
+            }
+            // A publication no longer in the catalog is not due again (the sweeper would find it every time).
+            for (key, last) in reported where last.due != nil && !evaluated.contains(key) {
+                try store.storeReportedEntitlement(.init(answer: last.answer, sequence: last.sequence, due: nil), forUser: userId, key: key)
             }
         }
         if !messages.isEmpty { try store.enqueueOutbound(messages, now: now) }

@@ -19,7 +19,7 @@ extension EntitlementService {
                 return nil
             }
             if users.isEmpty { return }
-            try reporter.report(users: users, store: store, catalog: catalog, now: clock())
+            try reporter.report(users: users, store: store, catalog: catalogAsMerged, now: clock())
         }
     }
 
@@ -35,7 +35,7 @@ extension EntitlementService {
             let now = clock()
             more = try writer.answer { [self] store in
                 let users = try store.usersWithReportsDue(by: now, limit: Self.sweepPage)
-                try reporter.sweep(users: users, store: store, catalog: catalog, now: now)
+                try reporter.sweep(users: users, store: store, catalog: catalogAsMerged, now: now)
                 return users.count == Self.sweepPage
             }
         }
