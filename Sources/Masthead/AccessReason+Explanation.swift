@@ -29,6 +29,27 @@ extension AccessReason {
     }
 }
 
+extension IssueAccess {
+    /// The decision in words, as `masthead check` prints it for the issue: every reason it is
+    /// readable (``AccessReason/explanation(of:in:)``, the main one first, joined by "; "), or why
+    /// it is not (``Denial/explanation``).
+    public func explanation(of issue: Issue, in entitlement: PublicationEntitlement) -> String {
+        switch self {
+        case .readable(let reasons): reasons.map { $0.explanation(of: issue, in: entitlement) }.joined(separator: "; ")
+        case .notReadable(let denial): denial.explanation
+        }
+    }
+
+    /// The code of the decision's main reason: the first reason it is readable, or why it is not
+    /// (``AccessReason/name``, ``Denial/name``), as the JSON answers write its `kind`.
+    public var reasonName: String {
+        switch self {
+        case .readable(let reasons): reasons[0].name
+        case .notReadable(let denial): denial.name
+        }
+    }
+}
+
 extension Denial {
     /// Why the issue is not readable.
     public var explanation: String {

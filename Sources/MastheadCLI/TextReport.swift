@@ -44,11 +44,7 @@ enum TextReport {
         lines.append("  Issues   \(decisions.count) in the catalog, \(entitlement.readable.count) readable")
         let width = decisions.map(\.issue.id.count).max() ?? 0
         for (issue, access) in decisions {
-            let verdict: String
-            switch access {
-            case .readable(let reasons): verdict = "yes  " + reasons.map { $0.explanation(of: issue, in: entitlement) }.joined(separator: "; ")
-            case .notReadable(let denial): verdict = "no   " + denial.explanation
-            }
+            let verdict = (access.isReadable ? "yes  " : "no   ") + access.explanation(of: issue, in: entitlement)
             lines.append("    \(pad(issue.id, width))  \(date(issue.published))  \(verdict)")
         }
         return lines

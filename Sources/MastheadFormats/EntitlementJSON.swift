@@ -61,7 +61,9 @@ public enum EntitlementJSON {
     }
 
     /// The download check's answer: `{"readable": true, "reason": {…}, "reasons": […]}`, or
-    /// `{"readable": false, "reason": {…}}`, with the user, publication, issue and as-of instant.
+    /// `{"readable": false, "reason": {…}}`, with the user, publication, issue and as-of instant,
+    /// and the decision in words as `masthead check` prints it (`"explanation"`,
+    /// ``IssueAccess/explanation(of:in:)``).
     /// - Returns: where the as-of instant's text lies in `writer.bytes` (between its quotes).
     @discardableResult
     public static func writeCheck(
@@ -76,6 +78,7 @@ public enum EntitlementJSON {
         writer.string(entitlement.at.description)
         let atRange = atStart..<writer.bytes.count - 1
         writeDecision(access, entitlement, mainReason: true, into: &writer)
+        writer.field("explanation", access.explanation(of: issue, in: entitlement))
         writer.endObject()
         return atRange
     }
@@ -118,8 +121,18 @@ public enum EntitlementJSON {
         writer.field("grantId", status.grantId)
         writer.field("grantSource", status.grantSource)
         writer.member("renewalTerms", status.renewalTerms) { writer, terms in write(terms, into: &writer) }
+        writer.field("manageURL", status.currentProductId == nil ? nil : manageSubscriptionsURL)
+        writer.field("billingIssueURL", status.state == .billingRetry || status.state == .gracePeriod ? billingIssueURL : nil)
         writer.endObject()
     }
+
+    /// Where a reader manages their App Store subscriptions (changes plan, cancels, resubscribes):
+    /// the status's `"manageURL"` whenever it speaks of an App Store subscription.
+    public static let manageSubscriptionsURL = "https://apps.apple.com/account/subscriptions"
+
+    /// Where a reader fixes the payment method of their App Store account: the status's
+    /// `"billingIssueURL"` while the App Store retries a failed renewal (billing retry or grace period).
+    public static let billingIssueURL = "https://apps.apple.com/account/billing"
 
     /// A signed transaction's offer and billing terms, with Apple's names; absent fields are `null`.
     static func write(_ terms: PurchaseTerms, of transaction: Transaction, into writer: inout JSONWriter) {

@@ -1,4 +1,4 @@
-/// An HTTP response: status, headers and a body sent with `Content-Length`.
+/// An HTTP response: status, headers and a body sent with `Content-Length` (none in a 204 answer).
 public struct HTTPResponse: Sendable {
     public var status: Int
     /// Extra header fields (`Content-Length`, `Connection` and `Date` are added when sent).
@@ -31,7 +31,8 @@ public struct HTTPResponse: Sendable {
     }
 
     /// Appends the response as bytes on the wire; without the body (the answer to HEAD) its
-    /// `Content-Length` is still that of the body (RFC 9110 §9.3.2).
+    /// `Content-Length` is still that of the body (RFC 9110 §9.3.2). A 204 (No Content) answer
+    /// has neither a body nor `Content-Length` (RFC 9110 §8.6, §15.3.5).
     func write(into bytes: inout [UInt8], connection: ConnectionField, includeBody: Bool) {
         HTTPResponse.append("HTTP/1.1 ", to: &bytes)
         HTTPResponse.appendNumber(status, to: &bytes)
@@ -44,14 +45,18 @@ public struct HTTPResponse: Sendable {
             bytes.append(contentsOf: header.value.utf8)
             HTTPResponse.append("\r\n", to: &bytes)
         }
-        HTTPResponse.append("Content-Length: ", to: &bytes)
-        HTTPResponse.appendNumber(body.count, to: &bytes)
-        switch connection {
-        case .none: HTTPResponse.append("\r\n\r\n", to: &bytes)
-        case .keepAlive: HTTPResponse.append("\r\nConnection: keep-alive\r\n\r\n", to: &bytes)
-        case .close: HTTPResponse.append("\r\nConnection: close\r\n\r\n", to: &bytes)
+        let hasBody = status != 204
+        if hasBody {
+            HTTPResponse.append("Content-Length: ", to: &bytes)
+            HTTPResponse.appendNumber(body.count, to: &bytes)
+            HTTPResponse.append("\r\n", to: &bytes)
         }
-        if includeBody { bytes.append(contentsOf: body) }
+        switch connection {
+        case .none: HTTPResponse.append("\r\n", to: &bytes)
+        case .keepAlive: HTTPResponse.append("Connection: keep-alive\r\n\r\n", to: &bytes)
+        case .close: HTTPResponse.append("Connection: close\r\n\r\n", to: &bytes)
+        }
+        if includeBody && hasBody { bytes.append(contentsOf: body) }
     }
 
     /// Appends a literal's bytes (a plain copy, no string machinery).

@@ -200,7 +200,15 @@ public final class EntitlementService: Sendable {
         return answer
     }
 
-    /// The download check's answer body for one issue: `write` renders it from the user's
+    /// A download check's answer: its JSON body, whether it answers the issue readable, and the
+    /// code of its main reason (what the gate answers).
+    struct CheckAnswer {
+        var body: [UInt8]
+        var readable: Bool
+        var reason: String
+    }
+
+    /// The download check's answer for one issue: `write` renders its body from the user's
     /// entitlement to the publication and says where the `at` value lies in it. A body written
     /// earlier is reused, with the new instant put in, while the instant stays inside the stable
     /// range of the answer it came from (every other byte is then the same); any write for the
@@ -209,10 +217,10 @@ public final class EntitlementService: Sendable {
     ///
     /// A readable answer is noted as served (consumption information, when it is on) once per
     /// cached body: the answers reusing it cost no more.
-    func checkBody(
+    func checkAnswer(
         forUser userId: String, publicationId: String, issueId: String, at: Instant, environment: Environment,
-        write: (PublicationEntitlement) -> (body: [UInt8], at: Range<Int>, readable: Bool)?
-    ) throws -> [UInt8]? {
+        write: (PublicationEntitlement) -> (body: [UInt8], at: Range<Int>, readable: Bool, reason: String)?
+    ) throws -> CheckAnswer? {
         catchUp()
         let user = ExactKey(userId)
         let key = HistoryCache.CheckKey(publicationId: ExactKey(publicationId), environment: environment, issueId: ExactKey(issueId))
@@ -221,17 +229,17 @@ public final class EntitlementService: Sendable {
             if cached.readable && !cached.served && noteServed(userId: userId, publicationId: publicationId, issueId: issueId) {
                 cache.markServed(user, key)
             }
-            return cached.body(at: at)
+            return CheckAnswer(body: cached.body(at: at), readable: cached.readable, reason: cached.reason)
         }
         guard let entitlement = try entitlement(forUser: userId, publicationId: publicationId, at: at, environment: environment),
             let written = write(entitlement)
         else { return nil }
         var check = HistoryCache.Check(
             stable: entitlement.stable, head: Array(written.body[..<written.at.lowerBound]), tail: Array(written.body[written.at.upperBound...]),
-            readable: written.readable)
+            readable: written.readable, reason: written.reason)
         check.served = written.readable && noteServed(userId: userId, publicationId: publicationId, issueId: issueId)
         cache.put(check, for: user, key, at: epoch)
-        return written.body
+        return CheckAnswer(body: written.body, readable: written.readable, reason: written.reason)
     }
 
     /// Drops the cached histories of the users a committed write of this process changed, and

@@ -35,6 +35,8 @@ final class HistoryCache: Sendable {
         var tail: [UInt8]
         /// Whether it answers the issue readable.
         var readable: Bool
+        /// The code of its main reason (its `"reason"`'s `kind`), which the gate answers in a header.
+        var reason: String
         /// Whether its answer was noted as served (consumption information), so that the answers
         /// reusing it need not note it again.
         var served = false

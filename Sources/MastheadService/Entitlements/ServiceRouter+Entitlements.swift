@@ -4,7 +4,8 @@ import MastheadHTTP
 import MastheadJSON
 
 /// A user's entitlements, `GET /v1/users/{userId}/entitlements`, and the download check,
-/// `GET /v1/users/{userId}/issues/{publicationId}/{issueId}` (the hot path), as of `at` in `environment`.
+/// `GET /v1/users/{userId}/issues/{publicationId}/{issueId}` (the hot path), with its gate
+/// (`…/gate`, in ServiceRouter+Gate.swift), as of `at` in `environment`.
 extension ServiceRouter {
     /// The entitlement routes, in the OpenAPI document's order.
     static let entitlementRoutes: [Route] = [
@@ -15,6 +16,11 @@ extension ServiceRouter {
             ["GET"], "/v1/users/{userId}/issues/{publicationId}/{issueId}", .apiToken, label: "issue_check",
             .immediate { router, request, ids throws(AnyServiceFailure) in
                 try router.issueCheck(request, userId: ids[.user], publicationId: ids[.publication], issueId: ids[.issue])
+            }),
+        Route(
+            ["GET"], "/v1/users/{userId}/issues/{publicationId}/{issueId}/gate", .apiToken, label: "issue_gate",
+            .immediate { router, request, ids throws(AnyServiceFailure) in
+                try router.gate(request, userId: ids[.user], publicationId: ids[.publication], issueId: ids[.issue])
             }),
     ]
 
@@ -38,23 +44,35 @@ extension ServiceRouter {
 
     /// The download check: the hot path.
     func issueCheck(_ request: HTTPRequest, userId: String, publicationId: String, issueId: String) throws(AnyServiceFailure) -> HTTPResponse {
+        guard let answer = try checkAnswer(request, userId: userId, publicationId: publicationId, issueId: issueId) else {
+            throw AnyServiceFailure(missing(publicationId: publicationId, issueId: issueId))
+        }
+        return .json(200, answer.body)
+    }
+
+    /// The download check's answer as of the request's `at` in its `environment`, its body
+    /// cached per (user, issue) (``EntitlementService/checkAnswer(forUser:publicationId:issueId:at:environment:write:)``);
+    /// nil when the catalog has no such publication or issue.
+    func checkAnswer(
+        _ request: HTTPRequest, userId: String, publicationId: String, issueId: String
+    ) throws(AnyServiceFailure) -> EntitlementService.CheckAnswer? {
         let query = try asOf(request)
-        let body: [UInt8]?
         do {
-            body = try service.checkBody(forUser: userId, publicationId: publicationId, issueId: issueId, at: query.at, environment: query.environment) { entitlement in
+            return try service.checkAnswer(forUser: userId, publicationId: publicationId, issueId: issueId, at: query.at, environment: query.environment) { entitlement in
                 guard let index = entitlement.publication.index(ofIssue: issueId), let access = entitlement.access(toIssue: issueId) else { return nil }
-                var writer = JSONWriter(capacity: 512)
+                var writer = JSONWriter(capacity: 640)
                 let at = EntitlementJSON.writeCheck(entitlement.publication.issues[index], access, entitlement, userId: userId, into: &writer)
-                return (writer.bytes, at, access.isReadable)
+                return (writer.bytes, at, access.isReadable, access.reasonName)
             }
         } catch {
             throw AnyServiceFailure(ServiceError.storeUnavailable(error))
         }
-        guard let body else {
-            guard service.catalog.publication(publicationId) != nil else { throw AnyServiceFailure(ServiceError.unknownPublication(publicationId)) }
-            throw AnyServiceFailure(EntitlementError.unknownIssue(publicationId: publicationId, issueId: issueId))
-        }
-        return .json(200, body)
+    }
+
+    /// Why a check found no answer: the catalog has no such publication, or no such issue in it.
+    func missing(publicationId: String, issueId: String) -> any ServiceFailure {
+        guard service.catalog.publication(publicationId) != nil else { return ServiceError.unknownPublication(publicationId) }
+        return EntitlementError.unknownIssue(publicationId: publicationId, issueId: issueId)
     }
 
     /// The `at` and `environment` query parameters (now and production when absent).
