@@ -11,10 +11,10 @@ struct SignatureSnippetTests {
         + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/python3" })
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    /// The guide's ```` ```python ```` block under `### Verifying a delivery`.
+    /// The guide's ```` ```python ```` block under `#### Verifying a delivery`.
     static func snippet() throws -> String {
         let text = try OperatingGuideTests.text()
-        let section = try #require(text.range(of: "### Verifying a delivery\n"), "the guide has no section Verifying a delivery")
+        let section = try #require(text.range(of: "#### Verifying a delivery\n"), "the guide has no section Verifying a delivery")
         let rest = text[section.upperBound...]
         let end = rest.range(of: "\n## ")?.lowerBound ?? rest.range(of: "\n### ")?.lowerBound ?? rest.endIndex
         let block = try #require(rest[..<end].range(of: "```python\n"), "the section has no Python block")
