@@ -1,21 +1,34 @@
 import Masthead
 import MastheadFormats
 import MastheadJSON
+import MastheadStorage
 
-/// `masthead check`: one user's entitlements from one or more receipt files.
+/// `masthead check`: one user's entitlements from one or more receipt files, or from the
+/// service's database as the service answers them.
 struct CheckCommand: MastheadCommand {
     static let spec = CommandSpec(
-        name: "check", summary: "Show one user's status, periods and every issue's decision, from a receipt.",
+        name: "check", summary: "Show one user's status, periods and every issue's decision, from receipts or the service's database.",
         description: """
             Prints one user's status per publication, their periods and lapses, and every issue with
             whether it is readable and why. With --format json, also the offer and billing terms signed
             data gives (purchaseTerms, the status's renewalTerms).
+
+            With --database and --user instead of --receipt, answers for a reader the companion service
+            stores, exactly as GET /v1/users/{userId}/entitlements does: the user's stored history
+            (transactions, renewal infos, grants, licences) and the catalog with the issues published
+            through the service, read in one snapshot without writing (safe while the service runs;
+            --format json prints the service's body, user_id included). A user the database does not
+            hold (ids are matched by their exact bytes) exits 64; a database that cannot be read, or
+            whose schema is older than this masthead's (it is never migrated from here), exits 66.
             """,
         options: [
-            CommonOptions.catalogOption, CommonOptions.receiptOption, CommonOptions.at.spec,
+            CommonOptions.catalogOption, CommonOptions.receiptOption,
+            StoredReader.databaseOption, .value("user", "ID", "The stored user to answer for (with --database; its exact bytes)."),
+            CommonOptions.at.spec,
             .value("publication", "ID", "Only this publication (shown even without a transaction)."), CommonOptions.environment.spec,
             formatOption.spec,
         ] + CommonOptions.trustOptions,
+        alternatives: [["receipt", "user"]],
         epilogue: ReaderOptions.signedDataNote)
     /// How the answer is printed.
     enum Format: String, CaseIterable, Sendable {
@@ -32,7 +45,7 @@ struct CheckCommand: MastheadCommand {
     let format: Format
 
     init(_ parsed: Arguments, now: Instant) throws(CLIError) {
-        reader = try ReaderOptions(parsed, now: now, command: Self.spec.name)
+        reader = try ReaderOptions(parsed, now: now, command: Self.spec.name, userNamesStoredReader: true)
         format = try Self.formatOption.value(in: parsed, command: Self.spec.name)
     }
 
@@ -41,7 +54,7 @@ struct CheckCommand: MastheadCommand {
         switch format {
         case .json:
             var writer = JSONWriter()
-            EntitlementJSON.write(entitlements, userId: nil, into: &writer)
+            EntitlementJSON.write(entitlements, userId: reader.stored?.userId, into: &writer)
             try output.write(writer.bytes + [0x0A])
         case .text:
             try output.write(TextReport.render(entitlements))
@@ -50,12 +63,14 @@ struct CheckCommand: MastheadCommand {
     }
 }
 
-/// The options of the commands about one reader (`check`, `timeline`): catalog, receipts, as-of
-/// instant, publication, environment and how signed data is trusted.
+/// The options of the commands about one reader (`check`, `timeline`): catalog, receipts or the
+/// service's database and a user, as-of instant, publication, environment and how signed data is trusted.
 struct ReaderOptions {
     let command: String
     let catalogPath: String
     let receiptPaths: [String]
+    /// The stored reader, with `--database` (then there are no receipt files).
+    let stored: StoredReader?
     let at: Instant
     let publicationId: String?
     let environment: Environment
@@ -73,10 +88,23 @@ struct ReaderOptions {
         grants in production).
         """
 
-    init(_ parsed: Arguments, now: Instant, command: String) throws(CLIError) {
+    /// Reads the options; `--database` needs `--user`, and when `userNamesStoredReader` (`check`)
+    /// `--user` needs `--database` (`timeline`'s `--user` also names a receipt's reader).
+    init(_ parsed: Arguments, now: Instant, command: String, userNamesStoredReader: Bool) throws(CLIError) {
         self.command = command
         catalogPath = parsed.required("catalog")
         receiptPaths = parsed.all("receipt")
+        let user = parsed.value("user")
+        if let database = parsed.value("database") {
+            guard receiptPaths.isEmpty else { throw CLIError.usage("\(command): give --receipt or --database, not both") }
+            guard let user else { throw CLIError.usage("\(command): --database needs --user ID, the stored user to answer for") }
+            stored = StoredReader(location: StoreLocation(database), userId: user)
+        } else {
+            if userNamesStoredReader, user != nil {
+                throw CLIError.usage("\(command): --user ID names a user of the service's database: it needs --database FILE|URL")
+            }
+            stored = nil
+        }
         at = try CommonOptions.at.instant(in: parsed, command: command) ?? now
         publicationId = parsed.value("publication")
         environment = try CommonOptions.environment.value(in: parsed, command: command)
@@ -90,9 +118,14 @@ struct ReaderOptions {
     /// The reader's history from the receipt files (merged, ``ReceiptInput``), the user id the
     /// files give (a file may be an audit input line, `{"user_id": …, "receipt": {…}}`), and the
     /// entitlements. Every file is read before anything is decided, so one refused file stops
-    /// the command before it prints anything.
+    /// the command before it prints anything. With `--database`, the stored user's history and id
+    /// instead, against the catalog with the issues published through the service (``StoredReader``).
     func read() throws(CLIError) -> (history: PurchaseHistory, userId: String?, entitlements: UserEntitlements) {
         let document = try CommonOptions.catalogDocument(catalogPath)
+        if let stored {
+            let (history, catalog) = try stored.read(catalog: document.catalog, command: command)
+            return (history, stored.userId, try entitlements(history, catalog: catalog))
+        }
         let catalog = document.catalog
         var history = PurchaseHistory()
         var userId: String?
@@ -109,6 +142,12 @@ struct ReaderOptions {
                     return made
                 })
         }
+        return (history, userId, try entitlements(history, catalog: catalog))
+    }
+
+    /// What the engine decides for `history` as of `at` in `environment`: every publication the
+    /// history has a transaction for, or only `--publication`.
+    private func entitlements(_ history: PurchaseHistory, catalog: Catalog) throws(CLIError) -> UserEntitlements {
         let engine = EntitlementEngine(catalog: catalog)
         var entitlements = engine.evaluate(history, at: at, environment: environment)
         if let publicationId {
@@ -118,6 +157,6 @@ struct ReaderOptions {
             }
             entitlements.publications = [engine.evaluate(history, publication: publication, at: at, environment: environment)]
         }
-        return (history, userId, entitlements)
+        return entitlements
     }
 }

@@ -5,7 +5,8 @@ import MastheadFormats
 package enum CommonOptions {
     /// `--catalog DIR`, required.
     static let catalogOption = OptionSpec.value("catalog", "DIR", "Catalog folder holding catalog.json (or the JSON file itself).", required: true)
-    /// `--receipt FILE`, one or more, of any shape ``ReceiptInput`` tells apart.
+    /// `--receipt FILE`, one or more, of any shape ``ReceiptInput`` tells apart (or, instead,
+    /// `--database` and `--user`: ``StoredReader``).
     static let receiptOption = OptionSpec.value(
         "receipt", "FILE",
         """
@@ -15,7 +16,7 @@ package enum CommonOptions {
         input line, with the publisher's grants if any ("grants": [...]), or
         user_id and grants alone (JSON; told apart by shape). Repeat to merge
         several.
-        """, repeatable: true, required: true)
+        """, repeatable: true)
     /// `--at INSTANT`: the as-of instant, once (`check`, `timeline`) or a series (`audit`).
     static let at = InstantOption(name: "at", help: "The as-of instant, RFC 3339 (default: now).")
     /// `--environment ENV`: whose grants count, production (the default) or sandbox; any case.

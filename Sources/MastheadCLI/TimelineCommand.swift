@@ -1,7 +1,8 @@
 import Masthead
 import MastheadReports
 
-/// `masthead timeline`: one reader's intervals, periods, lapses and issues as an SVG picture.
+/// `masthead timeline`: one reader's intervals, periods, lapses and issues as an SVG picture, from
+/// receipt files or from the service's database as the service draws it.
 struct TimelineCommand: MastheadCommand {
     static let spec = CommandSpec(
         name: "timeline", summary: "Draw one reader's intervals, periods, lapses and issues as an SVG picture.",
@@ -16,20 +17,29 @@ struct TimelineCommand: MastheadCommand {
             running drawn up to the as-of instant), the date of
             every period boundary, a time axis and the as-of instant. Hovering an element in a browser
             shows the engine's reason in words.
+
+            With --database and --user instead of --receipt, draws a reader the companion service
+            stores, exactly as GET /v1/users/{userId}/timeline.svg does (the same bytes for the same
+            --at, --publication and --environment, without --from and --to): the stored history and
+            the catalog with the issues published through the service, read in one snapshot without
+            writing. Errors as 'masthead check --database' (see its help).
             """,
         options: [
             CommonOptions.catalogOption,
-            CommonOptions.receiptOption,
+            CommonOptions.receiptOption, StoredReader.databaseOption,
             .value("output", "FILE.svg", "The SVG file to write (atomically; a regular file, or - for standard output).", required: true), CommonOptions.at.spec,
             .value("publication", "ID", "Only this publication (drawn even without a transaction)."), CommonOptions.environment.spec,
             .value(
-                "user", "NAME",
+                "user", "ID",
                 """
-                The reader's name for the heading (default: the file's user_id,
-                else the subscription's original transaction id).
+                With --database, the stored user to draw (its exact bytes), who heads
+                the picture. With --receipt, the reader's name for the heading
+                (default: the file's user_id, else the subscription's original
+                transaction id).
                 """),
             fromOption.spec, toOption.spec,
         ] + CommonOptions.trustOptions,
+        alternatives: [["receipt", "database"]],
         epilogue: ReaderOptions.signedDataNote)
     /// `--from INSTANT`.
     static let fromOption = InstantOption(name: "from", help: "Draw from this instant (default: the earliest issue, period or refund).")
@@ -38,14 +48,15 @@ struct TimelineCommand: MastheadCommand {
 
     let reader: ReaderOptions
     let outputPath: String
-    /// The name for the heading; by default the file's `user_id`, else the subscription's id.
+    /// The name for the heading (with `--database`, the stored user's id); by default the file's
+    /// `user_id`, else the subscription's id.
     let user: String?
     /// Limits of the time drawn; by default everything.
     let from: Instant?
     let to: Instant?
 
     init(_ parsed: Arguments, now: Instant) throws(CLIError) {
-        reader = try ReaderOptions(parsed, now: now, command: Self.spec.name)
+        reader = try ReaderOptions(parsed, now: now, command: Self.spec.name, userNamesStoredReader: false)
         outputPath = parsed.required("output")
         user = parsed.value("user")
         from = try Self.fromOption.instant(in: parsed, command: Self.spec.name)

@@ -186,6 +186,7 @@ enum SQLiteSchema {
         CREATE INDEX outbound_messages_due ON outbound_messages (next_attempt_ms) WHERE state = 'pending';
         CREATE INDEX outbound_messages_pending_by_key ON outbound_messages (target, ordering_key, id) WHERE state = 'pending';
         CREATE INDEX outbound_messages_by_state ON outbound_messages (state, id);
+        CREATE INDEX outbound_messages_finished ON outbound_messages (finished_ms) WHERE state <> 'pending';
         """,
         // What `entitlements.changed` events last reported per (user, publication, environment):
         // the state and readable count, the last event's sequence number, and when the answer may

@@ -8,7 +8,7 @@ import Testing
 /// One settings table drives `serve --help`, the `--config` file, the `serve` flags and the
 /// service guide's list: every row is in each, with the same default.
 struct ServeSettingsTests {
-    static let secrets = ServerProcess.environment
+    static let secrets = ServerProcess.environment.merging(["MASTHEAD_WEBHOOK_SECRET": "webhook-secret"]) { given, _ in given }
 
     /// `serve` made from `arguments` with the test secrets, not run.
     static func serve(_ arguments: [String]) throws -> ServeCommand {
@@ -23,6 +23,8 @@ struct ServeSettingsTests {
             let file = Tool.root.appendingPathComponent("Catalog/the-monthly/catalog.json").path
             return (file, "\"\(file)\"")
         }
+        // The webhook and forwarding lists take URLs.
+        if ["webhookURLs", "forwardNotificationsTo"].contains(setting.key) { return ("http://127.0.0.1:9/hooks", #"["http://127.0.0.1:9/hooks"]"#) }
         switch setting.kind {
         case .toggle: return (nil, "true")
         case .text: return (current + "-other", "\"\(current)-other\"")

@@ -13,7 +13,7 @@ struct UsageTests {
             Usage: masthead <command> [options]
 
             Commands:
-              check     Show one user's status, periods and every issue's decision, from a receipt.
+              check     Show one user's status, periods and every issue's decision, from receipts or the service's database.
               audit     Decide entitlements for many users (receipts file or service database); reconcile grants.
               import    Store a receipts file's users in the service's database, as posted receipts are stored.
               timeline  Draw one reader's intervals, periods, lapses and issues as an SVG picture.
@@ -55,11 +55,19 @@ struct UsageTests {
     /// Golden: the help written from check's spec.
     @Test func checkHelp_isGolden() throws {
         #expect(try Tool.run(["check", "--help"]).output == """
-            Usage: masthead check --catalog DIR --receipt FILE [options]
+            Usage: masthead check --catalog DIR (--receipt FILE | --user ID) [options]
 
             Prints one user's status per publication, their periods and lapses, and every issue with
             whether it is readable and why. With --format json, also the offer and billing terms signed
             data gives (purchaseTerms, the status's renewalTerms).
+
+            With --database and --user instead of --receipt, answers for a reader the companion service
+            stores, exactly as GET /v1/users/{userId}/entitlements does: the user's stored history
+            (transactions, renewal infos, grants, licences) and the catalog with the issues published
+            through the service, read in one snapshot without writing (safe while the service runs;
+            --format json prints the service's body, user_id included). A user the database does not
+            hold (ids are matched by their exact bytes) exits 64; a database that cannot be read, or
+            whose schema is older than this masthead's (it is never migrated from here), exits 66.
 
             Options:
               --catalog DIR            Catalog folder holding catalog.json (or the JSON file itself).
@@ -69,6 +77,9 @@ struct UsageTests {
                                        input line, with the publisher's grants if any ("grants": [...]), or
                                        user_id and grants alone (JSON; told apart by shape). Repeat to merge
                                        several.
+              --database FILE|URL      The service's database, a SQLite file or postgresql:// URL, read-only:
+                                       answer for the stored reader --user names, as the service does.
+              --user ID                The stored user to answer for (with --database; its exact bytes).
               --at INSTANT             The as-of instant, RFC 3339 (default: now).
               --publication ID         Only this publication (shown even without a transaction).
               --environment ENV        production (default) or sandbox.
@@ -113,8 +124,8 @@ struct UsageTests {
     @Test func commandHelp_listsEveryOption() throws {
         let check = try Tool.run(["check", "--help"])
         #expect(check.status == 0)
-        #expect(check.output.hasPrefix("Usage: masthead check --catalog DIR --receipt FILE [options]\n"))
-        for option in ["--catalog", "--receipt", "--at", "--publication", "--environment", "--format", "--help"] {
+        #expect(check.output.hasPrefix("Usage: masthead check --catalog DIR (--receipt FILE | --user ID) [options]\n"))
+        for option in ["--catalog", "--receipt", "--database", "--user", "--at", "--publication", "--environment", "--format", "--help"] {
             #expect(check.output.contains(option))
         }
         let audit = try Tool.run(["audit", "-h"])
@@ -128,8 +139,8 @@ struct UsageTests {
         }
         let timeline = try Tool.run(["timeline", "--help"])
         #expect(timeline.status == 0)
-        #expect(timeline.output.hasPrefix("Usage: masthead timeline --catalog DIR --receipt FILE --output FILE.svg [options]\n"))
-        for option in ["--catalog", "--receipt", "--output", "--at", "--publication", "--environment", "--user", "--from", "--to", "--help"] {
+        #expect(timeline.output.hasPrefix("Usage: masthead timeline --catalog DIR (--receipt FILE | --database FILE|URL) --output FILE.svg [options]\n"))
+        for option in ["--catalog", "--receipt", "--database", "--output", "--at", "--publication", "--environment", "--user", "--from", "--to", "--help"] {
             #expect(timeline.output.contains(option))
         }
     }
@@ -137,7 +148,7 @@ struct UsageTests {
     static let mistakes: [(arguments: [String], message: String)] = [
         (["frobnicate"], "masthead: unknown command 'frobnicate' (see 'masthead --help')\n"),
         (["check", "--receipt", "x"], "masthead: check: missing --catalog (see 'masthead check --help')\n"),
-        (["check", "--catalog", "c"], "masthead: check: missing --receipt (see 'masthead check --help')\n"),
+        (["check", "--catalog", "c"], "masthead: check: missing --receipt FILE or --user ID (see 'masthead check --help')\n"),
         (["check", "--catalog", "c", "--receipt", "r", "--colour"], "masthead: check: unknown option '--colour' (see 'masthead check --help')\n"),
         (["check", "--catalog", "c", "--receipt", "r", "--at", "July"], "masthead: check: --at 'July' is not an RFC 3339 instant such as 2020-07-02T00:00:00Z\n"),
         (["check", "--catalog", "c", "--receipt", "r", "--format", "xml"], "masthead: check: --format must be text or json, not 'xml'\n"),

@@ -83,7 +83,7 @@ struct OpenAPIDocumentTests {
     static func target(_ template: String) -> String {
         template.replacing("{userId}", with: "u1").replacing("{publicationId}", with: "the-monthly").replacing("{issueId}", with: "2020-01")
             .replacing("{appAccountToken}", with: "3f2504e0-4f89-41d3-9a0c-0305e82c3301").replacing("{grantId}", with: "g-1")
-            .replacing("{licenceId}", with: "l1")
+            .replacing("{licenceId}", with: "l1").replacing("{deliveryId}", with: "1")
     }
 
     /// The token the route of a path template needs: the admin token for an admin route, else the API token.

@@ -2,6 +2,7 @@ import Foundation
 import Masthead
 import MastheadHTTP
 @testable import MastheadService
+import MastheadStorage
 import Testing
 
 /// The service's operating guide names the metrics `/metrics` exposes and the route labels they carry.
@@ -16,7 +17,9 @@ struct OperatingGuideTests {
     /// every row names a family.
     @Test func guide_metricsTable_namesEveryExposedMetric() throws {
         let consumption = ConsumptionReporting(enabled: true, refundPreference: nil, sampleContentProvided: false).metricsLines(pending: 0)
-        let text = ServiceMetrics().rendered(cachedUsers: 0, changeNotificationsUp: true, accessLogDropped: 0, http: HTTPServerCounters()) + consumption.joined(separator: "\n")
+        let webhooks = OutboundWorkers.metricsLines(.init(), backlog: OutboxBacklog(pending: 0, failed: 0, oldestPending: nil), now: Instant(milliseconds: 0))
+        let text = ServiceMetrics().rendered(cachedUsers: 0, changeNotificationsUp: true, accessLogDropped: 0, http: HTTPServerCounters())
+            + (consumption + webhooks).joined(separator: "\n")
         let exposed = Set(text.split(separator: "\n").compactMap { line -> String? in
             line.hasPrefix("# TYPE ") ? String(line.split(separator: " ")[2]) : nil
         })

@@ -43,6 +43,8 @@ public final class EntitlementService: Sendable {
     let consumption: ConsumptionReporting
     /// How many gift codes each user may try, on this instance.
     let redemptionLimiter = RedemptionLimiter()
+    /// The threads delivering the outbox, their counters and log.
+    let outbound = OutboundWorkers()
     /// The thread writing the events time made (``startSweepingEntitlementEvents()``).
     let eventSweeper = PeriodicThread(name: "webhook-sweeper")
 
@@ -89,14 +91,15 @@ public final class EntitlementService: Sendable {
     /// log checkpointed and truncated, so a copy of the `.sqlite` file alone is complete) and
     /// closes the writer's connection. The reader's connection, which holds no snapshot between
     /// requests, closes when the service is released (the last connection: SQLite then removes the
-    /// empty `-wal` and `-shm` files). The threads sending consumption information and sweeping
-    /// for events stop first, after the pass under way.
+    /// empty `-wal` and `-shm` files). The threads sweeping for events, sending consumption
+    /// information and delivering the outbox stop first, after the pass or send under way.
     /// - Returns: why the checkpoint failed (every commit is still safe in the write-ahead log:
     ///   keep the `-wal` file with the database), or nil.
     @discardableResult
     public func close() -> StorageError? {
         consumption.stop()
         eventSweeper.stop()
+        outbound.stop()
         return writer.close()
     }
 
@@ -239,8 +242,12 @@ public final class EntitlementService: Sendable {
         return written.body
     }
 
-    /// Drops the cached histories of the users a committed write of this process changed.
-    func invalidate(_ changes: [Change]) { cache.invalidate(changes) }
+    /// Drops the cached histories of the users a committed write of this process changed, and
+    /// wakes the outbox's delivery threads (a change may have enqueued events).
+    func invalidate(_ changes: [Change]) {
+        cache.invalidate(changes)
+        if !changes.isEmpty { outbound.wakeUp() }
+    }
 
     /// Notes a write's outcome for `/health` and the metrics: a storage failure (not a write the
     /// store's policy refused: a receipt or app account token in use, a notification delivered

@@ -11,7 +11,8 @@ import MastheadStorage
 /// `%FE` were the same user (both decode to U+FFFD). An app account token is a UUID written
 /// 8-4-4-4-12 hexadecimal digits, in either case (``AppAccountToken/canonical(_:)``). A licence id
 /// is 1 to ``maxLicenceBytes`` ASCII letters, digits, `.`, `_` and `-` (its member's grant is
-/// named `licence:<id>`, `#<n>` added for a later membership, so the id holds no `#`).
+/// named `licence:<id>`, `#<n>` added for a later membership, so the id holds no `#`). A delivery
+/// id (a message of the outbox) is a whole number from 1, in decimal digits.
 enum PathIdentifier: String, CaseIterable, Sendable {
     case user
     case publication
@@ -19,11 +20,12 @@ enum PathIdentifier: String, CaseIterable, Sendable {
     case grant
     case appAccountToken
     case licence
+    case delivery
 
     /// The variable that stands for an id of this kind in a route's path template: `userId`.
     var variable: String {
         switch self {
-        case .user, .publication, .issue, .grant, .licence: rawValue + "Id"
+        case .user, .publication, .issue, .grant, .licence, .delivery: rawValue + "Id"
         case .appAccountToken: rawValue
         }
     }
@@ -31,7 +33,7 @@ enum PathIdentifier: String, CaseIterable, Sendable {
     /// What an id of this kind is called in error messages: `user id`.
     var name: String {
         switch self {
-        case .user, .publication, .issue, .grant, .licence: rawValue + " id"
+        case .user, .publication, .issue, .grant, .licence, .delivery: rawValue + " id"
         case .appAccountToken: "app account token"
         }
     }
@@ -45,7 +47,7 @@ enum PathIdentifier: String, CaseIterable, Sendable {
     /// The error code of an id of this kind that breaks a rule.
     var code: String {
         switch self {
-        case .user, .publication, .issue, .grant, .licence: "invalid_\(rawValue)_id"
+        case .user, .publication, .issue, .grant, .licence, .delivery: "invalid_\(rawValue)_id"
         case .appAccountToken: "invalid_app_account_token"
         }
     }
@@ -62,6 +64,7 @@ enum PathIdentifier: String, CaseIterable, Sendable {
             return AppAccountToken.canonical(id) == nil ? "is not a UUID written 8-4-4-4-12 hexadecimal digits, such as 3f2504e0-4f89-41d3-9a0c-0305e82c3301" : nil
         }
         if self == .licence { return PathIdentifier.brokenLicenceRule(id) }
+        if self == .delivery { return PathIdentifier.deliveryId(id) == nil ? "is not a whole number from 1 to \(Int64.max)" : nil }
         if let rule = id.utf8.withContiguousStorageIfAvailable({ PathIdentifier.brokenRule($0, request: request, index: index) }) { return rule }
         return Array(id.utf8).withUnsafeBufferPointer { PathIdentifier.brokenRule($0, request: request, index: index) }
     }
@@ -99,6 +102,12 @@ enum PathIdentifier: String, CaseIterable, Sendable {
             return "holds a byte other than ASCII letters, digits, '.', '_' and '-' at byte \(offset)"
         }
         return nil
+    }
+
+    /// A delivery id's number: 1 to 19 ASCII digits, from 1 to `Int64.max`; nil otherwise.
+    static func deliveryId(_ id: String) -> Int64? {
+        guard !id.isEmpty, id.utf8.count <= 19, id.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int64(id), number > 0 else { return nil }
+        return number
     }
 
     private static func codePoint(_ value: UInt8) -> String {

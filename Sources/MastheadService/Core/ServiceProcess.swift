@@ -37,11 +37,12 @@ public enum ServiceProcessError: Error, Sendable, CustomStringConvertible {
 /// mid-answer is an error on its socket); raises the open-file limit; binds the port before it
 /// opens anything (a start that cannot listen leaves no database behind); opens the access log
 /// and the store; starts the HTTP server's event loops, the signal thread and, when configured,
-/// the polling, the sending of Set App Account Token calls (``AppAccountTokenUpdater``) and the
-/// sending of consumption information. A stop signal stops the server gracefully;
-/// ``waitUntilStopped()`` then stops the polling and the sending (a run already under way
-/// finishes), closes the access log and closes the store (which stops sending consumption
-/// information).
+/// the polling, the sending of Set App Account Token calls (``AppAccountTokenUpdater``), the
+/// sending of consumption information and the delivery of the outbox (webhooks, forwarded
+/// notifications). A stop signal stops the server gracefully; ``waitUntilStopped()`` then stops
+/// the polling and the sending (a run already under way finishes), closes the access log and
+/// closes the store (which first stops sending consumption information and delivering the
+/// outbox: each request in flight finishes and is recorded, nothing more is claimed).
 public final class ServiceProcess: Sendable {
     /// The service served.
     public let service: EntitlementService
@@ -127,6 +128,7 @@ public final class ServiceProcess: Sendable {
         takeStopSignals(stopSignals, stopping: server)
         let polling: Polling?
         if let consumptionClient { service.startSendingConsumptionInformation(client: consumptionClient) }
+        service.startDeliveringOutbound()
         service.startSweepingEntitlementEvents()
         do { polling = configuration.pollingEnabled ? try startPolling(service, configuration) : nil } catch {
             server.stop()

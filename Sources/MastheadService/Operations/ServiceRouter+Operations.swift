@@ -24,13 +24,18 @@ extension ServiceRouter {
         return .json(503, writer.bytes)
     }
 
-    /// The Prometheus text of ``ServiceMetrics``, and the consumption information's counters when it is on.
+    /// The Prometheus text of ``ServiceMetrics``, the consumption information's counters when it
+    /// is on, and the outbox's when webhooks or forwarding are configured.
     func metrics() -> HTTPResponse {
         var text = service.metrics.rendered(
             cachedUsers: service.cachedUserCount, changeNotificationsUp: service.changeNotificationsUp, accessLogDropped: accessLog?.droppedLines,
             http: httpCounters)
         let consumption = service.consumption.metricsLines(pending: service.consumption.enabled ? service.pendingConsumptionRequests : nil)
         if !consumption.isEmpty { text += consumption.joined(separator: "\n") + "\n" }
+        if service.deliversOutbound {
+            let lines = OutboundWorkers.metricsLines(service.outbound.counted, backlog: service.outboxBacklog, now: service.clock())
+            text += lines.joined(separator: "\n") + "\n"
+        }
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Array(text.utf8))
     }
 }

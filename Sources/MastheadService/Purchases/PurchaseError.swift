@@ -1,7 +1,7 @@
 import MastheadFormats
 
-/// The errors of the purchase routes: receipts, signed transactions, restores and the
-/// subscriptions due for a refresh.
+/// The errors of the purchase routes: receipts, signed transactions, restores, app receipts and
+/// the subscriptions due for a refresh.
 enum PurchaseError: ServiceFailure {
     /// The body is not a receipt (a `FormatError` other than `receiptRejected`).
     case invalidReceipt(FormatError)
@@ -34,6 +34,11 @@ enum PurchaseError: ServiceFailure {
     case restoreTimedOut(String)
     /// `within` is not a duration such as `3d`.
     case invalidWindow
+    /// An app receipt's body is not `{"appReceipt": "…"}` with a readable receipt: what is wrong
+    /// (the JSON path, or the base64, PKCS #7 or ASN.1 problem and its offset).
+    case invalidAppReceipt(String)
+    /// An app receipt without in-app purchases: no transaction id to restore from.
+    case appReceiptWithoutPurchases
 
     var rendering: (status: Int, code: String, message: String) {
         switch self {
@@ -56,6 +61,9 @@ enum PurchaseError: ServiceFailure {
         case .restoreTimedOut(let reason):
             (504, "restore_timeout", "the restore was not done within restoreTimeoutMilliseconds, and nothing is stored: \(reason)")
         case .invalidWindow: (400, "invalid_window", "within must be a number followed by d, h, m or s, such as 3d")
+        case .invalidAppReceipt(let reason): (400, "invalid_app_receipt", reason)
+        case .appReceiptWithoutPurchases:
+            (422, "app_receipt_without_purchases", "the app receipt holds no in-app purchase, so no transaction id to restore from")
         }
     }
 
@@ -65,7 +73,7 @@ enum PurchaseError: ServiceFailure {
             .invalidReceipt(reason), .receiptRejected(.receiptRejected(status: 21000, meaning: "")), .signedDataRefused(reason), .notSignedTransactions,
             .receiptAlreadyInUse(environment: "", originalTransactionId: ""), .invalidTransactionId(""), .appStoreServerAPINotConfigured(""),
             .appStoreServerAPIKeyRefused(""), .transactionNotFound(""), .appleSignedDataRefused(""), .appStoreServerAPIFailed(""), .tooManyRestores(1),
-            .restoreTimedOut(""), .invalidWindow,
+            .restoreTimedOut(""), .invalidWindow, .invalidAppReceipt(""), .appReceiptWithoutPurchases,
         ]
     }
 }

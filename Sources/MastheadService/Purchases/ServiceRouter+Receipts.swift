@@ -25,6 +25,9 @@ extension ServiceRouter {
         Route(
             ["POST"], "/v1/users/{userId}/restore", .apiToken, label: "restore",
             .deferred { router, request, ids, reply in router.restore(request, userId: ids[.user], reply: reply) }),
+        Route(
+            ["POST"], "/v1/users/{userId}/app-receipts", .apiToken, label: "app_receipts",
+            .deferred { router, request, ids, reply in router.postAppReceipt(request, userId: ids[.user], reply: reply) }),
     ]
 
     /// `POST /v1/users/{userId}/receipts`: a verifyReceipt response, stored and linked to the user,

@@ -28,6 +28,12 @@ extension ServiceRouter {
         }
         let transactionId: String
         do { transactionId = try Self.transactionId(root) } catch { return reply(error.response) }
+        restore(transactionId: transactionId, userId: userId, reply: reply)
+    }
+
+    /// Restores the customer whose transaction `transactionId` is (a restore's, or an app
+    /// receipt's): asks Apple, stores and links the history, and replies as a restore does.
+    func restore(transactionId: String, userId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard service.signedDataVerifier != nil else { return reply(ServiceError.signedDataNotConfigured.response) }
         let deadline = SystemClock.monotonicMilliseconds() + Int64(service.configuration.restoreTimeoutMilliseconds)
         let refusal = restorer.run { [self] api in

@@ -22,6 +22,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// The readers of the publisher's grants: a grants file (CSV or JSON lines) and one grant's
     /// JSON, then the entitlement rules.
     case grants
+    /// `AppReceipt`: PKCS #7 bytes, signed content and base64 text of an app receipt.
+    case appReceipt = "app-receipt"
 
     /// Feeds one input to the target.
     package func run(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -34,6 +36,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .v2: SignedDataFuzzing.run(Array(bytes))
         case .serverAPI: ServerAPIFuzzing.run(Array(bytes))
         case .grants: GrantsFuzzing.run(Array(bytes))
+        case .appReceipt: AppReceiptFuzzing.run(Array(bytes))
         }
     }
 

@@ -1,0 +1,103 @@
+import Masthead
+import MastheadClock
+import MastheadStorage
+import Synchronization
+
+/// The outbox seen from the service: the writes that claim, close, replay and prune its
+/// messages (committed through the writer before they return), the reads that list them, and
+/// the delivery threads.
+extension EntitlementService {
+    /// Starts the delivery threads (`webhookDeliveryThreads` of them) when anything can be
+    /// enqueued (`webhookURLs` or `forwardNotificationsTo` set); ``close()`` stops them.
+    public func startDeliveringOutbound() {
+        guard deliversOutbound else { return }
+        let deliverer = OutboundDeliverer(service: self)
+        outbound.start(threads: configuration.webhookDeliveryThreads) { [self] stopping in
+            deliverOutboundPass(deliverer, stopping: stopping)
+        }
+    }
+
+    /// Whether anything is enqueued into the outbox: `webhookURLs` or `forwardNotificationsTo` is set.
+    var deliversOutbound: Bool { !configuration.webhookURLs.isEmpty || !configuration.forwardNotificationsTo.isEmpty }
+
+    /// Wakes the delivery threads: this process has just committed messages into the outbox.
+    public func outboundEnqueued() { outbound.wakeUp() }
+
+    /// One look at the outbox: prunes it when due, then delivers one message; answers whether
+    /// one was delivered (look again at once), false when none was due or the database failed
+    /// (wait).
+    func deliverOutboundPass(_ deliverer: OutboundDeliverer, stopping: () -> Bool) -> Bool {
+        do {
+            if outbound.takePruning(monotonicMilliseconds: SystemClock.monotonicMilliseconds()) {
+                let pruned = try pruneOutbound()
+                if pruned > 0 { outbound.note("deleted \(pruned) delivered or parked message(s) past their retention") }
+            }
+            guard !stopping() else { return false }
+            return try deliverer.deliverNext() != nil
+        } catch {
+            outbound.note("cannot read or write the outbox: \(error)")
+            return false
+        }
+    }
+
+    /// Claims the message due first, committed before it returns; nil when none is due. It is
+    /// not due again for `leaseMilliseconds` unless its outcome is recorded first.
+    func claimOutbound(leaseMilliseconds: Int64) throws -> OutboundDelivery? {
+        let now = clock()
+        return try outboxWrite { store in try store.claimOutbound(now: now, leaseUntil: now.adding(milliseconds: leaseMilliseconds)) }
+    }
+
+    /// Records an attempt's outcome, committed before it returns; false when the claim had ended.
+    func recordOutbound(_ claimed: OutboundDelivery, outcome: OutboundOutcome) throws -> Bool {
+        let now = clock()
+        return try outboxWrite { store in try store.recordOutbound(claimed, outcome: outcome, now: now) }
+    }
+
+    /// Replays one message (see ``OutboxStore/replayOutbound(id:now:)``); `completion` runs after
+    /// the commit with what came of it, the delivery threads woken.
+    func replayOutbound(id: Int64, completion: @escaping @Sendable (Result<OutboundReplay, any Error>) -> Void) {
+        let now = clock()
+        write({ store in (try store.replayOutbound(id: id, now: now), []) }) { [self] result in
+            outbound.wakeUp()
+            completion(result)
+        }
+    }
+
+    /// Replays every parked message; `completion` runs after the commit with how many.
+    func replayFailedOutbound(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+        let now = clock()
+        write({ store in (try store.replayFailedOutbound(now: now), []) }) { [self] result in
+            outbound.wakeUp()
+            completion(result)
+        }
+    }
+
+    /// Deletes the delivered and parked messages finished more than `webhookRetentionDays` ago.
+    func pruneOutbound() throws -> Int {
+        let cutoff = clock().adding(milliseconds: -Int64(configuration.webhookRetentionDays) * 86_400_000)
+        return try outboxWrite { store in try store.pruneOutbound(finishedBefore: cutoff) }
+    }
+
+    /// A page of the outbox, newest first (see ``OutboxStore/outboundDeliveries(state:before:limit:)``).
+    func outboundDeliveries(state: OutboundDelivery.State?, before: Int64?, limit: Int) throws -> [OutboundDelivery] {
+        try reader.withLock { reader throws -> [OutboundDelivery] in try reader.store.outboundDeliveries(state: state, before: before, limit: limit) }
+    }
+
+    /// The outbox's backlog, read from the database; nil when it cannot be read.
+    var outboxBacklog: OutboxBacklog? {
+        try? reader.withLock { reader throws -> OutboxBacklog in try reader.store.outboxBacklog() }
+    }
+
+    /// Commits `work` through the writer, waiting for it, and answers what it answered; its
+    /// outcome noted for `/health`.
+    private func outboxWrite<Answer: Sendable>(_ work: @escaping @Sendable (any EntitlementStore) throws -> Answer) throws -> Answer {
+        do {
+            let answer = try writer.answer(work)
+            noteWrite(nil)
+            return answer
+        } catch {
+            noteWrite(error)
+            throw error
+        }
+    }
+}
