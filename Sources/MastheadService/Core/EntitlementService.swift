@@ -83,15 +83,15 @@ public final class EntitlementService: Sendable {
     /// log checkpointed and truncated, so a copy of the `.sqlite` file alone is complete) and
     /// closes the writer's connection. The reader's connection, which holds no snapshot between
     /// requests, closes when the service is released (the last connection: SQLite then removes the
-    /// empty `-wal` and `-shm` files). The threads sending consumption information, delivering the
-    /// outbox and sweeping for events stop first, after the send or pass under way.
+    /// empty `-wal` and `-shm` files). The threads sweeping for events, sending consumption
+    /// information and delivering the outbox stop first, after the pass or send under way.
     /// - Returns: why the checkpoint failed (every commit is still safe in the write-ahead log:
     ///   keep the `-wal` file with the database), or nil.
     @discardableResult
     public func close() -> StorageError? {
         consumption.stop()
-        outbound.stop()
         eventSweeper.stop()
+        outbound.stop()
         return writer.close()
     }
 
