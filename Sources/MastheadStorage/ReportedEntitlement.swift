@@ -60,4 +60,9 @@ public protocol EntitlementReportStore: AnyObject {
 
     /// Up to `limit` readers with an answer due to change by `now` (with time alone), in user id order.
     func usersWithReportsDue(by now: Instant, limit: Int) throws(StorageError) -> [String]
+
+    /// Makes every report of a publication due by `instant` at the latest (an issue published
+    /// through the API, readable to some from then), in the caller's transaction; call
+    /// ``lockReporting()`` first.
+    func makeReportsDue(publicationId: String, by instant: Instant) throws(StorageError)
 }

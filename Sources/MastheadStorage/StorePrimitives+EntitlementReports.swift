@@ -47,6 +47,12 @@ extension StorePrimitives {
             [.integer(now.milliseconds), .integer(Int64(limit))]
         ) { row throws(Row.Failure) in try row.text(0) }
     }
+
+    public func makeReportsDue(publicationId: String, by instant: Instant) throws(StorageError) {
+        try run(
+            "UPDATE reported_entitlements SET due_ms = $2 WHERE publication_id = $1 AND (due_ms IS NULL OR due_ms > $2)",
+            [.text(publicationId), .integer(instant.milliseconds)])
+    }
 }
 
 extension StoreRow {

@@ -207,6 +207,27 @@ struct EntitlementEventTests {
         #expect(messages.last?.json?["at"]?.string == "2020-07-10T00:00:00Z")
     }
 
+    /// An issue published through the API to come out before the reader's answer would next
+    /// change with time: the sweeper reports the issue becoming readable at its publish instant,
+    /// not only at the catalog's next issue.
+    @Test(arguments: StoreBackend.tested) func issuePublishedThroughTheAPI_isReportedWhenItBecomesReadable(backend: StoreBackend) throws {
+        let harness = try Self.harness(backend)
+        defer { harness.close() }
+        let grant = #"{"source": "comp", "publications": ["the-monthly"], "access": "archive", "start": "2020-06-01T00:00:00Z"}"#
+        #expect(GrantRouteTests.put(harness, "ida", "g-1", grant).status == 201)
+        let granted = Self.answer(harness, "ida")
+        let special = #"{"title": "Summer special", "published": "2020-07-20T00:00:00Z"}"#
+        #expect(harness.call("PUT", "/v1/publications/the-monthly/issues/summer-special", token: "admin-token", json: special).status == 200)
+        harness.setNow("2020-07-21T00:00:00Z")
+        try harness.service.sweepEntitlementEvents()
+        let messages = try Self.outbox(harness)
+        #expect(messages.map(\.sequence) == [1, 2])
+        #expect(messages.last?.before == granted)
+        #expect(messages.last?.after == Self.answer(harness, "ida"))
+        #expect(messages.last?.after != granted)
+        #expect(messages.last?.json?["at"]?.string == "2020-07-20T00:00:00Z")
+    }
+
     /// Two instances on one PostgreSQL database each give the same reader an identical grant at
     /// once (two grant ids): whichever commits second finds the answer already reported, so each
     /// reader gets one event, numbered 1.

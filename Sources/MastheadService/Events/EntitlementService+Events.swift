@@ -26,12 +26,13 @@ extension EntitlementService {
     /// Re-evaluates every reader whose last reported answer may have changed with time alone by
     /// now (a lapse at an expiry with no notification, a grant's end, a grace period's end, an
     /// issue's publication) and writes the events for those that did, a page of readers per commit.
-    /// Nothing when no webhook URL is configured.
-    func sweepEntitlementEvents() throws {
+    /// Nothing when no webhook URL is configured. `continuing` is asked before each page: a
+    /// stopping service commits no more pages (the readers left stay due for the next start).
+    func sweepEntitlementEvents(while continuing: () -> Bool = { true }) throws {
         guard !configuration.webhookURLs.isEmpty else { return }
         let reporter = EntitlementReporter(targets: configuration.webhookURLs)
         var more = true
-        while more {
+        while more && continuing() {
             let now = clock()
             more = try writer.answer { [self] store in
                 let users = try store.usersWithReportsDue(by: now, limit: Self.sweepPage)
@@ -47,7 +48,7 @@ extension EntitlementService {
     public func startSweepingEntitlementEvents() {
         guard !configuration.webhookURLs.isEmpty else { return }
         eventSweeper.start(intervalSeconds: configuration.webhookSweepIntervalSeconds) { [self] in
-            try? sweepEntitlementEvents()
+            try? sweepEntitlementEvents(while: { !eventSweeper.isStopping })
         }
     }
 }

@@ -30,6 +30,9 @@ final class PeriodicThread: Sendable {
         thread.start()
     }
 
+    /// Whether ``stop()`` was called: a long pass asks between its steps.
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
     /// Stops the thread after the pass under way and waits for it; nothing when it was not started.
     func stop() {
         let running = state.withLock { state -> Bool in
