@@ -82,13 +82,21 @@ extension StorePrimitives {
             let claim: [Value] = [.integer(claimed.id), .integer(Int64(claimed.attempts))]
             switch outcome {
             case .delivered(let status):
-                return try run(
-                    "UPDATE outbound_messages SET state = 'delivered', finished_ms = $1, last_status = $2, last_error = $3 \(stillClaimed)",
-                    [.integer(now.milliseconds), .integer(Int64(status)), .null] + claim) == 1
+                guard
+                    try run(
+                        "UPDATE outbound_messages SET state = 'delivered', finished_ms = $1, last_status = $2, last_error = $3 \(stillClaimed)",
+                        [.integer(now.milliseconds), .integer(Int64(status)), .null] + claim) == 1
+                else { return false }
+                try releaseFollowers(of: claimed, now: now)
+                return true
             case .failed(let status, let error):
-                return try run(
-                    "UPDATE outbound_messages SET state = 'failed', finished_ms = $1, last_status = $2, last_error = $3 \(stillClaimed)",
-                    [.integer(now.milliseconds), .optional(status.map(Int64.init)), .text(error)] + claim) == 1
+                guard
+                    try run(
+                        "UPDATE outbound_messages SET state = 'failed', finished_ms = $1, last_status = $2, last_error = $3 \(stillClaimed)",
+                        [.integer(now.milliseconds), .optional(status.map(Int64.init)), .text(error)] + claim) == 1
+                else { return false }
+                try releaseFollowers(of: claimed, now: now)
+                return true
             case .retry(let next, let status, let error):
                 guard
                     try run(
@@ -115,6 +123,17 @@ extension StorePrimitives {
                 return true
             }
         }
+    }
+
+    /// Makes the messages waiting behind `claimed` (its target and ordering key, never attempted,
+    /// enqueued due when it was: see ``enqueueOutbound(_:now:)``) due now that it is finished.
+    private func releaseFollowers(of claimed: OutboundDelivery, now: Instant) throws(StorageError) {
+        guard let key = claimed.message.orderingKey else { return }
+        try run(
+            """
+            UPDATE outbound_messages SET next_attempt_ms = $1
+            WHERE state = 'pending' AND target = $2 AND ordering_key = $3 AND id > $4 AND attempts = 0 AND next_attempt_ms > $1
+            """, [.integer(now.milliseconds), .text(claimed.message.target), .text(key), .integer(claimed.id)])
     }
 
     public func replayOutbound(id: Int64, now: Instant) throws(StorageError) -> OutboundReplay {

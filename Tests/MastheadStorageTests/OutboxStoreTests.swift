@@ -192,6 +192,18 @@ struct OutboxStoreTests {
         #expect(due["ben-1"] == Instant(milliseconds: 2_000))
     }
 
+    @Test(arguments: StoreBackend.tested) func enqueue_behindAClaimedMessage_isDueOnceItIsDelivered_notWhenItsLeaseEnds(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try store.inTransaction { () throws(StorageError) in try store.enqueueOutbound([Self.event("ana-1", user: "ana")], now: Instant(milliseconds: 100)) }
+        let claimed = try #require(try Self.claim(store, 100))
+        try store.inTransaction { () throws(StorageError) in try store.enqueueOutbound([Self.event("ana-2", user: "ana")], now: Instant(milliseconds: 200)) }
+        #expect(try Self.claim(store, 300) == nil)
+        #expect(try Self.record(store, claimed, .delivered(status: 200), 300))
+        #expect(try Self.claim(store, 300)?.message.eventId == "ana-2")
+    }
+
     @Test(arguments: StoreBackend.tested) func park_parksThePendingMessagesEnqueuedBeforeTheCutoff_withoutAnAttempt(backend: StoreBackend) throws {
         let fixture = try StoreFixture(backend)
         defer { fixture.remove() }
