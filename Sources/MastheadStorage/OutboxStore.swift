@@ -6,7 +6,8 @@ public import Masthead
 /// closed with their outcome, listed, replayed and pruned. Part of ``EntitlementStore``.
 ///
 /// Order: a pending message is claimed only when no pending message of the same target and
-/// ordering key has a smaller id (ids follow the order of commits). A message that is parked
+/// ordering key has a smaller id (ids follow the order of commits); it is enqueued due no
+/// earlier than the latest of those. A message that is parked
 /// (``OutboundDelivery/State/failed``) no longer holds the others back.
 public protocol OutboxStore: AnyObject {
     /// The messages in `state` (any state for nil), newest first, of ids below `before` when it is
@@ -22,7 +23,8 @@ public protocol OutboxStore: AnyObject {
 
     /// Records what came of the attempt of `claimed` (as ``claimOutbound(now:leaseUntil:)``
     /// answered it); a retry also holds the later messages of its target and ordering key until
-    /// its next attempt. Answers false, changing nothing, when the claim no longer holds (its
+    /// its next attempt, and a retry without an answer (`status` nil: a timeout, a refused
+    /// connection) holds every pending message of its target that was due earlier. Answers false, changing nothing, when the claim no longer holds (its
     /// lease ended and another worker claimed it, or it was replayed).
     @discardableResult
     func recordOutbound(_ claimed: OutboundDelivery, outcome: OutboundOutcome, now: Instant) throws(StorageError) -> Bool
@@ -33,6 +35,12 @@ public protocol OutboxStore: AnyObject {
 
     /// Replays every parked message as ``replayOutbound(id:now:)`` does; answers how many.
     func replayFailedOutbound(now: Instant) throws(StorageError) -> Int
+
+    /// Parks (``OutboundDelivery/State/failed``, last error "not delivered within a day") every
+    /// pending message enqueued (or replayed) before `enqueuedBefore`, without waiting for its
+    /// next attempt; answers how many.
+    @discardableResult
+    func parkOutbound(enqueuedBefore: Instant, now: Instant) throws(StorageError) -> Int
 
     /// Deletes the delivered and parked messages finished before `finishedBefore` (never the
     /// newest message, so that ids keep growing); answers how many.

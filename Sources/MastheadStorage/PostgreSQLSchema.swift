@@ -158,6 +158,10 @@ enum PostgreSQLSchema {
                 PRIMARY KEY (user_id, publication_id, environment));
             CREATE INDEX reported_entitlements_by_due ON reported_entitlements (due_ms) WHERE due_ms IS NOT NULL;
             """,
+            // The pending messages by when they were enqueued (see SQLiteSchema).
+            """
+            CREATE INDEX outbound_messages_pending_enqueued ON outbound_messages (enqueued_ms) WHERE state = 'pending';
+            """,
         ],
         lockKey: migrationLock)
 }

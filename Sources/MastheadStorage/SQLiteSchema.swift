@@ -198,5 +198,10 @@ enum SQLiteSchema {
             PRIMARY KEY (user_id, publication_id, environment));
         CREATE INDEX reported_entitlements_by_due ON reported_entitlements (due_ms) WHERE due_ms IS NOT NULL;
         """,
+        // The pending messages by when they were enqueued: `/metrics`' backlog (count and oldest)
+        // and the parking of those past their retry window read it, not the table.
+        """
+        CREATE INDEX outbound_messages_pending_enqueued ON outbound_messages (enqueued_ms) WHERE state = 'pending';
+        """,
     ])
 }

@@ -14,15 +14,26 @@ extension StorePrimitives {
                 """
                 INSERT INTO outbound_messages
                     (id, kind, target, ordering_key, event_id, content_type, body, state, attempts, enqueued_ms, next_attempt_ms)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 0, $8, $8)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 0, $8, $9)
                 """)
+            // A message with an ordering key is not due before the pending ones it waits for, so
+            // that looking for a due message does not step over it while they are retried.
+            let latestAhead = try prepare(
+                "SELECT max(next_attempt_ms) FROM outbound_messages WHERE state = 'pending' AND target = $1 AND ordering_key = $2")
             for message in messages {
                 id += 1
+                var due = now.milliseconds
+                if let key = message.orderingKey,
+                    let ahead = try firstRow(latestAhead, [.text(message.target), .text(key)], { row throws(Row.Failure) in try row.optionalInteger(0) })
+                        ?? nil
+                {
+                    due = max(due, ahead)
+                }
                 try run(
                     insert,
                     [
                         .integer(id), .text(message.kind.rawValue), .text(message.target), .optional(message.orderingKey), .text(message.eventId),
-                        .text(message.contentType), .bytes(message.body), .integer(now.milliseconds),
+                        .text(message.contentType), .bytes(message.body), .integer(now.milliseconds), .integer(due),
                     ])
             }
         }
@@ -71,19 +82,35 @@ extension StorePrimitives {
             let claim: [Value] = [.integer(claimed.id), .integer(Int64(claimed.attempts))]
             switch outcome {
             case .delivered(let status):
-                return try run(
-                    "UPDATE outbound_messages SET state = 'delivered', finished_ms = $1, last_status = $2, last_error = $3 \(stillClaimed)",
-                    [.integer(now.milliseconds), .integer(Int64(status)), .null] + claim) == 1
+                guard
+                    try run(
+                        "UPDATE outbound_messages SET state = 'delivered', finished_ms = $1, last_status = $2, last_error = $3 \(stillClaimed)",
+                        [.integer(now.milliseconds), .integer(Int64(status)), .null] + claim) == 1
+                else { return false }
+                try releaseFollowers(of: claimed, now: now)
+                return true
             case .failed(let status, let error):
-                return try run(
-                    "UPDATE outbound_messages SET state = 'failed', finished_ms = $1, last_status = $2, last_error = $3 \(stillClaimed)",
-                    [.integer(now.milliseconds), .optional(status.map(Int64.init)), .text(error)] + claim) == 1
+                guard
+                    try run(
+                        "UPDATE outbound_messages SET state = 'failed', finished_ms = $1, last_status = $2, last_error = $3 \(stillClaimed)",
+                        [.integer(now.milliseconds), .optional(status.map(Int64.init)), .text(error)] + claim) == 1
+                else { return false }
+                try releaseFollowers(of: claimed, now: now)
+                return true
             case .retry(let next, let status, let error):
                 guard
                     try run(
                         "UPDATE outbound_messages SET next_attempt_ms = $1, last_status = $2, last_error = $3 \(stillClaimed)",
                         [.integer(next.milliseconds), .optional(status.map(Int64.init)), .text(error)] + claim) == 1
                 else { return false }
+                // No answer at all (a timeout, a refused connection): the target is down for
+                // every message, not tried again for each before this one's retry.
+                if status == nil {
+                    try run(
+                        "UPDATE outbound_messages SET next_attempt_ms = $1 WHERE state = 'pending' AND target = $2 AND id <> $3 AND next_attempt_ms < $1",
+                        [.integer(next.milliseconds), .text(claimed.message.target), .integer(claimed.id)])
+                    return true
+                }
                 // The messages behind it wait for it: not due before it, so that looking for a
                 // due message does not step over each of them meanwhile.
                 if let key = claimed.message.orderingKey {
@@ -96,6 +123,17 @@ extension StorePrimitives {
                 return true
             }
         }
+    }
+
+    /// Makes the messages waiting behind `claimed` (its target and ordering key, never attempted,
+    /// enqueued due when it was: see ``enqueueOutbound(_:now:)``) due now that it is finished.
+    private func releaseFollowers(of claimed: OutboundDelivery, now: Instant) throws(StorageError) {
+        guard let key = claimed.message.orderingKey else { return }
+        try run(
+            """
+            UPDATE outbound_messages SET next_attempt_ms = $1
+            WHERE state = 'pending' AND target = $2 AND ordering_key = $3 AND id > $4 AND attempts = 0 AND next_attempt_ms > $1
+            """, [.integer(now.milliseconds), .text(claimed.message.target), .text(key), .integer(claimed.id)])
     }
 
     public func replayOutbound(id: Int64, now: Instant) throws(StorageError) -> OutboundReplay {
@@ -119,6 +157,15 @@ extension StorePrimitives {
     }
 
     @discardableResult
+    public func parkOutbound(enqueuedBefore: Instant, now: Instant) throws(StorageError) -> Int {
+        try run(
+            """
+            UPDATE outbound_messages SET state = 'failed', finished_ms = $1, last_error = $2
+            WHERE state = 'pending' AND enqueued_ms < $3
+            """, [.integer(now.milliseconds), .text(OutboundSQL.notDeliveredWithinADay), .integer(enqueuedBefore.milliseconds)])
+    }
+
+    @discardableResult
     public func pruneOutbound(finishedBefore: Instant) throws(StorageError) -> Int {
         try run(
             """
@@ -138,6 +185,9 @@ extension StorePrimitives {
 
 /// The statements of the outbox that more than one method runs.
 enum OutboundSQL {
+    /// The last error of a message ``StorePrimitives/parkOutbound(enqueuedBefore:now:)`` parks.
+    static let notDeliveredWithinADay = "not delivered within a day"
+
     /// Makes messages pending again, due at $1 with their retry window starting then, attempts reset.
     static let replay = """
         UPDATE outbound_messages SET state = 'pending', attempts = 0, enqueued_ms = $1, next_attempt_ms = $1, finished_ms = NULL,

@@ -184,6 +184,35 @@ struct WebhookDeliveryTests {
         #expect(sent.suffix(3).sorted() == ["ana-1", "ana-1", "ben-1"])
     }
 
+    @Test(arguments: StoreBackend.tested) func aMessageToATargetNoLongerConfigured_isParkedAtClaim_notSent(backend: StoreBackend) throws {
+        let receiver = try WebhookReceiver()
+        let harness = try Self.harness(backend, receiver)
+        defer { harness.close() }
+        let removed = OutboundMessage(
+            kind: .event, target: receiver.url() + "-removed", orderingKey: "ana", eventId: "e-removed", contentType: "application/json", body: Array("{}".utf8))
+        let now = harness.clock.read()
+        try harness.service.writer.answer { store in try store.enqueueOutbound([removed], now: now) }
+        let deliverer = OutboundDeliverer(service: harness.service)
+        #expect(try deliverer.deliverNext()?.outcome == .failed(status: nil, error: "target no longer configured"))
+        #expect(receiver.received.isEmpty)
+        let parked = try Self.deliveries(harness, "?status=failed")
+        #expect(parked.map { $0["lastError"]?.string } == ["target no longer configured"])
+    }
+
+    @Test func theListing_showsTargetsWithoutTheirUserPasswordOrQuery() throws {
+        let receiver = try WebhookReceiver()
+        let harness = try Self.harness(.sqlite, receiver)
+        defer { harness.close() }
+        let message = OutboundMessage(
+            kind: .event, target: "https://ana:pw-9f2@hooks.example/in?token=tk-51c", orderingKey: "ana", eventId: "e-1", contentType: "application/json",
+            body: Array("{}".utf8))
+        let now = harness.clock.read()
+        try harness.service.writer.answer { store in try store.enqueueOutbound([message], now: now) }
+        let answer = harness.call("GET", "/v1/webhooks/deliveries", token: "admin-token")
+        #expect(answer.json?["deliveries"].map { $0.elements.map { $0["target"]?.string } } == ["https://hooks.example/in?…"])
+        #expect(!answer.body.contains("pw-9f2") && !answer.body.contains("tk-51c"))
+    }
+
     @Test func deliveries_arePaged_andTheQueryIsChecked() throws {
         let receiver = try WebhookReceiver()
         let harness = try Self.harness(.sqlite, receiver)

@@ -1,5 +1,5 @@
 import MastheadHTTP
-import MastheadService
+@testable import MastheadService
 import Testing
 
 /// The webhook and forwarding settings: lists of absolute http(s) URLs, and the signing secret
@@ -40,9 +40,28 @@ struct WebhookSettingsTests {
             configuration.applyEnvironment(["MASTHEAD_WEBHOOK_SECRET": Self.secret])
             let urls = ["https://hooks.example/ok", url]
             if key == "webhookURLs" { configuration.webhookURLs = urls } else { configuration.forwardNotificationsTo = urls }
-            let message = "\(key)[1] must be an absolute http:// or https:// URL with a host (no user or password), not \"\(url)\""
+            let message = "\(key)[1] must be an absolute http:// or https:// URL with a host (no user or password), not \"\(RedactedTarget.text(url))\""
             #expect(throws: ConfigurationError.invalid(message)) { try configuration.validate() }
         }
+    }
+
+    @Test func aRefusedEntry_isShownWithoutItsUserPasswordOrQuery() {
+        var configuration = Self.startable()
+        configuration.applyEnvironment(["MASTHEAD_WEBHOOK_SECRET": Self.secret])
+        configuration.webhookURLs = ["https://ana:s3cret-pw@hooks.example/a?token=t0k3n"]
+        let message = #"webhookURLs[0] must be an absolute http:// or https:// URL with a host (no user or password), not "https://hooks.example/a?…""#
+        #expect(throws: ConfigurationError.invalid(message)) { try configuration.validate() }
+    }
+
+    @Test(arguments: [
+        ("https://hooks.example/path?token=abc", "https://hooks.example/path?…"),
+        ("https://user:pw@hooks.example:8443/p", "https://hooks.example:8443/p"),
+        ("http://a@b@hooks.example/p#frag", "http://hooks.example/p?…"),
+        ("https://hooks.example/a@b", "https://hooks.example/a@b"),
+        ("https://hooks.example/plain", "https://hooks.example/plain"),
+    ])
+    func aTarget_isRedacted_ofItsUserPasswordAndQuery(url: String, shown: String) {
+        #expect(RedactedTarget.text(url) == shown)
     }
 
     @Test func webhookURLs_withoutTheSecret_isRefused_andNoMessageShowsTheSecret() throws {

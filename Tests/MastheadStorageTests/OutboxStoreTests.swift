@@ -144,6 +144,84 @@ struct OutboxStoreTests {
         #expect(try store.outboxBacklog() == OutboxBacklog(pending: 1, failed: 1, oldestPending: Instant(milliseconds: 150)))
     }
 
+    @Test(arguments: StoreBackend.tested) func retryWithoutAnAnswer_holdsEveryPendingMessageOfItsTarget_oneWithAStatusOnlyItsKey(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try store.inTransaction { () throws(StorageError) in
+            try store.enqueueOutbound(
+                [Self.event("ana-1", user: "ana"), Self.event("ben-1", user: "ben"), Self.event("cy-b", user: "cy", target: "https://other.example/"),
+                 Self.event("dan-1", user: "dan")],
+                now: Instant(milliseconds: 100))
+        }
+        // An HTTP status: the target answers, so the other users' messages to it go on.
+        let first = try #require(try Self.claim(store, 100))
+        #expect(try Self.record(store, first, .retry(next: Instant(milliseconds: 9_000), status: 503, error: "HTTP 503"), 200))
+        let second = try #require(try Self.claim(store, 200))
+        #expect(second.message.eventId == "ben-1")
+        // No answer: every pending message of that target waits for the retry, another target's goes on.
+        #expect(try Self.record(store, second, .retry(next: Instant(milliseconds: 5_000), status: nil, error: "refused"), 300))
+        let other = try #require(try Self.claim(store, 300))
+        #expect(other.message.eventId == "cy-b")
+        #expect(try Self.record(store, other, .delivered(status: 200), 300))
+        #expect(try Self.claim(store, 4_999) == nil)
+        let pending = try store.outboundDeliveries(state: .pending, before: nil, limit: 10)
+        // ana's later retry is kept; dan's earlier due time is pushed back to ben's.
+        #expect(pending.filter { $0.message.target == "https://hooks.example/a" }.map(\.nextAttempt).sorted() ==
+            [Instant(milliseconds: 5_000), Instant(milliseconds: 5_000), Instant(milliseconds: 9_000)])
+        #expect(try Self.claim(store, 5_000) != nil)
+    }
+
+    @Test(arguments: StoreBackend.tested) func enqueue_behindAPendingMessageOfItsKey_isDueNoEarlierThanIt(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try store.inTransaction { () throws(StorageError) in
+            try store.enqueueOutbound([Self.event("ana-1", user: "ana")], now: Instant(milliseconds: 100))
+        }
+        let claimed = try #require(try Self.claim(store, 100))
+        #expect(try Self.record(store, claimed, .retry(next: Instant(milliseconds: 50_000), status: 500, error: "HTTP 500"), 200))
+        try store.inTransaction { () throws(StorageError) in
+            try store.enqueueOutbound(
+                [Self.event("ana-2", user: "ana"), Self.event("ana-b", user: "ana", target: "https://other.example/"), Self.event("ben-1", user: "ben")],
+                now: Instant(milliseconds: 2_000))
+        }
+        let due = Dictionary(uniqueKeysWithValues: try store.outboundDeliveries(state: .pending, before: nil, limit: 10).map { ($0.message.eventId, $0.nextAttempt) })
+        #expect(due["ana-2"] == Instant(milliseconds: 50_000))
+        #expect(due["ana-b"] == Instant(milliseconds: 2_000))
+        #expect(due["ben-1"] == Instant(milliseconds: 2_000))
+    }
+
+    @Test(arguments: StoreBackend.tested) func enqueue_behindAClaimedMessage_isDueOnceItIsDelivered_notWhenItsLeaseEnds(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try store.inTransaction { () throws(StorageError) in try store.enqueueOutbound([Self.event("ana-1", user: "ana")], now: Instant(milliseconds: 100)) }
+        let claimed = try #require(try Self.claim(store, 100))
+        try store.inTransaction { () throws(StorageError) in try store.enqueueOutbound([Self.event("ana-2", user: "ana")], now: Instant(milliseconds: 200)) }
+        #expect(try Self.claim(store, 300) == nil)
+        #expect(try Self.record(store, claimed, .delivered(status: 200), 300))
+        #expect(try Self.claim(store, 300)?.message.eventId == "ana-2")
+    }
+
+    @Test(arguments: StoreBackend.tested) func park_parksThePendingMessagesEnqueuedBeforeTheCutoff_withoutAnAttempt(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try store.inTransaction { () throws(StorageError) in try store.enqueueOutbound([Self.event("old", user: "ana")], now: Instant(milliseconds: 100)) }
+        try store.inTransaction { () throws(StorageError) in try store.enqueueOutbound([Self.event("new", user: "ben")], now: Instant(milliseconds: 5_000)) }
+        let parked = try store.inTransaction { () throws(StorageError) in
+            try store.parkOutbound(enqueuedBefore: Instant(milliseconds: 5_000), now: Instant(milliseconds: 9_000))
+        }
+        #expect(parked == 1)
+        let failed = try #require(try store.outboundDeliveries(state: .failed, before: nil, limit: 10).first)
+        #expect(failed.message.eventId == "old")
+        #expect(failed.attempts == 0)
+        #expect(failed.finished == Instant(milliseconds: 9_000))
+        #expect(failed.lastError == "not delivered within a day")
+        #expect(try store.outboundDeliveries(state: .pending, before: nil, limit: 10).map(\.message.eventId) == ["new"])
+    }
+
     @Test(arguments: StoreBackend.tested) func replay_makesAFinishedMessagePendingAgain_andPruneDeletesOnlyOldFinishedOnes(backend: StoreBackend) throws {
         let fixture = try StoreFixture(backend)
         defer { fixture.remove() }

@@ -18,6 +18,11 @@ import Synchronization
 /// writer's ``origin``), and prunes the log in each transaction. Other processes on the database
 /// read it to update their caches. A hook installed with ``install(afterJob:)`` runs there too,
 /// right before the change log is written: its writes commit or roll back with the job's.
+///
+/// With ``locksOutboxFirst`` every transaction takes the outbox's lock
+/// (``EntitlementReportStore/lockReporting()``) before anything else: the jobs' writes to the
+/// outbox and the hook's lock then come in one order in every instance of the database, which
+/// cannot deadlock (on PostgreSQL; nothing on SQLite, whose writer excludes every other already).
 final class CommitQueue: Sendable {
     /// Runs after a job, in its transaction or savepoint, given the writer's store and what the job changed.
     typealias AfterJob = @Sendable (any EntitlementStore, [Change]) throws -> Void
@@ -36,13 +41,17 @@ final class CommitQueue: Sendable {
     /// Why the checkpoint at close failed, if it did.
     private let checkpointFailure = Mutex<StorageError?>(nil)
     private let maxBatch: Int
+    /// Whether each transaction takes the outbox's lock first (the outbox is in use).
+    let locksOutboxFirst: Bool
     private let afterJob = Mutex<AfterJob?>(nil)
     let commits = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
 
     /// Opens the store with `open` on the writer thread (applying migrations); throws what opening threw.
-    init(open: @escaping @Sendable () throws -> any EntitlementStore, maxBatch: Int, origin: Int64) throws {
+    /// Each transaction takes the outbox's lock first when `locksOutboxFirst`.
+    init(open: @escaping @Sendable () throws -> any EntitlementStore, maxBatch: Int, origin: Int64, locksOutboxFirst: Bool = false) throws {
         self.maxBatch = maxBatch
+        self.locksOutboxFirst = locksOutboxFirst
         self.origin = origin
         let opened = DispatchSemaphore(value: 0)
         let failure = Mutex<(any Error)?>(nil)
@@ -161,6 +170,7 @@ final class CommitQueue: Sendable {
         var jobFailed = false
         do {
             return try store.inTransaction { () throws(StorageError) -> [Result<[Change], any Error>] in
+                if locksOutboxFirst { try store.lockReporting() }
                 var results: [Result<[Change], any Error>] = []
                 results.reserveCapacity(batch.count)
                 for job in batch {
@@ -187,6 +197,7 @@ final class CommitQueue: Sendable {
     /// back alone and answered its error, the others commit.
     private func separately(_ batch: [Job], _ store: any EntitlementStore, _ afterJob: AfterJob?) throws(StorageError) -> [Result<[Change], any Error>] {
         try store.inTransaction { () throws(StorageError) -> [Result<[Change], any Error>] in
+            if locksOutboxFirst { try store.lockReporting() }
             var results: [Result<[Change], any Error>] = []
             results.reserveCapacity(batch.count)
             for job in batch {

@@ -64,7 +64,10 @@ public final class EntitlementService: Sendable {
         self.configuration = configuration
         self.clock = clock
         signatureVerifier = try configuration.signatureVerifier()
-        writer = try CommitQueue(open: openStore, maxBatch: configuration.maxCommitBatch, origin: Int64.random(in: 1...Int64.max))
+        // With the outbox in use, every write transaction takes its lock first (see CommitQueue).
+        let outboxInUse = !configuration.webhookURLs.isEmpty || !configuration.forwardNotificationsTo.isEmpty
+        writer = try CommitQueue(
+            open: openStore, maxBatch: configuration.maxCommitBatch, origin: Int64.random(in: 1...Int64.max), locksOutboxFirst: outboxInUse)
         let readStore = try openStore()
         // The counter first: whatever commits after it is read again by the first answer.
         commits = try readStore.commitCounter()

@@ -29,6 +29,8 @@ extension EntitlementService {
     func deliverOutboundPass(_ deliverer: OutboundDeliverer, stopping: () -> Bool) -> Bool {
         do {
             if outbound.takePruning(monotonicMilliseconds: SystemClock.monotonicMilliseconds()) {
+                let parked = try parkOverdueOutbound()
+                if parked > 0 { outbound.note("parked \(parked) message(s) not delivered within a day") }
                 let pruned = try pruneOutbound()
                 if pruned > 0 { outbound.note("deleted \(pruned) delivered or parked message(s) past their retention") }
             }
@@ -70,6 +72,14 @@ extension EntitlementService {
             outbound.wakeUp()
             completion(result)
         }
+    }
+
+    /// Parks the pending messages enqueued (or replayed) longer ago than the retry window (a
+    /// day), without waiting for their next attempt; answers how many.
+    func parkOverdueOutbound() throws -> Int {
+        let now = clock()
+        let cutoff = now.adding(milliseconds: -OutboundDeliverer.retryWindowMilliseconds)
+        return try outboxWrite { store in try store.parkOutbound(enqueuedBefore: cutoff, now: now) }
     }
 
     /// Deletes the delivered and parked messages finished more than `webhookRetentionDays` ago.

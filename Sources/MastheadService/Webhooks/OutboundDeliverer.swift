@@ -12,6 +12,7 @@ import MastheadStorage
 /// answer longer than ``maxAnswerBytes``) is retried after ``backoff`` (10 s, doubled each
 /// attempt, at most an hour) while the retry would come within ``retryWindowMilliseconds`` (a
 /// day) of the message's enqueueing; otherwise it is parked (`failed`), visible and replayable.
+/// A message whose target is no longer configured is parked without being sent.
 /// A worker stopped mid-request leaves the claim to end with its lease (the request's timeout
 /// and a minute): the message is then sent again (at least once).
 struct OutboundDeliverer: Sendable {
@@ -49,7 +50,10 @@ struct OutboundDeliverer: Sendable {
     /// - Throws: when the database cannot be written (the claim, if taken, ends with its lease).
     func deliverNext() throws -> Attempt? {
         guard let claimed = try service.claimOutbound(leaseMilliseconds: leaseMilliseconds) else { return nil }
-        let outcome = outcome(of: claimed, send(claimed))
+        // A target taken out of the configuration is not sent to any more: its messages are parked.
+        let outcome =
+            isConfigured(claimed.message)
+            ? outcome(of: claimed, send(claimed)) : .failed(status: nil, error: Self.targetNotConfigured)
         let recorded = try service.recordOutbound(claimed, outcome: outcome)
         service.outbound.count(outcome, recorded: recorded)
         // A delivery is counted, not logged: at thousands a second the log would hold nothing else.
@@ -60,6 +64,20 @@ struct OutboundDeliverer: Sendable {
             }
         if logged { service.outbound.note(Self.line(claimed, outcome, recorded: recorded)) }
         return Attempt(claimed: claimed, outcome: outcome)
+    }
+
+    /// The last error of a message parked because its target is no longer configured.
+    static let targetNotConfigured = "target no longer configured"
+
+    /// Whether `message`'s target is still configured (`webhookURLs` for events,
+    /// `forwardNotificationsTo` for forwarded notifications), byte for byte.
+    func isConfigured(_ message: OutboundMessage) -> Bool {
+        let targets =
+            switch message.kind {
+            case .event: service.configuration.webhookURLs
+            case .forward: service.configuration.forwardNotificationsTo
+            }
+        return targets.contains { $0.utf8.elementsEqual(message.target.utf8) }
     }
 
     /// POSTs the message, signed now (unless no secret is set); answers the status, or why none came.

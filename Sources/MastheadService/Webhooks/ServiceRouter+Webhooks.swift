@@ -96,7 +96,8 @@ extension ServiceRouter {
         }
     }
 
-    /// A delivery as answered: `id`, `kind`, `target`, `eventId`, `orderingKey` (null: none),
+    /// A delivery as answered: `id`, `kind`, `target` (without its user, password and query:
+    /// see ``RedactedTarget``), `eventId`, `orderingKey` (null: none),
     /// `contentType`, `bodyBytes`, `status`, `attempts`, `enqueued`, `nextAttempt` (null unless
     /// pending), `finished` (null while pending), `lastStatus`, `lastError` (null: none).
     static func write(_ delivery: OutboundDelivery, into writer: inout JSONWriter) {
@@ -104,7 +105,7 @@ extension ServiceRouter {
         writer.beginObject()
         writer.field("id", delivery.id)
         writer.field("kind", message.kind.rawValue)
-        writer.field("target", message.target)
+        writer.field("target", RedactedTarget.text(message.target))
         writer.field("eventId", message.eventId)
         writer.field("orderingKey", message.orderingKey)
         writer.field("contentType", message.contentType)
