@@ -43,7 +43,7 @@ extension EntitlementService {
     /// another user), or that user no longer has the token; such a call must not be sent.
     func claimAppAccountTokenUpdate(leaseMilliseconds: Int64) throws -> (update: AppAccountTokenUpdate, withdrawn: String?)? {
         let now = clock()
-        return try performWrite { store in
+        return try answerWrite { store in
             guard let update = try store.claimAppAccountTokenUpdate(now: now, retryAfter: now.adding(milliseconds: leaseMilliseconds)) else { return nil }
             return (update, try Self.withdrawal(of: update, store))
         }
@@ -66,23 +66,10 @@ extension EntitlementService {
     func recordAppAccountTokenUpdate(
         _ update: AppAccountTokenUpdate, state: AppAccountTokenUpdate.State, nextAttempt: Instant?, lastError: String?
     ) throws {
-        try performWrite { store in
+        try answerWrite { store in
             try store.recordAppAccountTokenUpdate(
                 environment: update.environment, originalTransactionId: update.originalTransactionId, state: state, nextAttempt: nextAttempt,
                 lastError: lastError)
-        }
-    }
-
-    /// Commits `work` through the writer, waiting for it, and answers what it answered; its
-    /// outcome noted for `/health`.
-    private func performWrite<Answer: Sendable>(_ work: @escaping @Sendable (any EntitlementStore) throws -> Answer) throws -> Answer {
-        do {
-            let answer = try writer.answer(work)
-            noteWrite(nil)
-            return answer
-        } catch {
-            noteWrite(error)
-            throw error
         }
     }
 }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Glibc
 import MastheadAppStore
 import Synchronization
 
@@ -35,7 +34,7 @@ final class ConsumptionReporting: Sendable {
     }
 
     private let counters = Mutex(Counters())
-    private let log: Mutex<@Sendable (String) -> Void>
+    private let log = LogLines(prefix: "consumption: ")
     /// The sending thread's state: whether it must stop, and the semaphores that wake it and say it stopped.
     private let worker = Mutex<(running: Bool, stopping: Bool)>((false, false))
     private let wake = DispatchSemaphore(value: 0)
@@ -46,21 +45,13 @@ final class ConsumptionReporting: Sendable {
         self.enabled = enabled
         self.refundPreference = refundPreference
         self.sampleContentProvided = sampleContentProvided
-        let standardError: @Sendable (String) -> Void = { line in
-            let bytes = Array((line + "\n").utf8)
-            _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-        }
-        log = Mutex(standardError)
     }
 
     /// Sends the log's lines to `sink` instead (tests read them).
-    func logLines(to sink: @escaping @Sendable (String) -> Void) { log.withLock { $0 = sink } }
+    func logLines(to sink: @escaping @Sendable (String) -> Void) { log.send(to: sink) }
 
     /// Writes one line, `consumption: …`.
-    func note(_ line: String) {
-        let sink = log.withLock { $0 }
-        sink("consumption: " + line)
-    }
+    func note(_ line: String) { log.note(line) }
 
     /// Updates the counters.
     func count(_ change: (inout Counters) -> Void) { counters.withLock { change(&$0) } }

@@ -268,6 +268,20 @@ public final class EntitlementService: Sendable {
         writeFailure.withLock { $0 = "\(error)" }
     }
 
+    /// Commits `work`, which changes nothing the caches hold, through the writer, waiting for it,
+    /// and answers what it answered; its outcome noted for `/health` (the outbox's claims and
+    /// outcomes, the Set App Account Token calls' claims and outcomes).
+    func answerWrite<Answer: Sendable>(_ work: @escaping @Sendable (any EntitlementStore) throws -> Answer) throws -> Answer {
+        do {
+            let answer = try writer.answer(work)
+            noteWrite(nil)
+            return answer
+        } catch {
+            noteWrite(error)
+            throw error
+        }
+    }
+
     /// Queues `work` for the next commit; once committed, the caches drop what it changed and
     /// `completion` gets what it answered (or why it was not stored).
     func write<Value: Sendable>(

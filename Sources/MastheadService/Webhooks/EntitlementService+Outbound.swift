@@ -46,13 +46,13 @@ extension EntitlementService {
     /// not due again for `leaseMilliseconds` unless its outcome is recorded first.
     func claimOutbound(leaseMilliseconds: Int64) throws -> OutboundDelivery? {
         let now = clock()
-        return try outboxWrite { store in try store.claimOutbound(now: now, leaseUntil: now.adding(milliseconds: leaseMilliseconds)) }
+        return try answerWrite { store in try store.claimOutbound(now: now, leaseUntil: now.adding(milliseconds: leaseMilliseconds)) }
     }
 
     /// Records an attempt's outcome, committed before it returns; false when the claim had ended.
     func recordOutbound(_ claimed: OutboundDelivery, outcome: OutboundOutcome) throws -> Bool {
         let now = clock()
-        return try outboxWrite { store in try store.recordOutbound(claimed, outcome: outcome, now: now) }
+        return try answerWrite { store in try store.recordOutbound(claimed, outcome: outcome, now: now) }
     }
 
     /// Replays one message (see ``OutboxStore/replayOutbound(id:now:)``); `completion` runs after
@@ -79,13 +79,13 @@ extension EntitlementService {
     func parkOverdueOutbound() throws -> Int {
         let now = clock()
         let cutoff = now.adding(milliseconds: -OutboundDeliverer.retryWindowMilliseconds)
-        return try outboxWrite { store in try store.parkOutbound(enqueuedBefore: cutoff, now: now) }
+        return try answerWrite { store in try store.parkOutbound(enqueuedBefore: cutoff, now: now) }
     }
 
     /// Deletes the delivered and parked messages finished more than `webhookRetentionDays` ago.
     func pruneOutbound() throws -> Int {
         let cutoff = clock().adding(milliseconds: -Int64(configuration.webhookRetentionDays) * 86_400_000)
-        return try outboxWrite { store in try store.pruneOutbound(finishedBefore: cutoff) }
+        return try answerWrite { store in try store.pruneOutbound(finishedBefore: cutoff) }
     }
 
     /// A page of the outbox, newest first (see ``OutboxStore/outboundDeliveries(state:before:limit:)``).
@@ -96,18 +96,5 @@ extension EntitlementService {
     /// The outbox's backlog, read from the database; nil when it cannot be read.
     var outboxBacklog: OutboxBacklog? {
         try? reader.withLock { reader throws -> OutboxBacklog in try reader.store.outboxBacklog() }
-    }
-
-    /// Commits `work` through the writer, waiting for it, and answers what it answered; its
-    /// outcome noted for `/health`.
-    private func outboxWrite<Answer: Sendable>(_ work: @escaping @Sendable (any EntitlementStore) throws -> Answer) throws -> Answer {
-        do {
-            let answer = try writer.answer(work)
-            noteWrite(nil)
-            return answer
-        } catch {
-            noteWrite(error)
-            throw error
-        }
     }
 }

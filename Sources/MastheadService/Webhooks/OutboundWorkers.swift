@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Glibc
 import Masthead
 import MastheadStorage
 import Synchronization
@@ -24,7 +23,7 @@ final class OutboundWorkers: Sendable {
     }
 
     private let counters = Mutex(Counters())
-    private let log: Mutex<@Sendable (String) -> Void>
+    private let log = LogLines(prefix: "webhooks: ")
     /// Whether the threads must stop, how many are running, and how many wake-ups are signalled
     /// and not yet taken (at most one per thread, however many commits ask).
     private let state = Mutex<(stopping: Bool, running: Int, wakes: Int)>((false, 0, 0))
@@ -38,22 +37,11 @@ final class OutboundWorkers: Sendable {
     /// How often delivered and parked messages past their retention are deleted: a minute.
     static let pruneMilliseconds: Int64 = 60_000
 
-    init() {
-        let standardError: @Sendable (String) -> Void = { line in
-            let bytes = Array((line + "\n").utf8)
-            _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-        }
-        log = Mutex(standardError)
-    }
-
     /// Sends the log's lines to `sink` instead (tests read them).
-    func logLines(to sink: @escaping @Sendable (String) -> Void) { log.withLock { $0 = sink } }
+    func logLines(to sink: @escaping @Sendable (String) -> Void) { log.send(to: sink) }
 
     /// Writes one line, `webhooks: …`.
-    func note(_ line: String) {
-        let sink = log.withLock { $0 }
-        sink("webhooks: " + line)
-    }
+    func note(_ line: String) { log.note(line) }
 
     /// Counts an attempt's outcome.
     func count(_ outcome: OutboundOutcome, recorded: Bool) {
