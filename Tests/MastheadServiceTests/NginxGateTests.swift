@@ -143,33 +143,9 @@ final class NginxProcess {
     /// Starts nginx on `folder/nginx.conf` and waits until it accepts connections on `port`
     /// (at most 20 s); fails with its error log when it exits or does not listen.
     static func start(binary: String, folder: String, port: UInt16) throws -> NginxProcess {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, folder + "/nginx.out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // No signal blocked and SIGTERM and SIGPIPE as by default, whatever the test thread has:
-        // a blocked SIGTERM would never stop it.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGTERM)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
         // `-e`: the error log from the start, before the configuration names one.
         let arguments = [binary, "-p", folder + "/", "-c", folder + "/nginx.conf", "-e", folder + "/error.log"]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var processId: pid_t = 0
-        let status = posix_spawn(&processId, binary, &actions, &attributes, &argv, environ)
-        try #require(status == 0, "posix_spawn \(binary): errno \(status)")
+        let processId = try ChildProcess.spawn(arguments, log: folder + "/nginx.out")
         let nginx = NginxProcess(processId: processId, folder: folder)
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {

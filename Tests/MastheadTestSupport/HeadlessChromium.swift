@@ -89,36 +89,17 @@ public final class HeadlessChromium {
             [ourWrites, ourReads].forEach { Glibc.close($0) }
             throw .cannotLaunch("fcntl errno \(errno)")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, folder + "/chromium.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_adddup2(&actions, childReads, 3)
-        posix_spawn_file_actions_adddup2(&actions, childWrites, 4)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // Its own process group, so that close() can end its helpers too; SIGPIPE as by default
-        // even though the test process ignores it.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
         let arguments = [
             binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe", "--user-data-dir=\(folder)/profile",
             "--window-size=1280,900", "about:blank",
         ]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var processId: pid_t = 0
-        let status = posix_spawn(&processId, binary, &actions, &attributes, &argv, environ)
-        guard status == 0 else {
+        // Its own process group, so that close() can end its helpers too.
+        let processId: pid_t
+        do {
+            processId = try ChildProcess.spawn(arguments, log: folder + "/chromium.log", descriptors: [(childReads, 3), (childWrites, 4)], ownGroup: true)
+        } catch {
             [ourWrites, ourReads].forEach { Glibc.close($0) }
-            throw .cannotLaunch("posix_spawn \(binary): errno \(status)")
+            throw .cannotLaunch(error.description)
         }
         return (processId, DevToolsPipe(toBrowser: ourWrites, fromBrowser: ourReads))
     }
