@@ -5,17 +5,20 @@ public import Masthead
 /// claimed one at a time by delivery workers (of any instance on the database) under a lease,
 /// closed with their outcome, listed, replayed and pruned. Part of ``EntitlementStore``.
 ///
-/// Order: a pending message is claimed only when no pending message of the same target and
-/// ordering key has a smaller id (ids follow the order of commits); it is enqueued due no
-/// earlier than the latest of those. A message that is parked
-/// (``OutboundDelivery/State/failed``) no longer holds the others back.
+/// Order: the messages of one target and ordering key are a queue, delivered one at a time in
+/// the order they were enqueued (ids follow the order of commits): a message enqueued behind
+/// pending ones waits, due no earlier than the latest of them, until those before it are
+/// delivered or parked (``OutboundDelivery/State/failed``); only each queue's first pending
+/// message (its head) is ever claimed. A replayed message joins its queue behind the pending ones.
 public protocol OutboxStore: AnyObject {
     /// The messages in `state` (any state for nil), newest first, of ids below `before` when it is
-    /// given (the next page: the last id of the previous one), at most `limit`.
-    func outboundDeliveries(state: OutboundDelivery.State?, before: Int64?, limit: Int) throws(StorageError) -> [OutboundDelivery]
+    /// given (the next page: the last id of the previous one), at most `limit`. Without
+    /// `withBodies` their bodies are not read (empty), only their sizes
+    /// (``OutboundDelivery/bodyBytes``): a listing's page is up to a few hundred messages.
+    func outboundDeliveries(state: OutboundDelivery.State?, before: Int64?, limit: Int, withBodies: Bool) throws(StorageError) -> [OutboundDelivery]
 
-    /// Claims, in the caller's write transaction, the pending message due first (at or before
-    /// `now`) that no earlier pending message of its target and ordering key holds back: its
+    /// Claims, in the caller's write transaction, the queue head due first (at or before `now`;
+    /// a message without an ordering key is a queue of its own): its
     /// attempts counted, and not due again before `leaseUntil`, so that if its worker stops before
     /// recording the outcome it is sent again then. Another connection claiming at the same time
     /// takes another message, or none. Nil when none is due.
@@ -38,7 +41,8 @@ public protocol OutboxStore: AnyObject {
 
     /// Parks (``OutboundDelivery/State/failed``, last error "not delivered within a day") every
     /// pending message enqueued (or replayed) before `enqueuedBefore`, without waiting for its
-    /// next attempt; answers how many.
+    /// next attempt, and gives every queue left without a head its first pending message;
+    /// answers how many it parked.
     @discardableResult
     func parkOutbound(enqueuedBefore: Instant, now: Instant) throws(StorageError) -> Int
 

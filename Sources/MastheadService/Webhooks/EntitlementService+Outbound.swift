@@ -88,9 +88,12 @@ extension EntitlementService {
         return try answerWrite { store in try store.pruneOutbound(finishedBefore: cutoff) }
     }
 
-    /// A page of the outbox, newest first (see ``OutboxStore/outboundDeliveries(state:before:limit:)``).
+    /// A page of the outbox, newest first, without the bodies (see
+    /// ``OutboxStore/outboundDeliveries(state:before:limit:withBodies:)``).
     func outboundDeliveries(state: OutboundDelivery.State?, before: Int64?, limit: Int) throws -> [OutboundDelivery] {
-        try reader.withLock { reader throws -> [OutboundDelivery] in try reader.store.outboundDeliveries(state: state, before: before, limit: limit) }
+        try reader.withLock { reader throws -> [OutboundDelivery] in
+            try reader.store.outboundDeliveries(state: state, before: before, limit: limit, withBodies: false)
+        }
     }
 
     /// The outbox's backlog, read from the database; nil when it cannot be read.
