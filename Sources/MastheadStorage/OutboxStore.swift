@@ -17,18 +17,20 @@ public protocol OutboxStore: AnyObject {
     /// (``OutboundDelivery/bodyBytes``): a listing's page is up to a few hundred messages.
     func outboundDeliveries(state: OutboundDelivery.State?, before: Int64?, limit: Int, withBodies: Bool) throws(StorageError) -> [OutboundDelivery]
 
-    /// Claims, in the caller's write transaction, the queue head due first (at or before `now`;
-    /// a message without an ordering key is a queue of its own): its
+    /// Claims, in the caller's write transaction, the queue heads due first (at or before `now`;
+    /// a message without an ordering key is a queue of its own), at most `limit`, in the order
+    /// they are due: each one's
     /// attempts counted, and not due again before `leaseUntil`, so that if its worker stops before
     /// recording the outcome it is sent again then. Another connection claiming at the same time
-    /// takes another message, or none. Nil when none is due.
-    func claimOutbound(now: Instant, leaseUntil: Instant) throws(StorageError) -> OutboundDelivery?
+    /// takes other messages, or none. Empty when none is due.
+    func claimOutbound(now: Instant, leaseUntil: Instant, limit: Int) throws(StorageError) -> [OutboundDelivery]
 
-    /// Records what came of the attempt of `claimed` (as ``claimOutbound(now:leaseUntil:)``
+    /// Records what came of the attempt of `claimed` (as ``claimOutbound(now:leaseUntil:limit:)``
     /// answered it); a retry also holds the later messages of its target and ordering key until
     /// its next attempt, and a retry without an answer (`status` nil: a timeout, a refused
-    /// connection) holds every pending message of its target that was due earlier. Answers false, changing nothing, when the claim no longer holds (its
-    /// lease ended and another worker claimed it, or it was replayed).
+    /// connection) holds every pending message of its target that was due earlier; a message not
+    /// sent is given back, its attempt uncounted. Answers false, changing nothing, when the claim
+    /// no longer holds (its lease ended and another worker claimed it, or it was replayed).
     @discardableResult
     func recordOutbound(_ claimed: OutboundDelivery, outcome: OutboundOutcome, now: Instant) throws(StorageError) -> Bool
 
@@ -64,6 +66,10 @@ public enum OutboundOutcome: Sendable, Hashable {
     case retry(next: Instant, status: Int?, error: String)
     /// It failed and its retry window is over: parked.
     case failed(status: Int?, error: String)
+    /// It was not sent (its worker is stopping, or its target gave no answer to an earlier
+    /// message of the same batch): the claim is given back, the attempt not counted, and it is
+    /// due again at `next`.
+    case notSent(next: Instant)
 }
 
 /// What a replay came to.

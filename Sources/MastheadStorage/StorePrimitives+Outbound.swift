@@ -51,24 +51,27 @@ extension StorePrimitives {
         }
     }
 
-    public func claimOutbound(now: Instant, leaseUntil: Instant) throws(StorageError) -> OutboundDelivery? {
-        try inWrite { () throws(StorageError) -> OutboundDelivery? in
+    public func claimOutbound(now: Instant, leaseUntil: Instant, limit: Int) throws(StorageError) -> [OutboundDelivery] {
+        try inWrite { () throws(StorageError) -> [OutboundDelivery] in
             // A message another connection has locked (claiming it) is skipped, not waited for.
             let skipLocked = Self.dialect.lockingRead.isEmpty ? "" : " FOR UPDATE SKIP LOCKED"
-            guard
-                var due = try firstRow(
-                    OutboundSQL.claimDue + skipLocked, [.integer(now.milliseconds)], { row throws(Row.Failure) in try row.outboundDelivery() })
-            else { return nil }
-            // Taken only while still due: of two connections claiming it at once, the second finds it claimed.
-            let claimed = try run(
+            let due = try rows(
+                OutboundSQL.claimDue + skipLocked, [.integer(now.milliseconds), .integer(Int64(max(0, limit)))]
+            ) { row throws(Row.Failure) in try row.outboundDelivery() }
+            // Taken only while still due: of two connections claiming one at once, the second finds it claimed.
+            let take = try prepare(
                 """
                 UPDATE outbound_messages SET attempts = attempts + 1, next_attempt_ms = $1
                 WHERE id = $2 AND state = 'pending' AND next_attempt_ms <= $3
-                """, [.integer(leaseUntil.milliseconds), .integer(due.id), .integer(now.milliseconds)])
-            guard claimed == 1 else { return nil }
-            due.attempts += 1
-            due.nextAttempt = leaseUntil
-            return due
+                """)
+            var claimed: [OutboundDelivery] = []
+            for var delivery in due {
+                guard try run(take, [.integer(leaseUntil.milliseconds), .integer(delivery.id), .integer(now.milliseconds)]) == 1 else { continue }
+                delivery.attempts += 1
+                delivery.nextAttempt = leaseUntil
+                claimed.append(delivery)
+            }
+            return claimed
         }
     }
 
@@ -94,6 +97,10 @@ extension StorePrimitives {
                 else { return false }
                 try releaseFollowers(of: claimed, now: now)
                 return true
+            case .notSent(let next):
+                return try run(
+                    "UPDATE outbound_messages SET attempts = attempts - 1, next_attempt_ms = $1 WHERE id = $2 AND state = 'pending' AND attempts = $3",
+                    [.integer(next.milliseconds)] + claim) == 1
             case .retry(let next, let status, let error):
                 guard
                     try run(
@@ -214,12 +221,12 @@ extension StorePrimitives {
 
 /// The statements of the outbox that more than one method runs.
 enum OutboundSQL {
-    /// The due message first in line: read only from the queues' heads
+    /// The due messages first in line, at most $2: read only from the queues' heads
     /// (`outbound_messages_heads`), never by passing the messages waiting behind them.
     static let claimDue = """
         SELECT \(OutboundColumns.delivery) FROM outbound_messages
         WHERE state = 'pending' AND waiting = 0 AND next_attempt_ms <= $1
-        ORDER BY next_attempt_ms, id LIMIT 1
+        ORDER BY next_attempt_ms, id LIMIT $2
         """
 
     /// The last error of a message ``StorePrimitives/parkOutbound(enqueuedBefore:now:)`` parks.

@@ -135,7 +135,7 @@ struct MigrationTests {
             """)
         let store = try fixture.open()
         let claim = { () throws -> OutboundDelivery? in
-            try store.inTransaction { () throws(StorageError) in try store.claimOutbound(now: Instant(milliseconds: 10), leaseUntil: Instant(milliseconds: 1_000)) }
+            try store.inTransaction { () throws(StorageError) in try store.claimOutbound(now: Instant(milliseconds: 10), leaseUntil: Instant(milliseconds: 1_000), limit: 1).first }
         }
         let head = try #require(try claim())
         #expect(head.message.eventId == "a2")

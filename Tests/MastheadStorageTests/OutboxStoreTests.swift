@@ -78,7 +78,7 @@ struct OutboxStoreTests {
     /// Claims the due message at `now` (milliseconds), leased for a second.
     static func claim(_ store: any EntitlementStore, _ now: Int64) throws -> OutboundDelivery? {
         try store.inTransaction { () throws(StorageError) in
-            try store.claimOutbound(now: Instant(milliseconds: now), leaseUntil: Instant(milliseconds: now + 1_000))
+            try store.claimOutbound(now: Instant(milliseconds: now), leaseUntil: Instant(milliseconds: now + 1_000), limit: 1).first
         }
     }
 
@@ -285,14 +285,14 @@ struct OutboxStoreTests {
             try store.enqueueOutbound([Self.event("ana-1", user: "ana"), Self.event("ben-1", user: "ben")], now: Instant(milliseconds: 100))
         }
         let (first, second) = try store.inTransaction { () throws(StorageError) in
-            let first = try store.claimOutbound(now: Instant(milliseconds: 100), leaseUntil: Instant(milliseconds: 1_100))
+            let first = try store.claimOutbound(now: Instant(milliseconds: 100), leaseUntil: Instant(milliseconds: 1_100), limit: 1)
             let second = try other.inTransaction { () throws(StorageError) in
-                try other.claimOutbound(now: Instant(milliseconds: 100), leaseUntil: Instant(milliseconds: 1_100))
+                try other.claimOutbound(now: Instant(milliseconds: 100), leaseUntil: Instant(milliseconds: 1_100), limit: 10)
             }
             return (first, second)
         }
-        #expect(first?.message.eventId == "ana-1")
-        #expect(second?.message.eventId == "ben-1")
+        #expect(first.map(\.message.eventId) == ["ana-1"])
+        #expect(second.map(\.message.eventId) == ["ben-1"])
         #expect(try Self.claim(other, 200) == nil)
     }
 
@@ -309,6 +309,28 @@ struct OutboxStoreTests {
         }
         #expect(plan.contains { $0.contains("USING INDEX outbound_messages_heads") }, "\(plan)")
         #expect(!plan.contains { $0.contains("TEMP B-TREE") || $0.contains("SCAN") }, "\(plan)")
+    }
+
+    /// A claim takes up to its limit of the queues' heads, in the order they are due, each under
+    /// the lease; never two of one queue.
+    @Test(arguments: StoreBackend.tested) func claim_takesABatchOfHeads_inDueOrder_upToItsLimit(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try store.inTransaction { () throws(StorageError) in
+            try store.enqueueOutbound([Self.event("ana-1", user: "ana"), Self.event("ana-2", user: "ana")], now: Instant(milliseconds: 100))
+            try store.enqueueOutbound([Self.event("ben-1", user: "ben"), Self.event("cy-1", user: "cy")], now: Instant(milliseconds: 200))
+        }
+        let claim = { (limit: Int) throws -> [OutboundDelivery] in
+            try store.inTransaction { () throws(StorageError) in
+                try store.claimOutbound(now: Instant(milliseconds: 300), leaseUntil: Instant(milliseconds: 9_000), limit: limit)
+            }
+        }
+        let two = try claim(2)
+        #expect(two.map(\.message.eventId) == ["ana-1", "ben-1"])
+        #expect(two.allSatisfy { $0.attempts == 1 && $0.nextAttempt == Instant(milliseconds: 9_000) })
+        #expect(try claim(10).map(\.message.eventId) == ["cy-1"])
+        #expect(try claim(10).isEmpty)
     }
 
     /// A long queue: only its head is claimable; each delivery makes the next one its head, in
