@@ -46,7 +46,9 @@ public final class PubSubPushVerifier: Sendable {
     /// The issuers Google's ID tokens carry.
     static let issuers: [[UInt8]] = [Array("https://accounts.google.com".utf8), Array("accounts.google.com".utf8)]
 
+    /// The `aud` accepted.
     public let audience: String
+    /// The `email` accepted.
     public let serviceAccount: String
     private let configuredKeys: GoogleSigningKeys
     private let refresh: (@Sendable () throws -> GoogleSigningKeys)?
@@ -107,7 +109,7 @@ public final class PubSubPushVerifier: Sendable {
         do { fetched = try refresh() } catch let error as GooglePlayError {
             throw error
         } catch {
-            throw .signingKeysUnavailable(url: "the key refresh", reason: "\(error)")
+            throw .signingKeysUnavailable(url: "googlePlayJWKSURL", reason: "\(error)")
         }
         let keys = configuredKeys.merging(fetched)
         state.withLock { $0.keys = keys }

@@ -95,7 +95,7 @@ struct GooglePlayClientTests {
         #expect(claims.member("iat")?.int64 == issued)
         #expect(claims.member("exp")?.int64 == issued + 3600)
         #expect(claims.count == 5)
-        let publicKey = try RSAPublicKey(pem: GooglePlayTestKeys.text("service-account-public.pem"))
+        let publicKey = try GooglePlayTestKeys.serviceAccountPublicKey()
         #expect(RS256.verify(try Base64.decode(parts[2], .url), of: Array((parts[0] + "." + parts[1]).utf8), with: publicKey))
     }
 
