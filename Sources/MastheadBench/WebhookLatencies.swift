@@ -32,7 +32,7 @@ final class WebhookLatencies: Sendable {
     struct Sample {
         let text: String
         let row: String
-        /// Users posted whose event has not arrived yet.
+        /// Users posted whose event has not arrived yet (some never get one: their receipt gives them nothing to report).
         let waiting: Int
     }
 
@@ -54,7 +54,7 @@ final class WebhookLatencies: Sendable {
             let p99 = WebhookLatencies.percentile(latencies, 0.99) * 1000
             let perSecond = Double(received.deliveries) / seconds
             return Sample(
-                text: String(format: "%5.0fs  webhooks: %.0f first events/s, %.0f deliveries/s, latency p50 %.1f ms p99 %.1f ms, %d users waiting",
+                text: String(format: "%5.0fs  webhooks: %.0f first events/s, %.0f deliveries/s, latency p50 %.1f ms p99 %.1f ms, %d posted users without an event",
                     elapsed, matched, perSecond, p50, p99, state.posted.count),
                 row: String(format: "| %.0f | %.0f | %.0f | %.1f | %.1f | %d |", elapsed, matched, perSecond, p50, p99, state.posted.count),
                 waiting: state.posted.count)
