@@ -24,6 +24,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case grants
     /// `AppReceipt`: PKCS #7 bytes, signed content and base64 text of an app receipt.
     case appReceipt = "app-receipt"
+    /// Google Play: a JWKS document, a Pub/Sub push token verified with the test keys, or a
+    /// service account key file, as the first byte chooses.
+    case googlePlay = "google-play"
 
     /// Feeds one input to the target.
     package func run(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -37,6 +40,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .serverAPI: ServerAPIFuzzing.run(Array(bytes))
         case .grants: GrantsFuzzing.run(Array(bytes))
         case .appReceipt: AppReceiptFuzzing.run(Array(bytes))
+        case .googlePlay: GooglePlayFuzzing.run(Array(bytes))
         }
     }
 
