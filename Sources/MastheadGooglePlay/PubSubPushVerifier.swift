@@ -28,7 +28,7 @@ public struct PubSubPushIdentity: Sendable, Hashable {
 /// no `crit`; `alg` exactly `RS256` (`none`, `HS256`, `ES256`… refused); `kid` a key of Google's
 /// (an unknown one asks `refresh` once, at most once per ``refreshIntervalMilliseconds``, then is
 /// refused); the signature; `iss` `https://accounts.google.com` or `accounts.google.com`; `aud`
-/// the configured audience (a string, or an array holding it); `email` the configured service
+/// the configured audience (a string: Pub/Sub never sends an array); `email` the configured service
 /// account and `email_verified` the JSON `true`; `exp` not passed and `iat` (and `nbf`, when
 /// present) not in the future, each with ``skewSeconds`` of tolerance. Identifiers are compared as
 /// their exact bytes.
@@ -119,16 +119,9 @@ public final class PubSubPushVerifier: Sendable {
     private func claims(_ payload: JSONValue, now: Instant) throws(PushRefusal) -> PubSubPushIdentity {
         guard let issuer = payload.member("iss"), let issuerBytes = SignedJWT.bytes(issuer) else { throw .missingClaim("iss") }
         guard Self.issuers.contains(issuerBytes) else { throw .wrongIssuer(SignedJWT.shown(String(decoding: issuerBytes, as: UTF8.self))) }
-        guard let audienceClaim = payload.member("aud") else { throw .missingClaim("aud") }
-        let wanted = Array(audience.utf8)
-        if let single = SignedJWT.bytes(audienceClaim) {
-            guard single == wanted else { throw .wrongAudience(SignedJWT.shown(String(decoding: single, as: UTF8.self))) }
-        } else if audienceClaim.kind == .array {
-            let audiences = audienceClaim.elements.map { SignedJWT.bytes($0) }
-            guard audiences.contains(where: { $0 == wanted }) else { throw .wrongAudience("an array without it") }
-        } else {
-            throw .missingClaim("aud")
-        }
+        // Pub/Sub's audience is one string ("multiple values (array) … not supported").
+        guard let audienceClaim = payload.member("aud"), let audienceBytes = SignedJWT.bytes(audienceClaim) else { throw .missingClaim("aud") }
+        guard audienceBytes == Array(audience.utf8) else { throw .wrongAudience(SignedJWT.shown(String(decoding: audienceBytes, as: UTF8.self))) }
         guard let email = payload.member("email"), let emailBytes = SignedJWT.bytes(email) else { throw .missingClaim("email") }
         guard emailBytes == Array(serviceAccount.utf8) else { throw .wrongEmail(SignedJWT.shown(String(decoding: emailBytes, as: UTF8.self))) }
         guard let verified = payload.member("email_verified") else { throw .missingClaim("email_verified") }

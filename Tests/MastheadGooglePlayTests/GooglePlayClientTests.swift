@@ -91,8 +91,9 @@ struct GooglePlayClientTests {
         #expect(claims.member("iss")?.string == GooglePlayTestKeys.serviceAccountEmail)
         #expect(claims.member("scope")?.string == "https://www.googleapis.com/auth/androidpublisher")
         #expect(claims.member("aud")?.string == harness.google.tokenURL)
-        #expect(claims.member("iat")?.int64 == 1_592_352_000)
-        #expect(claims.member("exp")?.int64 == 1_592_352_000 + 3600)
+        let issued: Int64 = 1_592_352_000
+        #expect(claims.member("iat")?.int64 == issued)
+        #expect(claims.member("exp")?.int64 == issued + 3600)
         #expect(claims.count == 5)
         let publicKey = try RSAPublicKey(pem: GooglePlayTestKeys.text("service-account-public.pem"))
         #expect(RS256.verify(try Base64.decode(parts[2], .url), of: Array((parts[0] + "." + parts[1]).utf8), with: publicKey))
