@@ -33,4 +33,24 @@ public struct GooglePlayObservation: Sendable, Hashable {
         self.orders = orders
         self.unknownProductIds = unknownProductIds
     }
+
+    /// Observations compare and hash their ids by their exact bytes.
+    public static func == (lhs: GooglePlayObservation, rhs: GooglePlayObservation) -> Bool {
+        lhs.purchaseToken.sameBytes(as: rhs.purchaseToken) && lhs.linkedPurchaseToken.map(ExactKey.init) == rhs.linkedPurchaseToken.map(ExactKey.init)
+            && lhs.state == rhs.state && lhs.acknowledged == rhs.acknowledged
+            && lhs.obfuscatedExternalAccountId.map(ExactKey.init) == rhs.obfuscatedExternalAccountId.map(ExactKey.init)
+            && lhs.playProductId.sameBytes(as: rhs.playProductId) && lhs.orders == rhs.orders
+            && lhs.unknownProductIds.map(ExactKey.init) == rhs.unknownProductIds.map(ExactKey.init)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ExactKey(purchaseToken))
+        hasher.combine(linkedPurchaseToken.map(ExactKey.init))
+        hasher.combine(state)
+        hasher.combine(acknowledged)
+        hasher.combine(obfuscatedExternalAccountId.map(ExactKey.init))
+        hasher.combine(ExactKey(playProductId))
+        hasher.combine(orders)
+        hasher.combine(unknownProductIds.map(ExactKey.init))
+    }
 }

@@ -41,6 +41,25 @@ public struct GooglePlayOrder: Sendable, Hashable {
         self.observed = observed
     }
 
+    /// Orders compare and hash their ids by their exact bytes.
+    public static func == (lhs: GooglePlayOrder, rhs: GooglePlayOrder) -> Bool {
+        lhs.purchaseToken.sameBytes(as: rhs.purchaseToken) && lhs.orderId.sameBytes(as: rhs.orderId) && lhs.productId.sameBytes(as: rhs.productId)
+            && lhs.start == rhs.start && lhs.expiry == rhs.expiry && lhs.environment == rhs.environment && lhs.refunded == rhs.refunded
+            && lhs.refundIsProrated == rhs.refundIsProrated && lhs.observed == rhs.observed
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ExactKey(purchaseToken))
+        hasher.combine(ExactKey(orderId))
+        hasher.combine(ExactKey(productId))
+        hasher.combine(start)
+        hasher.combine(expiry)
+        hasher.combine(environment)
+        hasher.combine(refunded)
+        hasher.combine(refundIsProrated)
+        hasher.combine(observed)
+    }
+
     /// The prefix of every transaction id (and original transaction id) made from a Google Play
     /// order; no App Store id begins with it (R18).
     public static let transactionIdPrefix = "googlePlay:"

@@ -159,3 +159,27 @@ extension GooglePlayRuleTests {
         #expect(!refunded.transaction(chainId: Self.firstOrder, replacedAt: new.start).isUpgraded)
     }
 }
+
+extension GooglePlayRuleTests {
+    /// Ids are their exact bytes: two spellings of an order id or a token are two orders and two
+    /// observations, though Swift's `String ==` takes them for one.
+    @Test func R18_ordersAndObservations_compareIdsByExactBytes() {
+        let precomposed = Self.order("caf\u{E9}", "GPA.caf\u{E9}", "2020-02-20T12:00", "2020-03-20T12:00")
+        var decomposed = precomposed
+        decomposed.orderId = "GPA.cafe\u{301}"
+        #expect(precomposed.orderId == decomposed.orderId)
+        #expect(precomposed != decomposed)
+        #expect(Set([precomposed, decomposed]).count == 2)
+        var otherToken = precomposed
+        otherToken.purchaseToken = "cafe\u{301}"
+        #expect(precomposed != otherToken)
+        let observation = GooglePlayObservation(purchaseToken: "caf\u{E9}", state: .active, acknowledged: true, playProductId: "p", orders: [precomposed])
+        var other = observation
+        other.linkedPurchaseToken = nil
+        other.obfuscatedExternalAccountId = nil
+        #expect(observation == other)
+        other.purchaseToken = "cafe\u{301}"
+        #expect(observation != other)
+        #expect(Set([observation, other]).count == 2)
+    }
+}
