@@ -138,8 +138,10 @@ public protocol StoreWriter: AnyObject {
     /// order keeps its first `observed`, start, product and environment; a void recorded for it
     /// before it was stored applies), links the token into its chain through
     /// `linkedPurchaseToken` (the chain's id is its first order), and gives the chain's user to
-    /// the tokens of the chain that have none. An unacknowledged purchase that is not pending or
-    /// expired is owed an acknowledgement, due now when it was not owed before.
+    /// the tokens of the chain that have none. An unacknowledged purchase is owed an
+    /// acknowledgement while active, in grace, canceled, on hold, paused or a purchased one-time
+    /// product, due now when it was not owed before (a read never moves a due time); once
+    /// acknowledged it stays so.
     /// - Returns: the users whose history changed (orders, chain id or user), sorted by bytes.
     /// - Throws: ``StorageError/googlePlayLinkCycle(token:)`` when the linked tokens lead back to
     ///   this one; nothing is stored then.

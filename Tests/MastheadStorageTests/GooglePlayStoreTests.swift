@@ -277,6 +277,18 @@ struct GooglePlayStoreTests {
         #expect(try store.googlePlayUnacknowledged(dueBy: Self.at(10 * day), limit: 10).isEmpty)
     }
 
+    @Test(arguments: StoreBackend.tested) func databaseBeforeGooglePlay_isMigrated_andKeepsItsUsers(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        try fixture.migrate(sqlite: 16, postgreSQL: 12)
+        try fixture.execute("INSERT INTO users (user_id, created_ms) VALUES ('ana', 1)")
+        let store = try fixture.open()
+        try Self.store(store, Self.observation("tok", orders: [Self.order("tok", "GPA.1", start: 0, expiry: 100)]), now: 10)
+        #expect(try Self.link(store, "tok", "ana") == .linked)
+        #expect(try Self.ids(store, "ana") == [["googlePlay:GPA.1", "googlePlay:GPA.1"]])
+        #expect(try store.userCount() == 1)
+    }
+
     @Test func acknowledgementRetryDelay_doublesFromAMinute_toAnHour() {
         #expect((1...8).map(GooglePlayAcknowledgement.retryDelayMilliseconds(afterAttempts:)) == [
             60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_600_000, 3_600_000,
