@@ -1,5 +1,6 @@
 import Foundation
 @testable import MastheadService
+import MastheadTestSupport
 import Testing
 
 /// The Google Play settings: off by default, each one named when it is missing or wrong, and the
@@ -12,8 +13,11 @@ struct GooglePlaySettingsTests {
         return configuration
     }
 
-    /// A key file with a recognisable secret in it.
-    static func keyFile(_ content: String = #"{"private_key": "-----BEGIN PRIVATE KEY-----\nSECRET-KEY-BYTES\n-----END PRIVATE KEY-----\n"}"#) throws -> String {
+    /// The test service account's key file.
+    static let validKeyFile = GooglePlayTestKeys.directory.appendingPathComponent("service-account.json").path
+
+    /// A file holding `content`.
+    static func keyFile(_ content: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("play-key-\(UUID().uuidString).json").path
         try Data(content.utf8).write(to: URL(fileURLWithPath: path))
         return path
@@ -25,7 +29,7 @@ struct GooglePlaySettingsTests {
         configuration.googlePlayPackageName = "com.example.magazine"
         configuration.googlePlayPubSubAudience = "https://masthead.example/v1/notifications/google-play"
         configuration.googlePlayPubSubServiceAccount = "push@example.iam.gserviceaccount.com"
-        configuration.applyEnvironment(["MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE": try keyFile()])
+        configuration.applyEnvironment(["MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE": validKeyFile])
         return configuration
     }
 
@@ -47,7 +51,7 @@ struct GooglePlaySettingsTests {
                     .utf8), file: "play.json")
         try #require(ServiceConfiguration.setting("googlePlayAllowHTTP")).apply(flag: nil, to: &configuration)
         try #require(ServiceConfiguration.setting("googlePlayAPIURL")).apply(flag: "http://127.0.0.1:9/", to: &configuration)
-        let path = try Self.keyFile()
+        let path = Self.validKeyFile
         configuration.applyEnvironment(["MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE": path])
         #expect(configuration.googlePlayPackageName == "com.example.magazine")
         #expect(configuration.googlePlayPubSubAudience == "aud-1")
@@ -66,14 +70,16 @@ struct GooglePlaySettingsTests {
         ) { try configuration.validate() }
     }
 
-    @Test func aGooglePlaySetting_withoutThePackageName_isRefused_namingBoth() throws {
+    @Test func aGooglePlaySetting_withoutThePackageName_isRefused_namingIt() throws {
         var configuration = Self.startable()
         configuration.googlePlayPubSubAudience = "aud-1"
-        configuration.applyEnvironment(["MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE": try Self.keyFile()])
+        configuration.applyEnvironment(["MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE": Self.validKeyFile])
         #expect(
-            throws: ConfigurationError.invalid(
-                "googlePlayPackageName is not set, but googlePlayPubSubAudience, MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE are: Google Play would be off")
+            throws: ConfigurationError.invalid("googlePlayPackageName is not set, but googlePlayPubSubAudience is: Google Play would be off")
         ) { try configuration.validate() }
+        // The key file alone is no problem.
+        configuration.googlePlayPubSubAudience = ""
+        try configuration.validate()
     }
 
     @Test func serve_needsTheAudienceAndThePushAccount_refreshDoesNot() throws {
@@ -107,11 +113,23 @@ struct GooglePlaySettingsTests {
         #expect(throws: ConfigurationError.invalid(#"MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE names "/nonexistent/key.json", which cannot be read"#)) {
             try configuration.validate()
         }
-        configuration.applyEnvironment(["MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE": try Self.keyFile(#"{"client_email": 1, "private_key": "SECRET-KEY-BYTES"}"#)])
+        let broken = try Self.keyFile(#"{"type": "service_account", "client_email": "a@b", "private_key_id": "k1", "private_key": "-----BEGIN PRIVATE KEY-----\nSECRETKEYBYTES\n-----END PRIVATE KEY-----\n"}"#)
+        configuration.applyEnvironment(["MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE": broken])
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
         do {
             try configuration.validate()
         } catch {
-            #expect(!error.message.contains("SECRET-KEY-BYTES"))
+            #expect(error.message.hasPrefix("MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE (\"\(broken)\"): "), "\(error.message)")
+            #expect(error.message.contains("$.private_key"), "\(error.message)")
+            #expect(!error.message.contains("SECRETKEYBYTES"))
         }
+    }
+
+    @Test func aJWKSFile_withoutAUsableKey_isRefused_namingTheSetting() throws {
+        var configuration = try Self.configured()
+        configuration.googlePlayJWKSFile = try Self.keyFile(#"{"keys": []}"#)
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        configuration.googlePlayJWKSFile = GooglePlayTestKeys.directory.appendingPathComponent("jwks.json").path
+        try configuration.validate()
     }
 }

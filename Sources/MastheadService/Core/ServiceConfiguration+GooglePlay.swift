@@ -1,4 +1,5 @@
 import Foundation
+public import MastheadGooglePlay
 
 /// The Google Play settings and the service account's key file.
 extension ServiceConfiguration {
@@ -25,14 +26,36 @@ extension ServiceConfiguration {
         return [UInt8](data)
     }
 
+    /// The service account the Play Developer API is asked as, read from its key file.
+    /// - Throws: ``ConfigurationError`` naming the variable and the file and what is wrong with
+    ///   it (a missing field, a key that cannot be read); never the key's bytes.
+    public func googlePlayServiceAccount() throws(ConfigurationError) -> GoogleServiceAccount {
+        let bytes = try googlePlayServiceAccountKeyFile()
+        do { return try GoogleServiceAccount(keyFile: bytes) } catch {
+            throw .invalid("MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE (\"\(googlePlayServiceAccountFile)\"): \(error)")
+        }
+    }
+
+    /// Google's signing keys from `googlePlayJWKSFile`; nil when it is empty (the keys are then
+    /// fetched from `googlePlayJWKSURL`).
+    /// - Throws: ``ConfigurationError`` naming the setting and the file.
+    func googlePlaySigningKeysFromFile() throws(ConfigurationError) -> GoogleSigningKeys? {
+        guard !googlePlayJWKSFile.isEmpty else { return nil }
+        guard let data = FileManager.default.contents(atPath: googlePlayJWKSFile) else {
+            throw .invalid("googlePlayJWKSFile names \"\(googlePlayJWKSFile)\", which cannot be read")
+        }
+        do { return try GoogleSigningKeys(jwks: [UInt8](data)) } catch { throw .invalid("googlePlayJWKSFile (\"\(googlePlayJWKSFile)\"): \(error)") }
+    }
+
     /// What is wrong with the Google Play settings, each problem naming its setting or variable:
-    /// settings given while `googlePlayPackageName` is empty, a missing audience or push service
+    /// Google Play settings given while `googlePlayPackageName` is empty, a missing audience or push service
     /// account (for `serve`, which checks the push tokens), the key file missing or unreadable,
-    /// a URL that is not https (http only with `googlePlayAllowHTTP`), a JWKS file that cannot be read.
+    /// a URL that is not https (http only with `googlePlayAllowHTTP`), a JWKS file that cannot be
+    /// read or holds no usable key.
     func googlePlayProblems(for use: Use) -> [String] {
         guard googlePlayEnabled else {
-            var given = googlePlaySettingsGiven
-            if !googlePlayServiceAccountFile.isEmpty { given.append("MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE") }
+            // The key file alone is no problem: a host's environment may hold it for every command.
+            let given = googlePlaySettingsGiven
             guard !given.isEmpty else { return [] }
             return ["googlePlayPackageName is not set, but \(given.joined(separator: ", ")) \(given.count == 1 ? "is" : "are"): Google Play would be off"]
         }
@@ -48,10 +71,8 @@ extension ServiceConfiguration {
             guard !(lowered.hasPrefix("https://") || (googlePlayAllowHTTP && lowered.hasPrefix("http://"))) else { continue }
             problems.append("\(key) must be an https URL (http only when googlePlayAllowHTTP is set, for tests), not \"\(RedactedTarget.text(url))\"")
         }
-        do throws(ConfigurationError) { _ = try googlePlayServiceAccountKeyFile() } catch { problems.append(error.message) }
-        if !googlePlayJWKSFile.isEmpty && FileManager.default.contents(atPath: googlePlayJWKSFile) == nil {
-            problems.append("googlePlayJWKSFile names \"\(googlePlayJWKSFile)\", which cannot be read")
-        }
+        do throws(ConfigurationError) { _ = try googlePlayServiceAccount() } catch { problems.append(error.message) }
+        do throws(ConfigurationError) { _ = try googlePlaySigningKeysFromFile() } catch { problems.append(error.message) }
         return problems
     }
 }

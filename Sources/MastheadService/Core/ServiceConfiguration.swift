@@ -125,6 +125,10 @@ public struct ServiceConfiguration: Sendable {
     public var googlePlayTokenURL = "https://oauth2.googleapis.com/token"
     /// Whether the Google URLs may be plain `http://`: for tests against a local fake only.
     public var googlePlayAllowHTTP = false
+    /// Tries of one request to Google on HTTP 429, 5xx and network failures.
+    public var googlePlayAttempts = 4
+    /// The first retry's wait; each next one twice as long (a `Retry-After` is honoured, at most 30 s).
+    public var googlePlayBackoffMilliseconds = 500
     /// Seconds between two looks for Google Play purchases to acknowledge again.
     public var googlePlayAcknowledgementIntervalSeconds = 60
     /// The path of the service account's JSON key file (`MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE`).
@@ -229,6 +233,12 @@ public struct ServiceConfiguration: Sendable {
         .text("googlePlayAPIURL", "URL", \.googlePlayAPIURL, "Play Developer API base URL (Google's paths are appended)."),
         .text("googlePlayTokenURL", "URL", \.googlePlayTokenURL, "OAuth 2.0 token endpoint of the service account's grant."),
         .toggle("googlePlayAllowHTTP", \.googlePlayAllowHTTP, "Allow http:// Google URLs (tests against a local fake only)."),
+        .number(
+            "googlePlayAttempts", \.googlePlayAttempts, "Tries of a request to Google on 429, 5xx and network errors.",
+            required: ServiceConfiguration.attemptsRange),
+        .number(
+            "googlePlayBackoffMilliseconds", \.googlePlayBackoffMilliseconds, "The first retry's wait on Google; doubled each retry.",
+            required: ServiceConfiguration.backoffRange),
         .number(
             "googlePlayAcknowledgementIntervalSeconds", \.googlePlayAcknowledgementIntervalSeconds,
             "Seconds between looks for Google Play purchases to acknowledge again.", range: 1...86_400),
