@@ -162,7 +162,11 @@ public final class FakeGooglePlay: Sendable {
         case .jwks:
             response = .json(200, keys.jwks)
         case .token:
-            (response, refusal) = grant(request)
+            if let failure = nextFailure(for: .token) {
+                response = Self.error(failure.status, "FAILURE_ON_DEMAND", "Failure on demand.")
+            } else {
+                (response, refusal) = grant(request)
+            }
         case nil:
             response = Self.error(404, "NOT_FOUND", "No such endpoint.")
         default:
@@ -171,20 +175,20 @@ public final class FakeGooglePlay: Sendable {
             if !known {
                 refusal = token == nil ? "no bearer token" : "unknown access token"
                 response = Self.error(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.")
+            } else if let failure = nextFailure(for: route?.endpoint) {
+                // Instead of the real answer: nothing it would change changes.
+                response = Self.error(failure.status, failure.status == 429 ? "RESOURCE_EXHAUSTED" : "FAILURE_ON_DEMAND", "Failure on demand.")
+                if let retryAfter = failure.retryAfter { response.headers.append(("Retry-After", String(retryAfter))) }
             } else {
                 response = api(route!, request)
             }
-        }
-        if refusal == nil, let failure = nextFailure(for: route?.endpoint) {
-            response = Self.error(failure.status, failure.status == 429 ? "RESOURCE_EXHAUSTED" : "FAILURE_ON_DEMAND", "Failure on demand.")
-            if let retryAfter = failure.retryAfter { response.headers.append(("Retry-After", String(retryAfter))) }
         }
         let seen = Seen(method: request.method, target: request.target, endpoint: route?.endpoint, body: body, status: response.status, refusal: refusal)
         state.withLock { $0.seen.append(seen) }
         return response
     }
 
-    /// The first failure queued for `endpoint` (or for any API call), removed from the queue.
+    /// The first failure queued for `endpoint` (or, for an API call, one for any), removed from the queue.
     private func nextFailure(for endpoint: Endpoint?) -> Failure? {
         guard let endpoint else { return nil }
         return state.withLock { state in
