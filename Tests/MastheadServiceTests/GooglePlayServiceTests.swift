@@ -120,6 +120,27 @@ struct GooglePlayServiceTests {
         #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
     }
 
+    /// A one-time product (the May issue bought on its own, R13): its notification reads it with
+    /// `purchases.products.get` and acknowledges it as a product; the app's post with its
+    /// `productId` links it, and the reader may read May's issue.
+    @Test(arguments: StoreBackend.tested)
+    func R18_R13_oneTimeProduct_isReadAcknowledgedAndLinked(backend: StoreBackend) throws {
+        let fake = try FakeGooglePlay(packageName: Play.package)
+        defer { fake.stop() }
+        let harness = try Play.service(fake, backend: backend, now: "2020-05-10T09:00:01Z")
+        defer { harness.close() }
+        fake.state.withLock { $0.set("token-p", FakeGooglePlay.Product(productId: "issue_2020_05", purchaseTimeMillis: 1_589_101_200_000, orderId: "GPA.7777-0000-0000-00001")) }
+        let notification = #"{"version": "1.0", "packageName": "\#(Play.package)", "eventTimeMillis": "1589101201000", "oneTimeProductNotification": {"version": "1.0", "notificationType": 1, "purchaseToken": "token-p", "sku": "issue_2020_05"}}"#
+        #expect(try Play.notify(harness, fake, notification, messageId: "p1").body == #"{"stored":true,"applied":true}"#)
+        #expect(fake.seen(.product).map(\.target) == ["/androidpublisher/v3/applications/\(Play.package)/purchases/products/issue_2020_05/tokens/token-p"])
+        #expect(fake.seen(.acknowledge).map(\.target) == ["/androidpublisher/v3/applications/\(Play.package)/purchases/products/issue_2020_05/tokens/token-p:acknowledge"])
+        #expect(fake.state.withLock { $0.product("token-p")?.acknowledged } == true)
+        let posted = Play.post(harness, user: "ivy", token: "token-p", productId: "issue_2020_05")
+        #expect(posted.status == 200, "\(posted.body)")
+        #expect(Self.readable(harness, "ivy", at: "2020-07-01T12:00:00Z") == ["2020-05"])
+        #expect(fake.seen(.acknowledge).count == 1)
+    }
+
     /// A message Pub/Sub delivers twice is applied once: the second delivery, though Google now
     /// says something else, changes nothing.
     @Test(arguments: StoreBackend.tested)

@@ -90,7 +90,8 @@ public final class EntitlementService: Sendable {
     /// closes the writer's connection. The reader's connection, which holds no snapshot between
     /// requests, closes when the service is released (the last connection: SQLite then removes the
     /// empty `-wal` and `-shm` files). The threads sweeping for events, sending consumption
-    /// information and delivering the outbox stop first, after the pass or send under way.
+    /// information, acknowledging Google Play purchases and delivering the outbox stop first,
+    /// after the pass or send under way.
     /// - Returns: why the checkpoint failed (every commit is still safe in the write-ahead log:
     ///   keep the `-wal` file with the database), or nil.
     @discardableResult
