@@ -83,6 +83,6 @@ extension GooglePlayClient {
             text = error + (root.member("error_description")?.string.map { ": " + $0 } ?? "")
         }
         guard let text, !text.isEmpty else { return nil }
-        return SignedJWT.shown(text, limit: 200)
+        return PeerText.shown(text, limit: 200)
     }
 }

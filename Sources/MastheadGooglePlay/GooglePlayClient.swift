@@ -41,7 +41,9 @@ public final class GooglePlayClient: Sendable {
     public let apiURL: String
     /// The OAuth 2.0 token endpoint (`googlePlayTokenURL`).
     public let tokenURL: String
+    /// Whether `http://` URLs are allowed (`googlePlayAllowHTTP`): for tests against a local fake only.
     public let allowHTTP: Bool
+    /// How many tries and how long the waits.
     public let retries: Retries
     let transport: HTTPSTransport
     let tokens: GoogleAccessTokens

@@ -33,8 +33,10 @@ public struct PubSubPushIdentity: Sendable, Hashable {
 /// present) not in the future, each with ``skewSeconds`` of tolerance. Identifiers are compared as
 /// their exact bytes.
 ///
-/// Refreshed keys replace the previously refreshed ones; the keys given at creation stay (the
-/// operator configured them). Safe to use from several threads at once.
+/// The fetch runs on the calling thread; while it is under way, and for the rest of the minute,
+/// other unknown `kid`s are refused at once (Pub/Sub retries a refused push). Refreshed keys
+/// replace the previously refreshed ones; the keys given at creation stay (the operator
+/// configured them). Safe to use from several threads at once.
 public final class PubSubPushVerifier: Sendable {
     /// The longest token accepted (Google's are about 1 KB).
     public static let maxTokenBytes = 8 << 10
@@ -46,7 +48,9 @@ public final class PubSubPushVerifier: Sendable {
     /// The issuers Google's ID tokens carry.
     static let issuers: [[UInt8]] = [Array("https://accounts.google.com".utf8), Array("accounts.google.com".utf8)]
 
+    /// The `aud` accepted.
     public let audience: String
+    /// The `email` accepted.
     public let serviceAccount: String
     private let configuredKeys: GoogleSigningKeys
     private let refresh: (@Sendable () throws -> GoogleSigningKeys)?
@@ -102,28 +106,28 @@ public final class PubSubPushVerifier: Sendable {
             return (nil, true)
         }
         if let known { return known }
-        guard mayRefresh, let refresh else { throw .pushRefused(.unknownKey(id: SignedJWT.shown(id))) }
+        guard mayRefresh, let refresh else { throw .pushRefused(.unknownKey(id: PeerText.shown(id))) }
         let fetched: GoogleSigningKeys
         do { fetched = try refresh() } catch let error as GooglePlayError {
             throw error
         } catch {
-            throw .signingKeysUnavailable(url: "the key refresh", reason: "\(error)")
+            throw .signingKeysUnavailable(url: "googlePlayJWKSURL", reason: "\(error)")
         }
         let keys = configuredKeys.merging(fetched)
         state.withLock { $0.keys = keys }
-        guard let key = keys.key(id: id) else { throw .pushRefused(.unknownKey(id: SignedJWT.shown(id))) }
+        guard let key = keys.key(id: id) else { throw .pushRefused(.unknownKey(id: PeerText.shown(id))) }
         return key
     }
 
     /// The claims of a payload whose signature verified.
     private func claims(_ payload: JSONValue, now: Instant) throws(PushRefusal) -> PubSubPushIdentity {
         guard let issuer = payload.member("iss"), let issuerBytes = SignedJWT.bytes(issuer) else { throw .missingClaim("iss") }
-        guard Self.issuers.contains(issuerBytes) else { throw .wrongIssuer(SignedJWT.shown(String(decoding: issuerBytes, as: UTF8.self))) }
+        guard Self.issuers.contains(issuerBytes) else { throw .wrongIssuer(PeerText.shown(String(decoding: issuerBytes, as: UTF8.self))) }
         // Pub/Sub's audience is one string ("multiple values (array) … not supported").
         guard let audienceClaim = payload.member("aud"), let audienceBytes = SignedJWT.bytes(audienceClaim) else { throw .missingClaim("aud") }
-        guard audienceBytes == Array(audience.utf8) else { throw .wrongAudience(SignedJWT.shown(String(decoding: audienceBytes, as: UTF8.self))) }
+        guard audienceBytes == Array(audience.utf8) else { throw .wrongAudience(PeerText.shown(String(decoding: audienceBytes, as: UTF8.self))) }
         guard let email = payload.member("email"), let emailBytes = SignedJWT.bytes(email) else { throw .missingClaim("email") }
-        guard emailBytes == Array(serviceAccount.utf8) else { throw .wrongEmail(SignedJWT.shown(String(decoding: emailBytes, as: UTF8.self))) }
+        guard emailBytes == Array(serviceAccount.utf8) else { throw .wrongEmail(PeerText.shown(String(decoding: emailBytes, as: UTF8.self))) }
         guard let verified = payload.member("email_verified") else { throw .missingClaim("email_verified") }
         guard verified.bool == true else { throw .emailNotVerified }
         guard let expires = payload.member("exp")?.int64 else { throw .missingClaim("exp") }

@@ -23,7 +23,7 @@ struct SignedJWT {
         guard header.member("crit") == nil else { throw .malformed(part: "header", reason: "has crit: it requires extensions this verifier does not implement") }
         guard let algorithm = header.member("alg") else { throw .malformed(part: "header", reason: "has no alg") }
         guard let algorithmBytes = Self.bytes(algorithm) else { throw .malformed(part: "header", reason: "alg is not a string") }
-        guard algorithmBytes == Array("RS256".utf8) else { throw .unsupportedAlgorithm(Self.shown(String(decoding: algorithmBytes, as: UTF8.self))) }
+        guard algorithmBytes == Array("RS256".utf8) else { throw .unsupportedAlgorithm(PeerText.shown(String(decoding: algorithmBytes, as: UTF8.self))) }
         guard let keyId = header.member("kid") else { throw .malformed(part: "header", reason: "has no kid") }
         guard let keyIdText = keyId.string else { throw .malformed(part: "header", reason: "kid is not a string") }
         guard !parts[2].isEmpty else { throw .malformed(part: "signature", reason: "is empty") }
@@ -52,15 +52,5 @@ struct SignedJWT {
     /// The UTF-8 bytes of a JSON string, exactly as unescaped; nil for another kind of value.
     static func bytes(_ value: JSONValue) -> [UInt8]? {
         value.withStringBytes { Array($0) }
-    }
-
-    /// Text from a peer as an error shows it: at most `limit` characters, controls escaped.
-    static func shown(_ text: String, limit: Int = 64) -> String {
-        var shown = ""
-        for (index, scalar) in text.unicodeScalars.enumerated() {
-            guard index < limit else { return shown + "…" }
-            shown += scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
-        }
-        return shown
     }
 }

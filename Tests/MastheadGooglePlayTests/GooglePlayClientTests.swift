@@ -25,13 +25,13 @@ struct GooglePlayClientTests {
             let waits = Mutex<[Int]>([])
         }
 
-        init(maxResponseBytes: Int = 4 << 20) throws {
+        init(maxResponseBytes: Int = 4 << 20, apiURL: String? = nil) throws {
             google = try LocalGoogle()
             let account = try GoogleServiceAccount(keyFile: GooglePlayTestKeys.serviceAccountKeyFile())
             let recorder = Recorder()
             self.recorder = recorder
             client = GooglePlayClient(
-                account: account, apiURL: google.url, tokenURL: google.tokenURL, allowHTTP: true,
+                account: account, apiURL: apiURL ?? google.url, tokenURL: google.tokenURL, allowHTTP: true,
                 transport: HTTPSTransport(timeoutSeconds: 10, maxResponseBytes: maxResponseBytes), clock: { recorder.time.withLock { $0 } },
                 sleep: { milliseconds in recorder.waits.withLock { $0.append(milliseconds) } })
         }
@@ -95,7 +95,7 @@ struct GooglePlayClientTests {
         #expect(claims.member("iat")?.int64 == issued)
         #expect(claims.member("exp")?.int64 == issued + 3600)
         #expect(claims.count == 5)
-        let publicKey = try RSAPublicKey(pem: GooglePlayTestKeys.text("service-account-public.pem"))
+        let publicKey = try GooglePlayTestKeys.serviceAccountPublicKey()
         #expect(RS256.verify(try Base64.decode(parts[2], .url), of: Array((parts[0] + "." + parts[1]).utf8), with: publicKey))
     }
 
@@ -186,6 +186,21 @@ struct GooglePlayClientTests {
         #expect(error == .unavailable(endpoint: "purchases.subscriptionsv2.get (com.example)", attempts: 4, last: "HTTP 503: UNAVAILABLE: Backend Error"))
         #expect(harness.waits == [500, 1000, 2000])
         #expect(error.map { !$0.description.contains("secret-token") } == true)
+    }
+
+    @Test func networkFailures_areRetried_thenUnavailable_withoutTheURLsToken() throws {
+        let closed = try LocalGoogle()
+        let url = closed.url
+        closed.stop()
+        let harness = try Harness(apiURL: url)
+        let error = Self.error { _ = try harness.client.subscription(packageName: "com.example", token: "secret-purchase-token") }
+        guard case .unavailable("purchases.subscriptionsv2.get (com.example)", 4, let last)? = error else {
+            Issue.record("not unavailable: \(String(describing: error))")
+            return
+        }
+        #expect(last.hasPrefix("network: "))
+        #expect(error.map { !$0.description.contains("secret-purchase-token") && !$0.description.contains("token-1") } == true)
+        #expect(harness.waits == [500, 1000, 2000])
     }
 
     @Test func status429_atEveryAttempt_isRateLimited() throws {

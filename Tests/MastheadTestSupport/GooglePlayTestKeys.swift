@@ -27,6 +27,9 @@ public enum GooglePlayTestKeys {
     /// The service account's key (`service-account-key.pem`).
     public static func serviceAccountKey() throws -> RSAPrivateKey { try RSAPrivateKey(pem: text("service-account-key.pem")) }
 
+    /// The service account key's public half, which checks the assertions the client signs.
+    public static func serviceAccountPublicKey() throws -> RSAPublicKey { try RSAPublicKey(pem: text("service-account-public.pem")) }
+
     /// A key no JWKS publishes.
     public static func otherKey() throws -> RSAPrivateKey { try RSAPrivateKey(pem: text("other-key.pem")) }
 
