@@ -9,11 +9,11 @@ struct GooglePlayObservationTests {
     static let catalog = try! CatalogDecoder().decode(Fixtures.example("catalog.json"))
 
     /// The orders of each token as the store keeps them: an order keeps its first start and
-    /// `observed`, a later read gives its expiry; a token linked to another joins its chain.
+    /// `observed`, a later read gives its expiry; a token names the token it replaced.
     struct Store {
         var orders: [String: [GooglePlayOrder]] = [:]
         var states: [String: GooglePlaySubscriptionState] = [:]
-        var chains: [String: String] = [:]
+        var linked: [String: String] = [:]
 
         /// Reads `json` as token `token`'s subscription at `at` and keeps what it says.
         mutating func read(_ token: String, at: String, _ json: String) throws {
@@ -32,13 +32,13 @@ struct GooglePlayObservationTests {
             }
             orders[token] = kept
             states[token] = observation.state
-            if chains[token] == nil {
-                chains[token] = observation.linkedPurchaseToken.flatMap { chains[$0] } ?? kept.first?.orderId
-            }
+            linked[token] = observation.linkedPurchaseToken
         }
 
         var history: PurchaseHistory {
-            PurchaseHistory(transactions: orders.flatMap { token, orders in orders.map { $0.transaction(chainId: chains[token]!) } })
+            PurchaseHistory(
+                transactions: GooglePlayTokenOrders.transactions(
+                    orders.map { GooglePlayTokenOrders(purchaseToken: $0, linkedPurchaseToken: linked[$0], orders: $1) }))
         }
 
         func evaluate(at: String, environment: Environment = .production) -> PublicationEntitlement {
