@@ -198,3 +198,20 @@ struct GooglePlayObservationTests {
                 .orders.isEmpty)
     }
 }
+
+extension GooglePlayObservationTests {
+    /// A one-time product the catalog sells as a non-renewing pass is one (R6): it runs its
+    /// catalog duration from the purchase, by calendar arithmetic (Jan 31 + P1M = Feb 29, 2020).
+    @Test func R18_R6_oneTimePass_runsTheCatalogsDuration() throws {
+        let bought = GooglePlayProductPurchase(
+            purchaseTime: DateText.rfc3339("2020-01-31T12:00:00Z"), purchaseState: .oneTimePurchased, orderId: "GPA.3312-0000-0000-00001")
+        var store = Store()
+        store.keep(
+            GooglePlayObservation(
+                product: bought, purchaseToken: "pass", playProductId: "pass_1m", catalog: Self.catalog, readAt: DateText.rfc3339("2020-01-31T12:00:05Z")!))
+        let during = store.evaluate(at: "2020-02-15T00:00:00Z")
+        #expect(during.readableIssueIds == ["2020-01", "2020-02"])
+        #expect(during.periods.map(\.end.description) == ["2020-02-29T12:00:00Z"])
+        #expect(store.evaluate(at: "2020-03-15T00:00:00Z").readableIssueIds == ["2020-01", "2020-02"])
+    }
+}
