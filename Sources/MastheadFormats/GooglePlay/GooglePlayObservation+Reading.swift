@@ -51,7 +51,7 @@ extension GooglePlayObservation {
         self.init(
             purchaseToken: purchaseToken, linkedPurchaseToken: subscription.linkedPurchaseToken, state: subscription.subscriptionState,
             acknowledged: subscription.acknowledged, obfuscatedExternalAccountId: subscription.obfuscatedExternalAccountId,
-            playProductId: subscription.lineItems[0].productId, orders: orders, unknownProductIds: unknown)
+            playProductId: subscription.lineItems.first?.productId ?? "", orders: orders, unknownProductIds: unknown)
     }
 
     /// What a read of a one-time product's token says, mapped onto the catalog (R18): a
