@@ -215,3 +215,14 @@ extension GooglePlayObservationTests {
         #expect(store.evaluate(at: "2020-03-15T00:00:00Z").readableIssueIds == ["2020-01", "2020-02"])
     }
 }
+
+extension GooglePlayObservationTests {
+    /// A read built by hand without line items (the decoder refuses one) maps to no order and no
+    /// Play product, rather than trapping.
+    @Test func R18_readWithoutLineItems_mapsToNothing() {
+        let read = SubscriptionPurchaseV2(startTime: nil, subscriptionState: .active, lineItems: [])
+        let observation = GooglePlayObservation(subscription: read, purchaseToken: "t", catalog: Self.catalog, readAt: Instant(milliseconds: 0))
+        #expect(observation.orders.isEmpty)
+        #expect(observation.playProductId == "")
+    }
+}
