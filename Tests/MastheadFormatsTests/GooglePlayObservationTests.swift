@@ -9,11 +9,11 @@ struct GooglePlayObservationTests {
     static let catalog = try! CatalogDecoder().decode(Fixtures.example("catalog.json"))
 
     /// The orders of each token as the store keeps them: an order keeps its first start and
-    /// `observed`, a later read gives its expiry; a token linked to another joins its chain.
+    /// `observed`, a later read gives its expiry; a token names the token it replaced.
     struct Store {
         var orders: [String: [GooglePlayOrder]] = [:]
         var states: [String: GooglePlaySubscriptionState] = [:]
-        var chains: [String: String] = [:]
+        var linked: [String: String] = [:]
 
         /// Reads `json` as token `token`'s subscription at `at` and keeps what it says.
         mutating func read(_ token: String, at: String, _ json: String) throws {
@@ -32,13 +32,13 @@ struct GooglePlayObservationTests {
             }
             orders[token] = kept
             states[token] = observation.state
-            if chains[token] == nil {
-                chains[token] = observation.linkedPurchaseToken.flatMap { chains[$0] } ?? kept.first?.orderId
-            }
+            linked[token] = observation.linkedPurchaseToken
         }
 
         var history: PurchaseHistory {
-            PurchaseHistory(transactions: orders.flatMap { token, orders in orders.map { $0.transaction(chainId: chains[token]!) } })
+            PurchaseHistory(
+                transactions: GooglePlayTokenOrders.transactions(
+                    orders.map { GooglePlayTokenOrders(purchaseToken: $0, linkedPurchaseToken: linked[$0], orders: $1) }))
         }
 
         func evaluate(at: String, environment: Environment = .production) -> PublicationEntitlement {
@@ -142,7 +142,7 @@ struct GooglePlayObservationTests {
 
     /// A test purchase is sandbox data (R14); a base plan the catalog does not map is listed,
     /// not granted (R3).
-    @Test func R18_R14_testPurchase_isSandbox_andUnknownBasePlansAreListed() throws {
+    @Test func R18_R14_testPurchase_isSandbox_andUnknownBasePlansAreReportedAsUnknownProducts() throws {
         let test = GooglePlayObservation(
             subscription: try SubscriptionPurchaseV2.decode(Array(Self.subscription("ACTIVE", expiry: "2020-03-20T12:00:00Z", order: Self.first, test: true).utf8)),
             purchaseToken: "t", catalog: Self.catalog, readAt: DateText.rfc3339("2020-02-20T12:00:05Z")!)
@@ -151,8 +151,15 @@ struct GooglePlayObservationTests {
         let unknown = GooglePlayObservation(
             subscription: try SubscriptionPurchaseV2.decode(Array(Self.subscription("ACTIVE", expiry: "2020-03-20T12:00:00Z", order: Self.first, basePlan: "yearly").utf8)),
             purchaseToken: "t", catalog: Self.catalog, readAt: DateText.rfc3339("2020-02-20T12:00:05Z")!)
-        #expect(unknown.orders.isEmpty)
         #expect(unknown.unknownProductIds == ["the_monthly/yearly"])
+        #expect(unknown.orders.map(\.productId) == ["googlePlay:the_monthly/yearly"])
+        // Reported as an unknown App Store product is (R3): listed, counted, granting nothing.
+        var store = Store()
+        store.keep(unknown)
+        let answer = EntitlementEngine(catalog: Self.catalog).evaluate(store.history, at: DateText.rfc3339("2020-03-01T00:00:00Z")!)
+        #expect(answer.unknownProductIds == ["googlePlay:the_monthly/yearly"])
+        #expect(answer.unknownTransactionCount == 1)
+        #expect(answer.publications.isEmpty)
     }
 
     /// The documented `SubscriptionPurchaseV2` shape maps to one order of the catalog product.
@@ -196,5 +203,33 @@ struct GooglePlayObservationTests {
         #expect(
             GooglePlayObservation(product: pending, purchaseToken: "o", playProductId: "issue_2020_05", catalog: Self.catalog, readAt: DateText.rfc3339("2020-05-03T00:00:00Z")!)
                 .orders.isEmpty)
+    }
+}
+
+extension GooglePlayObservationTests {
+    /// A one-time product the catalog sells as a non-renewing pass is one (R6): it runs its
+    /// catalog duration from the purchase, by calendar arithmetic (Jan 31 + P1M = Feb 29, 2020).
+    @Test func R18_R6_oneTimePass_runsTheCatalogsDuration() throws {
+        let bought = GooglePlayProductPurchase(
+            purchaseTime: DateText.rfc3339("2020-01-31T12:00:00Z"), purchaseState: .oneTimePurchased, orderId: "GPA.3312-0000-0000-00001")
+        var store = Store()
+        store.keep(
+            GooglePlayObservation(
+                product: bought, purchaseToken: "pass", playProductId: "pass_1m", catalog: Self.catalog, readAt: DateText.rfc3339("2020-01-31T12:00:05Z")!))
+        let during = store.evaluate(at: "2020-02-15T00:00:00Z")
+        #expect(during.readableIssueIds == ["2020-01", "2020-02"])
+        #expect(during.periods.map(\.end.description) == ["2020-02-29T12:00:00Z"])
+        #expect(store.evaluate(at: "2020-03-15T00:00:00Z").readableIssueIds == ["2020-01", "2020-02"])
+    }
+}
+
+extension GooglePlayObservationTests {
+    /// A read built by hand without line items (the decoder refuses one) maps to no order and no
+    /// Play product, rather than trapping.
+    @Test func R18_readWithoutLineItems_mapsToNothing() {
+        let read = SubscriptionPurchaseV2(startTime: nil, subscriptionState: .active, lineItems: [])
+        let observation = GooglePlayObservation(subscription: read, purchaseToken: "t", catalog: Self.catalog, readAt: Instant(milliseconds: 0))
+        #expect(observation.orders.isEmpty)
+        #expect(observation.playProductId == "")
     }
 }
