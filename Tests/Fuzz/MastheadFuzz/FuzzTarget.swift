@@ -24,6 +24,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case grants
     /// `AppReceipt`: PKCS #7 bytes, signed content and base64 text of an app receipt.
     case appReceipt = "app-receipt"
+    /// The readers of Google Play's JSON (Pub/Sub push, developer notification, subscription and
+    /// one-time product reads, voided purchases), the mapping onto the catalog, then the rules.
+    case googlePlay = "google-play"
 
     /// Feeds one input to the target.
     package func run(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -37,6 +40,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .serverAPI: ServerAPIFuzzing.run(Array(bytes))
         case .grants: GrantsFuzzing.run(Array(bytes))
         case .appReceipt: AppReceiptFuzzing.run(Array(bytes))
+        case .googlePlay: GooglePlayFuzzing.run(Array(bytes))
         }
     }
 
