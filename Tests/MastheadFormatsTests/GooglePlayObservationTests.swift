@@ -9,11 +9,11 @@ struct GooglePlayObservationTests {
     static let catalog = try! CatalogDecoder().decode(Fixtures.example("catalog.json"))
 
     /// The orders of each token as the store keeps them: an order keeps its first start and
-    /// `observed`, a later read gives its expiry; a token linked to another joins its chain.
+    /// `observed`, a later read gives its expiry; a token names the token it replaced.
     struct Store {
         var orders: [String: [GooglePlayOrder]] = [:]
         var states: [String: GooglePlaySubscriptionState] = [:]
-        var chains: [String: String] = [:]
+        var linked: [String: String] = [:]
 
         /// Reads `json` as token `token`'s subscription at `at` and keeps what it says.
         mutating func read(_ token: String, at: String, _ json: String) throws {
@@ -32,13 +32,13 @@ struct GooglePlayObservationTests {
             }
             orders[token] = kept
             states[token] = observation.state
-            if chains[token] == nil {
-                chains[token] = observation.linkedPurchaseToken.flatMap { chains[$0] } ?? kept.first?.orderId
-            }
+            linked[token] = observation.linkedPurchaseToken
         }
 
         var history: PurchaseHistory {
-            PurchaseHistory(transactions: orders.flatMap { token, orders in orders.map { $0.transaction(chainId: chains[token]!) } })
+            PurchaseHistory(
+                transactions: GooglePlayTokenOrders.transactions(
+                    orders.map { GooglePlayTokenOrders(purchaseToken: $0, linkedPurchaseToken: linked[$0], orders: $1) }))
         }
 
         func evaluate(at: String, environment: Environment = .production) -> PublicationEntitlement {
@@ -196,5 +196,22 @@ struct GooglePlayObservationTests {
         #expect(
             GooglePlayObservation(product: pending, purchaseToken: "o", playProductId: "issue_2020_05", catalog: Self.catalog, readAt: DateText.rfc3339("2020-05-03T00:00:00Z")!)
                 .orders.isEmpty)
+    }
+}
+
+extension GooglePlayObservationTests {
+    /// A one-time product the catalog sells as a non-renewing pass is one (R6): it runs its
+    /// catalog duration from the purchase, by calendar arithmetic (Jan 31 + P1M = Feb 29, 2020).
+    @Test func R18_R6_oneTimePass_runsTheCatalogsDuration() throws {
+        let bought = GooglePlayProductPurchase(
+            purchaseTime: DateText.rfc3339("2020-01-31T12:00:00Z"), purchaseState: .oneTimePurchased, orderId: "GPA.3312-0000-0000-00001")
+        var store = Store()
+        store.keep(
+            GooglePlayObservation(
+                product: bought, purchaseToken: "pass", playProductId: "pass_1m", catalog: Self.catalog, readAt: DateText.rfc3339("2020-01-31T12:00:05Z")!))
+        let during = store.evaluate(at: "2020-02-15T00:00:00Z")
+        #expect(during.readableIssueIds == ["2020-01", "2020-02"])
+        #expect(during.periods.map(\.end.description) == ["2020-02-29T12:00:00Z"])
+        #expect(store.evaluate(at: "2020-03-15T00:00:00Z").readableIssueIds == ["2020-01", "2020-02"])
     }
 }

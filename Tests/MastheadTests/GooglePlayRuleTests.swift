@@ -183,3 +183,37 @@ extension GooglePlayRuleTests {
         #expect(Set([observation, other]).count == 2)
     }
 }
+
+extension GooglePlayRuleTests {
+    /// Tokens linked through `linkedPurchaseToken` are one chain, named by the first token's first
+    /// order, in whatever order they are given; each replaced token ends where the token replacing
+    /// it starts (R5.2); a cycle of links ends.
+    @Test func R18_chain_namedByTheFirstTokensFirstOrder_replacedTokensEndWhereTheNextStarts() {
+        let a = GooglePlayTokenOrders(
+            purchaseToken: "token-a",
+            orders: [
+                Self.order("token-a", Self.firstOrder + "..0", "2020-03-20T12:00", "2020-04-20T12:00"),
+                Self.order("token-a", Self.firstOrder, "2020-02-20T12:00", "2020-03-20T12:00"),
+            ])
+        let b = GooglePlayTokenOrders(
+            purchaseToken: "token-b", linkedPurchaseToken: "token-a", orders: [Self.order("token-b", "GPA.2", "2020-04-01T00:00", "2020-05-01T00:00")])
+        let c = GooglePlayTokenOrders(
+            purchaseToken: "token-c", linkedPurchaseToken: "token-b", orders: [Self.order("token-c", "GPA.3", "2020-04-15T00:00", "2020-05-15T00:00")])
+        for tokens in [[a, b, c], [c, b, a], [b, c, a]] {
+            let transactions = GooglePlayTokenOrders.transactions(tokens)
+            #expect(Set(transactions.map(\.originalTransactionId)) == ["googlePlay:" + Self.firstOrder])
+            let byId = Dictionary(uniqueKeysWithValues: transactions.map { ($0.transactionId, $0) })
+            #expect(byId["googlePlay:" + Self.firstOrder]?.isUpgraded == false)
+            #expect(byId["googlePlay:" + Self.firstOrder + "..0"]?.cancellation == Mock.instant("2020-04-01T00:00"))
+            #expect(byId["googlePlay:GPA.2"]?.cancellation == Mock.instant("2020-04-15T00:00"))
+            #expect(byId["googlePlay:GPA.3"]?.cancellation == nil)
+        }
+        // A token whose linked token Masthead does not hold starts its own chain.
+        let alone = GooglePlayTokenOrders.transactions([b])
+        #expect(alone.map(\.originalTransactionId) == ["googlePlay:GPA.2"])
+        // Links that loop (never sent by Google) still end.
+        let x = GooglePlayTokenOrders(purchaseToken: "x", linkedPurchaseToken: "y", orders: [Self.order("x", "GPA.x", "2020-02-01T00:00", "2020-03-01T00:00")])
+        let y = GooglePlayTokenOrders(purchaseToken: "y", linkedPurchaseToken: "x", orders: [Self.order("y", "GPA.y", "2020-03-01T00:00", "2020-04-01T00:00")])
+        #expect(GooglePlayTokenOrders.transactions([x, y]).count == 2)
+    }
+}
