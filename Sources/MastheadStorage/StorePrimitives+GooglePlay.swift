@@ -150,8 +150,8 @@ extension StorePrimitives {
     }
 
     /// Adds the orders not stored yet (with the void recorded for them, if any) and, for the
-    /// newest read, updates the expiry of those stored with another; a refund an order carries
-    /// is added to a stored order that has none. Answers whether anything changed.
+    /// newest read, updates the expiry of those stored with another; of the refunds an order is
+    /// given (its reads', its voids'), the earliest counts. Answers whether anything changed.
     private func storeGooglePlayOrders(_ orders: [GooglePlayOrder], token: String, updatingExpiries: Bool) throws(StorageError) -> Bool {
         let storedOrder = try prepare(GooglePlaySQL.order)
         let pendingVoid = try prepare(GooglePlaySQL.void)
@@ -162,14 +162,17 @@ extension StorePrimitives {
         for order in orders {
             let key: [Value] = [.text(token), .text(order.orderId)]
             guard let stored = try firstRow(storedOrder, key, { row throws(Row.Failure) in try row.googlePlayOrder() }) else {
-                let void = try firstRow(pendingVoid, key) { row throws(Row.Failure) in (at: try row.instant(0), prorated: try row.bool(1)) }
-                let refunded = void?.at ?? order.refunded
+                var refund = order.refunded.map { (at: $0, prorated: order.refundIsProrated) }
+                if let void = try firstRow(pendingVoid, key, { row throws(Row.Failure) in (at: try row.instant(0), prorated: try row.bool(1)) }),
+                    refund.map({ void.at < $0.at }) ?? true
+                {
+                    refund = void
+                }
                 try run(
                     insert,
                     key + [
                         .text(order.productId), .integer(order.start.milliseconds), .optional(order.expiry?.milliseconds), .text(order.environment.rawValue),
-                        .optional(refunded?.milliseconds), .bool(void?.prorated ?? (refunded != nil && order.refundIsProrated)),
-                        .integer(order.observed.milliseconds),
+                        .optional(refund?.at.milliseconds), .bool(refund?.prorated ?? false), .integer(order.observed.milliseconds),
                     ])
                 changed = true
                 continue
@@ -178,7 +181,7 @@ extension StorePrimitives {
                 try run(updateExpiry, key + [.optional(order.expiry?.milliseconds)])
                 changed = true
             }
-            if stored.refunded == nil, let refunded = order.refunded {
+            if let refunded = order.refunded, stored.refunded.map({ refunded < $0 }) ?? true {
                 try run(refund, key + [.integer(refunded.milliseconds), .bool(order.refundIsProrated)])
                 changed = true
             }
@@ -233,28 +236,26 @@ extension StorePrimitives {
         return members
     }
 
-    /// Gives every token of `token`'s chain the chain's id (its first order: the earliest start,
-    /// then the smallest order id in bytes; nil without orders) and, when the chain's tokens have
-    /// one user between them, that user to those that have none. Answers whether a row changed,
-    /// and the chain's users.
+    /// Gives every token of `token`'s chain the chain's id (the first order of its first token:
+    /// the earliest start, then the smallest order id in bytes; of the next token in chain order
+    /// when the first has none; nil without orders) and, when the chain's tokens have one user
+    /// between them, that user to those that have none. Answers whether a row changed, and the
+    /// chain's users.
     private func relinkGooglePlayChain(containing token: String) throws(StorageError) -> (changed: Bool, users: [ExactKey]) {
         let members = try googlePlayChain(containing: token)
         let firstOrder = try prepare(GooglePlaySQL.firstOrder)
-        var chainId: (start: Int64, orderId: String)?
-        for member in members {
-            guard let first = try firstRow(firstOrder, [.text(member.token.text)], { row throws(Row.Failure) in (try row.integer(0), try row.text(1)) })
-            else { continue }
-            if let current = chainId, current.start < first.0 || (current.start == first.0 && !first.1.precedesInBytes(current.orderId)) { continue }
-            chainId = (first.0, first.1)
+        var chainId: String?
+        for member in members where chainId == nil {
+            chainId = try firstRow(firstOrder, [.text(member.token.text)]) { row throws(Row.Failure) in try row.text(0) }
         }
         let users = Set(members.compactMap { $0.userId }).sorted()
         let owner = users.count == 1 ? users[0] : nil
         let update = try prepare(GooglePlaySQL.relink)
         var changed = false
         for member in members {
-            let sameChain = member.chainId.map { id in chainId.map { id.sameBytes(as: $0.orderId) } ?? false } ?? (chainId == nil)
+            let sameChain = member.chainId.map { id in chainId.map { id.sameBytes(as: $0) } ?? false } ?? (chainId == nil)
             guard !sameChain || (owner != nil && member.userId == nil) else { continue }
-            try run(update, [.text(member.token.text), .optional(chainId?.orderId), .optional(owner?.text)])
+            try run(update, [.text(member.token.text), .optional(chainId), .optional(owner?.text)])
             changed = true
         }
         return (changed, users)
@@ -321,17 +322,18 @@ enum GooglePlaySQL {
 
     static let order = "SELECT \(orderColumns()) FROM google_play_orders WHERE purchase_token = $1 AND order_id = $2"
     static let orders = "SELECT \(orderColumns()) FROM google_play_orders WHERE purchase_token = $1 ORDER BY start_ms, order_id"
-    /// The first order of a token ($1): start and id.
-    static let firstOrder = "SELECT start_ms, order_id FROM google_play_orders WHERE purchase_token = $1 ORDER BY start_ms, order_id LIMIT 1"
+    /// The id of the first order of a token ($1).
+    static let firstOrder = "SELECT order_id FROM google_play_orders WHERE purchase_token = $1 ORDER BY start_ms, order_id LIMIT 1"
     /// A new order ($1–$9 as ``orderColumns(_:)`` lists them).
     static let insertOrder = """
         INSERT INTO google_play_orders (\(orderColumns())) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
         """
     /// A stored order's ($1, $2) expiry ($3).
     static let updateExpiry = "UPDATE google_play_orders SET expiry_ms = $3 WHERE purchase_token = $1 AND order_id = $2"
-    /// An order ($1, $2) refunded at $3, prorated when $4, unless refunded already.
+    /// An order ($1, $2) refunded at $3, prorated when $4, unless refunded already at or before $3.
     static let voidOrder = """
-        UPDATE google_play_orders SET refunded_ms = $3, refund_prorated = $4 WHERE purchase_token = $1 AND order_id = $2 AND refunded_ms IS NULL
+        UPDATE google_play_orders SET refunded_ms = $3, refund_prorated = $4
+        WHERE purchase_token = $1 AND order_id = $2 AND (refunded_ms IS NULL OR refunded_ms > $3)
         """
     /// The orders of the tokens linked to a user ($1), with their chain id (column 9) and the
     /// first start of an order of a token that replaced theirs (column 10, NULL when none did).
@@ -343,9 +345,11 @@ enum GooglePlaySQL {
         WHERE p.user_id = $1 ORDER BY o.purchase_token, o.start_ms, o.order_id
         """
 
-    /// A void of an order ($1, $2) at $3, prorated when $4; the first is kept.
+    /// A void of an order ($1, $2) at $3, prorated when $4; the earliest is kept.
     static let insertVoid = """
-        INSERT INTO google_play_voids (purchase_token, order_id, voided_ms, prorated) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING
+        INSERT INTO google_play_voids (purchase_token, order_id, voided_ms, prorated) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (purchase_token, order_id) DO UPDATE SET voided_ms = excluded.voided_ms, prorated = excluded.prorated
+        WHERE excluded.voided_ms < google_play_voids.voided_ms
         """
     /// The void of an order ($1, $2): when, and whether prorated.
     static let void = "SELECT voided_ms, prorated FROM google_play_voids WHERE purchase_token = $1 AND order_id = $2"

@@ -137,8 +137,8 @@ public protocol StoreWriter: AnyObject {
     /// updates a stored order's expiry when this read, being the newest, gives it another (an
     /// order keeps its first `observed`, start, product and environment; a void recorded for it
     /// before it was stored applies), links the token into its chain through
-    /// `linkedPurchaseToken` (the chain's id is its first order), and gives the chain's user to
-    /// the tokens of the chain that have none. An unacknowledged purchase is owed an
+    /// `linkedPurchaseToken` (the chain's id is the first order of its first token), and gives
+    /// the chain's user to the tokens of the chain that have none. An unacknowledged purchase is owed an
     /// acknowledgement while active, in grace, canceled, on hold, paused or a purchased one-time
     /// product, due now when it was not owed before (a read never moves a due time); once
     /// acknowledged it stays so.
@@ -156,7 +156,7 @@ public protocol StoreWriter: AnyObject {
     func linkGooglePlayPurchase(token: String, to userId: String) throws(StorageError) -> GooglePlayLink
 
     /// Records that Google voided an order of a purchase token (a refund or chargeback: `prorated`
-    /// for a prorated refund, R5.3; else R5.1) at `at`. The first void of an order is kept; one
+    /// for a prorated refund, R5.3; else R5.1) at `at`. The earliest void of an order counts; one
     /// for an order not stored yet applies when a read stores it.
     /// - Returns: the users whose history changed.
     func voidGooglePlayOrder(token: String, orderId: String, at: Instant, prorated: Bool) throws(StorageError) -> [String]

@@ -205,7 +205,7 @@ struct GooglePlayStoreTests {
         #expect(try store.history(forUser: "bo").transactions.map(\.expires) == [Self.at(200)])
     }
 
-    @Test(arguments: StoreBackend.tested) func void_fullAndProrated_theFirstKept_andOneBeforeTheOrderAppliesWhenItIsRead(backend: StoreBackend) throws {
+    @Test(arguments: StoreBackend.tested) func void_fullAndProrated_theEarliestKept_andOneBeforeTheOrderAppliesWhenItIsRead(backend: StoreBackend) throws {
         let fixture = try StoreFixture(backend)
         defer { fixture.remove() }
         let store = try fixture.open()
@@ -216,13 +216,21 @@ struct GooglePlayStoreTests {
         #expect(try Self.void(store, "tok", "GPA.1", at: 50, prorated: false).isEmpty)
         #expect(try Self.link(store, "tok", "ana") == .linked)
         #expect(try Self.void(store, "tok", "GPA.1..0", at: 150, prorated: true) == ["ana"])
-        // The same void reported again (notification and poll) changes nothing.
+        // Reported again (notification and poll): a later void changes nothing, an earlier one counts.
         #expect(try Self.void(store, "tok", "GPA.1..0", at: 160, prorated: false).isEmpty)
-        // A void of an order not read yet waits for it.
+        #expect(try Self.void(store, "tok", "GPA.1..0", at: 140, prorated: true) == ["ana"])
+        // A void of an order not read yet waits for it; the earliest reported counts.
         #expect(try Self.void(store, "tok", "GPA.1..1", at: 250, prorated: true).isEmpty)
-        try Self.store(store, Self.observation("tok", orders: [Self.order("tok", "GPA.1..1", start: 200, expiry: 300)]), now: 260)
+        #expect(try Self.void(store, "tok", "GPA.1..1", at: 260, prorated: false).isEmpty)
+        try Self.store(store, Self.observation("tok", orders: [Self.order("tok", "GPA.1..1", start: 200, expiry: 300)]), now: 270)
+        // A read refunding an order (a cancelled one-time purchase) counts when earlier than the void.
+        var refunded = Self.order("tok", "GPA.1", start: 0, expiry: 100)
+        refunded.refunded = Self.at(60)
+        try Self.store(store, Self.observation("tok", orders: [refunded]), now: 280)
+        refunded.refunded = Self.at(40)
+        try Self.store(store, Self.observation("tok", orders: [refunded]), now: 290)
         let transactions = try store.history(forUser: "ana").transactions
-        #expect(transactions.map(\.cancellation) == [Self.at(50), Self.at(150), Self.at(250)])
+        #expect(transactions.map(\.cancellation) == [Self.at(40), Self.at(140), Self.at(250)])
         #expect(transactions.map(\.revocationType) == [.refundFull, .refundProrated, .refundProrated])
     }
 
