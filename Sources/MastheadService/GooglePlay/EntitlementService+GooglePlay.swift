@@ -57,7 +57,8 @@ extension EntitlementService {
             let body = try google.client.subscription(packageName: google.packageName, token: token)
             let subscription: SubscriptionPurchaseV2
             do { subscription = try SubscriptionPurchaseV2.decode(body) } catch { throw GooglePlayServiceError.badAnswer("Google's SubscriptionPurchaseV2: \(error)") }
-            return GooglePlayRead(token: token, kind: .subscription, body: body, playProductId: subscription.lineItems[0].productId, subscription: subscription)
+            return GooglePlayRead(
+                token: token, kind: .subscription, body: body, playProductId: subscription.lineItems.first?.productId ?? "", subscription: subscription)
         } catch let error as GooglePlayError {
             throw GooglePlayServiceError(error)
         } catch let error as GooglePlayServiceError {
