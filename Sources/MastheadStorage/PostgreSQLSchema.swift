@@ -180,6 +180,7 @@ enum PostgreSQLSchema {
                 product_id text COLLATE "C" NOT NULL, start_ms bigint NOT NULL, expiry_ms bigint, environment text COLLATE "C" NOT NULL,
                 refunded_ms bigint, refund_prorated boolean NOT NULL, observed_ms bigint NOT NULL,
                 PRIMARY KEY (purchase_token, order_id));
+            CREATE INDEX google_play_orders_by_order ON google_play_orders (order_id);
             CREATE TABLE google_play_voids (
                 purchase_token text COLLATE "C" NOT NULL, order_id text COLLATE "C" NOT NULL, voided_ms bigint NOT NULL, prorated boolean NOT NULL,
                 PRIMARY KEY (purchase_token, order_id));

@@ -224,6 +224,7 @@ enum SQLiteSchema {
             start_ms INTEGER NOT NULL, expiry_ms INTEGER, environment TEXT NOT NULL, refunded_ms INTEGER, refund_prorated INTEGER NOT NULL,
             observed_ms INTEGER NOT NULL,
             PRIMARY KEY (purchase_token, order_id));
+        CREATE INDEX google_play_orders_by_order ON google_play_orders (order_id);
         CREATE TABLE google_play_voids (
             purchase_token TEXT NOT NULL, order_id TEXT NOT NULL, voided_ms INTEGER NOT NULL, prorated INTEGER NOT NULL,
             PRIMARY KEY (purchase_token, order_id));

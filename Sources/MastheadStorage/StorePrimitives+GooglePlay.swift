@@ -110,14 +110,23 @@ extension StorePrimitives {
         Int(try firstRow(GooglePlaySQL.unacknowledgedCount, [.integer(olderThan.milliseconds)]) { row throws(Row.Failure) in try row.integer(0) } ?? 0)
     }
 
-    /// The orders of the Google Play purchases linked to a user as the engine's transactions
-    /// (``GooglePlayOrder/transaction(chainId:replacedAt:)``: the chain's id, and the first start
-    /// of the tokens that replaced the order's), by token, start and order id.
+    /// The orders of the Google Play purchases linked to a user as the engine's transactions, as
+    /// R18 chains them (``GooglePlayTokenOrders/transactions(_:)``: the chain named by the first
+    /// order of its first token the user holds, a replaced token ending where the next starts).
     func googlePlayTransactions(forUser userId: String) throws(StorageError) -> [Transaction] {
-        try rows(GooglePlaySQL.userOrders, [.text(userId)]) { row throws(Row.Failure) in
-            let order = try row.googlePlayOrder()
-            return order.transaction(chainId: try row.optionalText(9) ?? order.orderId, replacedAt: try row.optionalInstant(10))
+        let rows = try rows(GooglePlaySQL.userOrders, [.text(userId)]) { row throws(Row.Failure) in
+            (linked: try row.optionalText(9), order: try row.googlePlayOrder())
         }
+        if rows.isEmpty { return [] }
+        var tokens: [GooglePlayTokenOrders] = []
+        for row in rows {
+            if let last = tokens.last, last.purchaseToken.sameBytes(as: row.order.purchaseToken) {
+                tokens[tokens.count - 1].orders.append(row.order)
+            } else {
+                tokens.append(GooglePlayTokenOrders(purchaseToken: row.order.purchaseToken, linkedPurchaseToken: row.linked, orders: [row.order]))
+            }
+        }
+        return GooglePlayTokenOrders.transactions(tokens)
     }
 
     // MARK: Writing a read
@@ -236,11 +245,10 @@ extension StorePrimitives {
         return members
     }
 
-    /// Gives every token of `token`'s chain the chain's id (the first order of its first token:
-    /// the earliest start, then the smallest order id in bytes; of the next token in chain order
-    /// when the first has none; nil without orders) and, when the chain's tokens have one user
-    /// between them, that user to those that have none. Answers whether a row changed, and the
-    /// chain's users.
+    /// Gives every token of `token`'s chain the chain's id (the first order of its first token
+    /// that has one: the earliest start, then the smallest order id in bytes; nil without
+    /// orders) and, when the chain's tokens have one user between them, that user to those that
+    /// have none. Answers whether a row changed, and the chain's users.
     private func relinkGooglePlayChain(containing token: String) throws(StorageError) -> (changed: Bool, users: [ExactKey]) {
         let members = try googlePlayChain(containing: token)
         let firstOrder = try prepare(GooglePlaySQL.firstOrder)
@@ -335,12 +343,10 @@ enum GooglePlaySQL {
         UPDATE google_play_orders SET refunded_ms = $3, refund_prorated = $4
         WHERE purchase_token = $1 AND order_id = $2 AND (refunded_ms IS NULL OR refunded_ms > $3)
         """
-    /// The orders of the tokens linked to a user ($1), with their chain id (column 9) and the
-    /// first start of an order of a token that replaced theirs (column 10, NULL when none did).
+    /// The orders of the tokens linked to a user ($1), each with the token its token replaced
+    /// (column 9), by token (a token's orders together), start and order id.
     static let userOrders = """
-        SELECT \(orderColumns("o.")), p.chain_id, (
-            SELECT min(r.start_ms) FROM google_play_purchases n JOIN google_play_orders r ON r.purchase_token = n.purchase_token
-            WHERE n.linked_purchase_token = p.purchase_token)
+        SELECT \(orderColumns("o.")), p.linked_purchase_token
         FROM google_play_purchases p JOIN google_play_orders o ON o.purchase_token = p.purchase_token
         WHERE p.user_id = $1 ORDER BY o.purchase_token, o.start_ms, o.order_id
         """

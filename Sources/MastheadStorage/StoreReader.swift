@@ -84,7 +84,8 @@ public protocol StoreReader: AnyObject {
 
     /// Every user `text` names exactly (its bytes): as their user id, one of their app account
     /// tokens (in either case), the original transaction id of a subscription linked to them or the
-    /// id of one of its transactions (in either environment), or one of their grant ids; sorted by
+    /// id of one of its transactions (in either environment), one of their grant ids, or one of
+    /// their Google Play purchase tokens or order ids; sorted by
     /// user id, then kind (``LookupMatch/precedes(_:_:)``). Empty when it names nobody.
     func lookup(_ text: String) throws(StorageError) -> [LookupMatch]
 

@@ -297,6 +297,20 @@ struct GooglePlayStoreTests {
         #expect(try store.userCount() == 1)
     }
 
+    @Test(arguments: StoreBackend.tested) func lookup_findsTheUserOfAPlayTokenOrOrderId_byExactBytes(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try Self.store(store, Self.observation("tok-\u{E9}", orders: [Self.order("tok-\u{E9}", "GPA.1", start: 0, expiry: 100)]), now: 10)
+        try Self.store(store, Self.observation("unlinked", orders: [Self.order("unlinked", "GPA.2", start: 0, expiry: 100)]), now: 10)
+        #expect(try Self.link(store, "tok-\u{E9}", "ana") == .linked)
+        #expect(try store.lookup("tok-\u{E9}") == [LookupMatch(userId: "ana", kind: .googlePlayPurchaseToken)])
+        #expect(try store.lookup("GPA.1") == [LookupMatch(userId: "ana", kind: .googlePlayOrderId)])
+        #expect(try store.lookup("tok-e\u{301}").isEmpty)
+        #expect(try store.lookup("unlinked").isEmpty)
+        #expect(try store.lookup("GPA.2").isEmpty)
+    }
+
     @Test func acknowledgementRetryDelay_doublesFromAMinute_toAnHour() {
         #expect((1...8).map(GooglePlayAcknowledgement.retryDelayMilliseconds(afterAttempts:)) == [
             60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_600_000, 3_600_000,
