@@ -94,7 +94,7 @@ let package = Package(
             name: "MastheadService",
             dependencies: [
                 "Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "MastheadStorage", "MastheadSockets", "MastheadHTTP",
-                "MastheadAppStore", "MastheadReports", "COpenAPIDocument", "CConsolePage",
+                "MastheadAppStore", "MastheadGooglePlay", "MastheadReports", "COpenAPIDocument", "CConsolePage",
             ],
             swiftSettings: settings),
         // Audits: many users decided from a receipts file or the service's database, grants reconciled, in bounded memory.
@@ -106,7 +106,7 @@ let package = Package(
             name: "MastheadCLI",
             dependencies: [
                 "Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "MastheadSynthetic", "MastheadStorage", "MastheadSockets",
-                "MastheadHTTP", "MastheadService", "MastheadReports", "MastheadAudit", "MastheadAppStore",
+                "MastheadHTTP", "MastheadService", "MastheadReports", "MastheadAudit", "MastheadAppStore", "MastheadGooglePlay",
             ],
             swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
@@ -146,7 +146,7 @@ let package = Package(
             name: "MastheadServiceTests",
             dependencies: [
                 "Masthead", "MastheadJSON", "MastheadCrypto", "MastheadFormats", "MastheadSynthetic", "MastheadSQLite", "MastheadPostgreSQL",
-                "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadAppStore", "MastheadTestSupport",
+                "MastheadStorage", "MastheadHTTP", "MastheadService", "MastheadAppStore", "MastheadGooglePlay", "MastheadTestSupport",
             ],
             swiftSettings: settings),
         .testTarget(name: "MastheadReportsTests", dependencies: ["Masthead", "MastheadReports"], swiftSettings: settings),

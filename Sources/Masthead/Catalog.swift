@@ -10,6 +10,7 @@ public struct Catalog: Sendable {
     public let products: [ExactKey: Product]
     let indexByPublicationId: [ExactKey: Int]
     let productsBySKU: [ExactKey: Product]
+    let productsByGooglePlayId: [GooglePlayKey: Product]
 
     /// Creates a catalog.
     public init(publications: [Publication], products: [Product]) {
@@ -18,6 +19,8 @@ public struct Catalog: Sendable {
         indexByPublicationId = Dictionary(publications.enumerated().map { (ExactKey($1.id), $0) }, uniquingKeysWith: { first, _ in first })
         productsBySKU = Dictionary(
             products.compactMap { product in product.sku.map { (ExactKey($0), product) } }, uniquingKeysWith: { first, _ in first })
+        productsByGooglePlayId = Dictionary(
+            products.flatMap { product in GooglePlayKey.keys(of: product).map { ($0, product) } }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The publication with this id (the same bytes).
@@ -31,6 +34,12 @@ public struct Catalog: Sendable {
     /// The product whose ``Product/sku`` is this Advanced Commerce SKU (the same bytes), or nil
     /// when no product names it.
     public func product(sku: String) -> Product? { productsBySKU[ExactKey(sku)] }
+
+    /// The product sold on Google Play as this Play product id and base plan (the same bytes;
+    /// `basePlanId` nil for a one-time product), or nil when no product names them (R18).
+    public func product(googlePlayProductId: String, basePlanId: String?) -> Product? {
+        productsByGooglePlayId[GooglePlayKey(productId: googlePlayProductId, basePlanId: basePlanId)]
+    }
 
     /// Whether every publication a grant names, and every issue an issue grant names, is in the
     /// catalog (R17).
@@ -59,5 +68,24 @@ public struct Catalog: Sendable {
             if let publication = merged.publication(publicationId) { merged = merged.replacing(publication.upserting(issue)) }
         }
         return merged
+    }
+}
+
+/// A Google Play (product id, base plan) pair by its exact bytes: how the catalog finds a Play
+/// purchase's product.
+struct GooglePlayKey: Hashable {
+    var productId: ExactKey
+    var basePlanId: ExactKey?
+
+    init(productId: String, basePlanId: String?) {
+        self.productId = ExactKey(productId)
+        self.basePlanId = basePlanId.map(ExactKey.init)
+    }
+
+    /// The pairs a product is sold by: one per base plan, or the product id alone without any.
+    static func keys(of product: Product) -> [GooglePlayKey] {
+        guard let ids = product.googlePlay else { return [] }
+        if ids.basePlanIds.isEmpty { return [GooglePlayKey(productId: ids.productId, basePlanId: nil)] }
+        return ids.basePlanIds.map { GooglePlayKey(productId: ids.productId, basePlanId: $0) }
     }
 }

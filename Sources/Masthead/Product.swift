@@ -41,6 +41,9 @@ public struct Product: Hashable, Sendable {
     /// The SKU an Advanced Commerce API purchase names it by (an item's `SKU`), if it is sold that
     /// way too; unique in a catalog.
     public var sku: String? { box.fields.sku }
+    /// The Google Play ids it is sold by, if it is sold on Google Play too (R18); a Play
+    /// (product id, base plan) buys one catalog product.
+    public var googlePlay: GooglePlayProductIds? { box.fields.googlePlay }
 
     /// Whether it grants the publication with this id (the same bytes).
     public func grants(_ publicationId: String) -> Bool { publications.contains { $0.sameBytes(as: publicationId) } }
@@ -48,20 +51,20 @@ public struct Product: Hashable, Sendable {
     /// A subscription product (auto-renewable, non-renewing or free).
     public init(
         productId: String, type: ProductType, publications: [String], access: AccessStyle,
-        window: Int? = nil, duration: CalendarDuration? = nil, sku: String? = nil
+        window: Int? = nil, duration: CalendarDuration? = nil, sku: String? = nil, googlePlay: GooglePlayProductIds? = nil
     ) {
         box = Box(
             Fields(
                 productId: productId, type: type, publications: publications, access: access, window: window, duration: duration, issueId: nil,
-                sku: sku))
+                sku: sku, googlePlay: googlePlay))
     }
 
     /// A single-issue product.
-    public init(productId: String, publication: String, issue: String, sku: String? = nil) {
+    public init(productId: String, publication: String, issue: String, sku: String? = nil, googlePlay: GooglePlayProductIds? = nil) {
         box = Box(
             Fields(
                 productId: productId, type: .issue, publications: [publication], access: .archive, window: nil, duration: nil, issueId: issue,
-                sku: sku))
+                sku: sku, googlePlay: googlePlay))
     }
 
     public static func == (lhs: Product, rhs: Product) -> Bool { lhs.box === rhs.box || lhs.box.fields == rhs.box.fields }
@@ -77,6 +80,7 @@ public struct Product: Hashable, Sendable {
         var duration: CalendarDuration?
         var issueId: String?
         var sku: String?
+        var googlePlay: GooglePlayProductIds?
     }
 
     private final class Box: Sendable {

@@ -15,7 +15,9 @@ struct RefreshCommand: MastheadCommand {
             MASTHEAD_APP_STORE_KEY_ID, MASTHEAD_APP_STORE_ISSUER_ID and
             MASTHEAD_APP_STORE_PRIVATE_KEY_FILE (or MASTHEAD_APP_STORE_PRIVATE_KEY) secrets, without
             which it is reported as not polled. Receipts are re-verified with verifyReceipt and
-            stored like posted receipts. Uses the same configuration as 'masthead serve' and, of its
+            stored like posted receipts. With googlePlayPackageName set, it then tries every Google
+            Play acknowledgement owed and records the purchases Google voided within the last 30
+            days (the Voided Purchases API, every page; a void recorded before changes nothing). Uses the same configuration as 'masthead serve' and, of its
             secrets, MASTHEAD_APP_STORE_SHARED_SECRET (the verifyReceipt password) and the App Store
             Server API key. It may run beside a running 'masthead serve' on the same database, which
             answers from the stored renewals at once. Exit status 1 when any failed.
@@ -100,8 +102,9 @@ struct RefreshCommand: MastheadCommand {
         }
         var text = "refresh: \(report.summary)\n"
         for failure in report.failures { text += "  \(failure.originalTransactionId): \(failure.reason)\n" }
-        try output.write(text)
-        return report.failures.isEmpty ? 0 : 1
+        let googlePlay = Self.refreshGooglePlay(service)
+        try output.write(text + googlePlay.lines)
+        return report.failures.isEmpty && !googlePlay.failed ? 0 : 1
     }
 }
 

@@ -10,7 +10,9 @@ import MastheadJSON
 /// serves (``CatalogDocument/app``). A product may name the SKU it is sold by through the
 /// Advanced Commerce API (`"sku"`), unique across the catalog; a product id may not begin with
 /// `sku:`, which names Advanced Commerce SKUs the catalog does not know
-/// (``SignedDataDecoder/unknownSKUPrefix``).
+/// (``SignedDataDecoder/unknownSKUPrefix``), nor with `googlePlay:`, which names Google Play
+/// products it does not know. A product may name the Google Play ids it is sold by
+/// (`"googlePlay"`, rule R18).
 public struct CatalogDecoder: Sendable {
     /// Creates a decoder.
     public init() {}
@@ -28,6 +30,13 @@ public struct CatalogDecoder: Sendable {
         let app = root.kind == .object ? reader.readApp(root) : nil
         guard reader.problems.isEmpty, let catalog else { throw FormatError.invalidCatalog(file: file, problems: reader.problems) }
         return CatalogDocument(catalog: catalog, app: app)
+    }
+
+    /// A Google Play (product id, base plan) by its exact bytes; an empty base plan stands for
+    /// "some base plan" of the product, nil for a one-time product.
+    private struct PlayKey: Hashable {
+        var productId: ExactKey
+        var basePlanId: ExactKey?
     }
 
     /// Collects problems while reading, so that one run reports them all.
@@ -60,6 +69,7 @@ public struct CatalogDecoder: Sendable {
             var products: [Product] = []
             var seenProducts: Set<ExactKey> = []
             var skuPaths: [ExactKey: String] = [:]
+            var playPaths: [PlayKey: String] = [:]
             let byId = Dictionary(publications.map { (ExactKey($0.id), $0) }, uniquingKeysWith: { first, _ in first })
             if let list = array(root, "products", "$") {
                 for (index, value) in list.elements.enumerated() {
@@ -76,10 +86,44 @@ public struct CatalogDecoder: Sendable {
                             skuPaths[ExactKey(sku)] = skuPath
                         }
                     }
+                    if let ids = product.googlePlay { checkGooglePlay(ids, JSONPath.member(path, "googlePlay"), &playPaths) }
                     products.append(product)
                 }
             }
             return Catalog(publications: publications, products: products)
+        }
+
+        /// Reports a Play (product id, base plan) that another product already names, and a Play
+        /// product id named both with base plans (a subscription) and without (a one-time
+        /// product): Google's product ids are unique across both kinds.
+        mutating func checkGooglePlay(_ ids: GooglePlayProductIds, _ path: String, _ seen: inout [PlayKey: String]) {
+            let oneTime = PlayKey(productId: ExactKey(ids.productId), basePlanId: nil)
+            let anySubscription = PlayKey(productId: ExactKey(ids.productId), basePlanId: ExactKey(""))
+            let productIdPath = JSONPath.member(path, "productId")
+            if ids.basePlanIds.isEmpty {
+                if let first = seen[oneTime] {
+                    problem(productIdPath, "Google Play product \"\(ids.productId)\" is named first at \(first)")
+                } else if let first = seen[anySubscription] {
+                    problem(productIdPath, "Google Play product \"\(ids.productId)\" is a subscription with base plans at \(first)")
+                } else {
+                    seen[oneTime] = productIdPath
+                }
+                return
+            }
+            if let first = seen[oneTime] {
+                problem(productIdPath, "Google Play product \"\(ids.productId)\" is a one-time product at \(first)")
+                return
+            }
+            if seen[anySubscription] == nil { seen[anySubscription] = productIdPath }
+            for (index, basePlanId) in ids.basePlanIds.enumerated() {
+                let key = PlayKey(productId: ExactKey(ids.productId), basePlanId: ExactKey(basePlanId))
+                let basePlanPath = JSONPath.element(JSONPath.member(path, "basePlanIds"), index)
+                if let first = seen[key] {
+                    problem(basePlanPath, "Google Play base plan \"\(ids.productId)\"/\"\(basePlanId)\" buys another product too, named first at \(first)")
+                } else {
+                    seen[key] = basePlanPath
+                }
+            }
         }
 
         mutating func readPublication(_ value: JSONValue, _ path: String) -> Publication? {
@@ -121,12 +165,19 @@ public struct CatalogDecoder: Sendable {
                 problem(path, "expected a product object")
                 return nil
             }
-            unknownKeys(value, path, known: ["productId", "type", "publications", "access", "window", "duration", "publication", "issue", "sku"])
+            unknownKeys(
+                value, path, known: ["productId", "type", "publications", "access", "window", "duration", "publication", "issue", "sku", "googlePlay"])
             var productId = string(value, "productId", path)
             if let id = productId, id.utf8.starts(with: SignedDataDecoder.unknownSKUPrefix.utf8) {
                 problem(
                     JSONPath.member(path, "productId"),
                     "product id \"\(id)\" begins with \"\(SignedDataDecoder.unknownSKUPrefix)\", which names Advanced Commerce SKUs the catalog does not know; name the SKU with \"sku\"")
+                productId = nil
+            }
+            if let id = productId, id.utf8.starts(with: GooglePlayOrder.transactionIdPrefix.utf8) {
+                problem(
+                    JSONPath.member(path, "productId"),
+                    "product id \"\(id)\" begins with \"\(GooglePlayOrder.transactionIdPrefix)\", which names Google Play products the catalog does not know; name the Play ids with \"googlePlay\"")
                 productId = nil
             }
             let sku = optionalString(value, "sku", path)
@@ -138,6 +189,7 @@ public struct CatalogDecoder: Sendable {
                 problem(JSONPath.member(path, "type"), "unknown product type \"\(typeText)\"; expected one of autoRenewable, nonRenewing, free, issue")
                 return nil
             }
+            let googlePlay = readGooglePlay(value, path, type: type)
             if type == .issue {
                 let publicationId = string(value, "publication", path)
                 let issueId = string(value, "issue", path)
@@ -150,7 +202,7 @@ public struct CatalogDecoder: Sendable {
                     problem(JSONPath.member(path, "issue"), "publication \"\(publicationId)\" has no issue \"\(issueId)\"")
                     return nil
                 }
-                return Product(productId: productId, publication: publicationId, issue: issueId, sku: sku)
+                return Product(productId: productId, publication: publicationId, issue: issueId, sku: sku, googlePlay: googlePlay)
             }
             var granted: [String] = []
             if let list = array(value, "publications", path) {
@@ -187,7 +239,59 @@ public struct CatalogDecoder: Sendable {
                 }
             }
             guard let productId, let access, !granted.isEmpty, type != .nonRenewing || duration != nil else { return nil }
-            return Product(productId: productId, type: type, publications: granted, access: access, window: window, duration: duration, sku: sku)
+            return Product(
+                productId: productId, type: type, publications: granted, access: access, window: window, duration: duration, sku: sku,
+                googlePlay: googlePlay)
+        }
+
+        /// A product's `"googlePlay"` object, if it has one (R18): `{"productId": …, "basePlanIds":
+        /// […]}`. An auto-renewable product names at least one base plan; a non-renewing one may
+        /// (a prepaid plan) or may not (a one-time product); a free or single-issue product is a
+        /// one-time product and names none.
+        mutating func readGooglePlay(_ product: JSONValue, _ productPath: String, type: ProductType) -> GooglePlayProductIds? {
+            guard let value = product["googlePlay"], !value.isNull else { return nil }
+            let path = JSONPath.member(productPath, "googlePlay")
+            guard value.kind == .object else {
+                problem(path, "expected an object with \"productId\" (and \"basePlanIds\"), found \(value.rendered)")
+                return nil
+            }
+            unknownKeys(value, path, known: ["productId", "basePlanIds"])
+            let productId = playId(value, "productId", path)
+            var basePlanIds: [String] = []
+            var seen: Set<ExactKey> = []
+            let listPath = JSONPath.member(path, "basePlanIds")
+            if let list = value["basePlanIds"], !list.isNull {
+                if list.kind != .array {
+                    problem(listPath, "expected an array of base plan ids, found \(list.rendered)")
+                } else {
+                    for (index, entry) in list.elements.enumerated() {
+                        let entryPath = JSONPath.element(listPath, index)
+                        guard let id = entry.string, !id.isEmpty, !id.unicodeScalars.contains(where: IdentifierText.isControl) else {
+                            problem(entryPath, "expected a non-empty base plan id without control characters, found \(entry.rendered)")
+                            continue
+                        }
+                        if seen.insert(ExactKey(id)).inserted { basePlanIds.append(id) } else { problem(entryPath, "duplicate base plan id \"\(id)\"") }
+                    }
+                    if list.count == 0, type == .autoRenewable { problem(listPath, "an auto-renewable product names at least one base plan") }
+                }
+            } else if type == .autoRenewable {
+                problem(listPath, "missing; an auto-renewable product names the base plans that sell it")
+            }
+            if !basePlanIds.isEmpty, type == .free || type == .issue {
+                problem(listPath, "a \(type.rawValue) product is a one-time product on Google Play and has no base plans")
+                return nil
+            }
+            return productId.map { GooglePlayProductIds(productId: $0, basePlanIds: basePlanIds) }
+        }
+
+        /// A Google Play id: a non-empty string without control characters.
+        mutating func playId(_ object: JSONValue, _ key: String, _ path: String) -> String? {
+            guard let id = string(object, key, path) else { return nil }
+            guard !id.unicodeScalars.contains(where: IdentifierText.isControl) else {
+                problem(JSONPath.member(path, key), "expected an id without control characters, found \(IdentifierText.escaped(id))")
+                return nil
+            }
+            return id
         }
 
         /// The `"app"` object, if there is one: a bundle id and, optionally, an App Apple ID.

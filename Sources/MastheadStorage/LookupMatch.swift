@@ -15,6 +15,10 @@ public struct LookupMatch: Hashable, Sendable {
         case transactionId
         /// The id of one of the user's grants.
         case grantId
+        /// A Google Play purchase token linked to the user.
+        case googlePlayPurchaseToken
+        /// The id of an order of a Google Play purchase linked to the user (as Google writes it, without `googlePlay:`).
+        case googlePlayOrderId
     }
 
     public var userId: String

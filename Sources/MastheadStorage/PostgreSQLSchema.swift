@@ -174,6 +174,29 @@ enum PostgreSQLSchema {
             CREATE INDEX outbound_messages_heads ON outbound_messages (next_attempt_ms, id) WHERE state = 'pending' AND waiting = 0;
             CREATE INDEX outbound_messages_parked ON outbound_messages (id) WHERE state = 'failed';
             """,
+            // Google Play, R18 (see SQLiteSchema).
+            """
+            CREATE TABLE google_play_purchases (
+                purchase_token text COLLATE "C" PRIMARY KEY, package_name text COLLATE "C" NOT NULL,
+                kind text COLLATE "C" NOT NULL CHECK (kind IN ('subscription', 'product')), play_product_id text COLLATE "C" NOT NULL,
+                user_id text COLLATE "C" REFERENCES users (user_id), linked_purchase_token text COLLATE "C", chain_id text COLLATE "C",
+                state text COLLATE "C" NOT NULL, acknowledged boolean NOT NULL, environment text COLLATE "C" NOT NULL, observed_ms bigint NOT NULL,
+                read_ms bigint NOT NULL, body bytea NOT NULL, ack_attempts integer NOT NULL, ack_next_ms bigint, ack_error text);
+            CREATE INDEX google_play_purchases_by_user ON google_play_purchases (user_id) WHERE user_id IS NOT NULL;
+            CREATE INDEX google_play_purchases_by_linked ON google_play_purchases (linked_purchase_token) WHERE linked_purchase_token IS NOT NULL;
+            CREATE INDEX google_play_purchases_ack_due ON google_play_purchases (ack_next_ms) WHERE ack_next_ms IS NOT NULL;
+            CREATE TABLE google_play_orders (
+                purchase_token text COLLATE "C" NOT NULL REFERENCES google_play_purchases (purchase_token), order_id text COLLATE "C" NOT NULL,
+                product_id text COLLATE "C" NOT NULL, start_ms bigint NOT NULL, expiry_ms bigint, environment text COLLATE "C" NOT NULL,
+                refunded_ms bigint, refund_prorated boolean NOT NULL, observed_ms bigint NOT NULL,
+                PRIMARY KEY (purchase_token, order_id));
+            CREATE INDEX google_play_orders_by_order ON google_play_orders (order_id);
+            CREATE TABLE google_play_voids (
+                purchase_token text COLLATE "C" NOT NULL, order_id text COLLATE "C" NOT NULL, voided_ms bigint NOT NULL, prorated boolean NOT NULL,
+                PRIMARY KEY (purchase_token, order_id));
+            CREATE TABLE google_play_messages (message_id text COLLATE "C" PRIMARY KEY, received_ms bigint NOT NULL);
+            CREATE INDEX google_play_messages_by_received ON google_play_messages (received_ms);
+            """,
         ],
         lockKey: migrationLock)
 }

@@ -219,5 +219,31 @@ enum SQLiteSchema {
         CREATE INDEX outbound_messages_heads ON outbound_messages (next_attempt_ms, id) WHERE state = 'pending' AND waiting = 0;
         CREATE INDEX outbound_messages_parked ON outbound_messages (id) WHERE state = 'failed';
         """,
+        // Google Play (R18): each purchase token as its newest read gave it (the JSON body kept),
+        // the chain it belongs to through `linked_purchase_token` (`chain_id`: the chain's first
+        // order), its user (NULL until linked), and its acknowledgement (`ack_next_ms` NULL when
+        // none is owed); each order observed, with its void; the voids Google reported, kept also
+        // for orders not read yet; the Pub/Sub message ids received, kept seven days.
+        """
+        CREATE TABLE google_play_purchases (
+            purchase_token TEXT PRIMARY KEY, package_name TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('subscription', 'product')),
+            play_product_id TEXT NOT NULL, user_id TEXT REFERENCES users (user_id), linked_purchase_token TEXT, chain_id TEXT,
+            state TEXT NOT NULL, acknowledged INTEGER NOT NULL, environment TEXT NOT NULL, observed_ms INTEGER NOT NULL, read_ms INTEGER NOT NULL,
+            body BLOB NOT NULL, ack_attempts INTEGER NOT NULL, ack_next_ms INTEGER, ack_error TEXT);
+        CREATE INDEX google_play_purchases_by_user ON google_play_purchases (user_id) WHERE user_id IS NOT NULL;
+        CREATE INDEX google_play_purchases_by_linked ON google_play_purchases (linked_purchase_token) WHERE linked_purchase_token IS NOT NULL;
+        CREATE INDEX google_play_purchases_ack_due ON google_play_purchases (ack_next_ms) WHERE ack_next_ms IS NOT NULL;
+        CREATE TABLE google_play_orders (
+            purchase_token TEXT NOT NULL REFERENCES google_play_purchases (purchase_token), order_id TEXT NOT NULL, product_id TEXT NOT NULL,
+            start_ms INTEGER NOT NULL, expiry_ms INTEGER, environment TEXT NOT NULL, refunded_ms INTEGER, refund_prorated INTEGER NOT NULL,
+            observed_ms INTEGER NOT NULL,
+            PRIMARY KEY (purchase_token, order_id));
+        CREATE INDEX google_play_orders_by_order ON google_play_orders (order_id);
+        CREATE TABLE google_play_voids (
+            purchase_token TEXT NOT NULL, order_id TEXT NOT NULL, voided_ms INTEGER NOT NULL, prorated INTEGER NOT NULL,
+            PRIMARY KEY (purchase_token, order_id));
+        CREATE TABLE google_play_messages (message_id TEXT PRIMARY KEY, received_ms INTEGER NOT NULL);
+        CREATE INDEX google_play_messages_by_received ON google_play_messages (received_ms);
+        """,
     ])
 }

@@ -2,14 +2,17 @@ public import Masthead
 
 /// Reading histories, users, issues and the subscriptions due for a refresh, once for every backend.
 extension StorePrimitives {
-    /// The user's grants come with their transactions (R17). Transactions come by subscription, then purchase and id, and renewal infos by
+    /// The user's grants come with their transactions (R17), and the orders of their Google Play
+    /// purchases as transactions after the App Store's (R18). Transactions come by subscription, then purchase and id, and renewal infos by
     /// subscription in the order they were stored, where the dialect sorts histories
     /// (``SQLDialect``); in the order of SQLite's indexes otherwise. The grants of the user's
     /// licence memberships are derived from them (``LicenceMembership/grant(of:)``) and come after
     /// the stored ones.
     public func history(forUser userId: String) throws(StorageError) -> PurchaseHistory {
         let user: [Value] = [.text(userId)]
-        let transactions = try rows(Self.dialect.statements.userTransactions, user) { row throws(Row.Failure) in try row.transaction() }
+        let transactions =
+            try rows(Self.dialect.statements.userTransactions, user) { row throws(Row.Failure) in try row.transaction() }
+            + googlePlayTransactions(forUser: userId)
         let renewals = try rows(Self.dialect.statements.userRenewals, user) { row throws(Row.Failure) in try row.renewal() }
         let grants = try rows(GrantSQL.userGrants, user) { row throws(Row.Failure) in try row.grant() } + licenceGrants(forUser: userId)
         return PurchaseHistory(transactions: transactions, renewals: renewals, grants: grants)

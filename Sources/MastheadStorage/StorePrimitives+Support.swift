@@ -22,6 +22,12 @@ extension StorePrimitives {
         if let owner = try firstRow("SELECT user_id FROM grants WHERE grant_id = $1", value, { row throws(Row.Failure) in try row.text(0) }) {
             matches.append(LookupMatch(userId: owner, kind: .grantId))
         }
+        if let owner = try firstRow(SupportSQL.googlePlayTokenOwner, value, { row throws(Row.Failure) in try row.optionalText(0) }) ?? nil {
+            matches.append(LookupMatch(userId: owner, kind: .googlePlayPurchaseToken))
+        }
+        for owner in try rows(SupportSQL.googlePlayOrderOwners, value, { row throws(Row.Failure) in try row.text(0) }) {
+            matches.append(LookupMatch(userId: owner, kind: .googlePlayOrderId))
+        }
         return matches.sorted(by: LookupMatch.precedes)
     }
 
@@ -42,5 +48,12 @@ enum SupportSQL {
         SELECT s.user_id FROM transactions t
         JOIN subscriptions s ON s.environment = t.environment AND s.original_transaction_id = t.original_transaction_id
         WHERE t.environment = $1 AND t.transaction_id = $2
+        """
+    /// The user a Google Play purchase token ($1) is linked to (no row when not stored, NULL when not linked).
+    static let googlePlayTokenOwner = "SELECT user_id FROM google_play_purchases WHERE purchase_token = $1"
+    /// The users the purchases holding an order id ($1) are linked to.
+    static let googlePlayOrderOwners = """
+        SELECT DISTINCT p.user_id FROM google_play_orders o JOIN google_play_purchases p ON p.purchase_token = o.purchase_token
+        WHERE o.order_id = $1 AND p.user_id IS NOT NULL
         """
 }

@@ -14,7 +14,8 @@ public protocol StoreReader: AnyObject {
 
     // MARK: Reading
 
-    /// Everything stored for the subscriptions linked to `userId` and the user's grants (empty for a user never seen).
+    /// Everything stored for the subscriptions linked to `userId`, the user's grants, and the orders
+    /// of the Google Play purchases linked to them as transactions (R18; empty for a user never seen).
     func history(forUser userId: String) throws(StorageError) -> PurchaseHistory
 
     /// The publisher's grants of a user (R17), by grant id (byte order); the same as their
@@ -65,11 +66,26 @@ public protocol StoreReader: AnyObject {
     /// Everything stored for one subscription, linked or not: its transactions and renewal infos.
     func history(environment: Environment, originalTransactionId: String) throws(StorageError) -> PurchaseHistory
 
+    // MARK: Google Play
+
+    /// A stored Google Play purchase token (its exact bytes), or nil.
+    func googlePlayPurchase(token: String) throws(StorageError) -> StoredGooglePlayPurchase?
+
+    /// The orders of a purchase token, by start, then order id.
+    func googlePlayOrders(token: String) throws(StorageError) -> [GooglePlayOrder]
+
+    /// Up to `limit` purchases owed an acknowledgement due by `dueBy`, the earliest due first.
+    func googlePlayUnacknowledged(dueBy: Instant, limit: Int) throws(StorageError) -> [StoredGooglePlayPurchase]
+
+    /// How many purchases owed an acknowledgement were first read before `olderThan`.
+    func googlePlayUnacknowledgedCount(olderThan: Instant) throws(StorageError) -> Int
+
     // MARK: Support tools
 
     /// Every user `text` names exactly (its bytes): as their user id, one of their app account
     /// tokens (in either case), the original transaction id of a subscription linked to them or the
-    /// id of one of its transactions (in either environment), or one of their grant ids; sorted by
+    /// id of one of its transactions (in either environment), one of their grant ids, or one of
+    /// their Google Play purchase tokens or order ids; sorted by
     /// user id, then kind (``LookupMatch/precedes(_:_:)``). Empty when it names nobody.
     func lookup(_ text: String) throws(StorageError) -> [LookupMatch]
 

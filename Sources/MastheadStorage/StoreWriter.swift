@@ -130,6 +130,46 @@ public protocol StoreWriter: AnyObject {
     /// users in the change log under `origin`; returns the grants revoked, by grant id.
     func revokeGrants(source: String, keeping grantIds: Set<ExactKey>, now: Instant, origin: Int64) throws(StorageError) -> [(userId: String, grantId: String)]
 
+    // MARK: Google Play
+
+    /// Stores a read of a Google Play purchase token (R18): upserts the purchase (a read older
+    /// than the newest one stored changes none of its state), adds the orders not stored yet and
+    /// updates a stored order's expiry when this read, being the newest, gives it another (an
+    /// order keeps its first `observed`, start, product and environment; a void recorded for it
+    /// before it was stored applies), links the token into its chain through
+    /// `linkedPurchaseToken` (the chain's id is the first order of its first token), and gives
+    /// the chain's user to the tokens of the chain that have none. An unacknowledged purchase is owed an
+    /// acknowledgement while active, in grace, canceled, on hold, paused or a purchased one-time
+    /// product, due now when it was not owed before (a read never moves a due time); once
+    /// acknowledged it stays so.
+    /// - Returns: the users whose history changed (orders, chain id or user), sorted by bytes.
+    /// - Throws: ``StorageError/googlePlayLinkCycle(token:)`` when the linked tokens lead back to
+    ///   this one; nothing is stored then.
+    func storeGooglePlayObservation(
+        _ observation: GooglePlayObservation, packageName: String, kind: GooglePlayPurchaseKind, body: [UInt8], now: Instant
+    ) throws(StorageError) -> [String]
+
+    /// Links a Google Play purchase token, and every token of its chain, to a user (recording the
+    /// user when new).
+    /// - Returns: ``GooglePlayLink/conflict(owner:)`` when a token of the chain is another user's
+    ///   (nothing changes), ``GooglePlayLink/unknownToken`` when the token was never stored.
+    func linkGooglePlayPurchase(token: String, to userId: String) throws(StorageError) -> GooglePlayLink
+
+    /// Records that Google voided an order of a purchase token (a refund or chargeback: `prorated`
+    /// for a prorated refund, R5.3; else R5.1) at `at`. The earliest void of an order counts; one
+    /// for an order not stored yet applies when a read stores it.
+    /// - Returns: the users whose history changed.
+    func voidGooglePlayOrder(token: String, orderId: String, at: Instant, prorated: Bool) throws(StorageError) -> [String]
+
+    /// Records a Pub/Sub message id (its exact bytes); answers whether it was new. Ids received
+    /// more than ``GooglePlayMessages/retentionMilliseconds`` before `now` are deleted here.
+    func recordGooglePlayMessage(_ messageId: String, now: Instant) throws(StorageError) -> Bool
+
+    /// Records an attempt to acknowledge a purchase: done, or failed and due again after
+    /// ``GooglePlayAcknowledgement/retryDelayMilliseconds(afterAttempts:)``. Nothing for a token
+    /// never stored.
+    func recordGooglePlayAcknowledgement(token: String, outcome: GooglePlayAcknowledgement, now: Instant) throws(StorageError)
+
     // MARK: Issues
 
     /// Publishes or corrects an issue; it survives restarts.

@@ -8,7 +8,10 @@ import Testing
 /// One settings table drives `serve --help`, the `--config` file, the `serve` flags and the
 /// service guide's list: every row is in each, with the same default.
 struct ServeSettingsTests {
-    static let secrets = ServerProcess.environment.merging(["MASTHEAD_WEBHOOK_SECRET": "webhook-secret"]) { given, _ in given }
+    static let secrets = ServerProcess.environment.merging([
+        "MASTHEAD_WEBHOOK_SECRET": "webhook-secret",
+        "MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE": GooglePlayTestKeys.directory.appendingPathComponent("service-account.json").path,
+    ]) { given, _ in given }
 
     /// `serve` made from `arguments` with the test secrets, not run.
     static func serve(_ arguments: [String]) throws -> ServeCommand {
@@ -21,6 +24,11 @@ struct ServeSettingsTests {
         // The catalog is read when the command is made: another catalog that exists (the file itself).
         if setting.key == "catalog" {
             let file = Tool.root.appendingPathComponent("Catalog/the-monthly/catalog.json").path
+            return (file, "\"\(file)\"")
+        }
+        // Google's signing keys are read when the command is made: the test keys' JWKS.
+        if setting.key == "googlePlayJWKSFile" {
+            let file = GooglePlayTestKeys.directory.appendingPathComponent("jwks.json").path
             return (file, "\"\(file)\"")
         }
         // The webhook and forwarding lists take URLs.

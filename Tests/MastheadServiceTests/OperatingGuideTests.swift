@@ -19,7 +19,7 @@ struct OperatingGuideTests {
         let consumption = ConsumptionReporting(enabled: true, refundPreference: nil, sampleContentProvided: false).metricsLines(pending: 0)
         let webhooks = OutboundWorkers.metricsLines(.init(), backlog: OutboxBacklog(pending: 0, failed: 0, oldestPending: nil), now: Instant(milliseconds: 0))
         let text = ServiceMetrics().rendered(cachedUsers: 0, changeNotificationsUp: true, accessLogDropped: 0, http: HTTPServerCounters())
-            + (consumption + webhooks).joined(separator: "\n")
+            + (consumption + webhooks + EntitlementService.googlePlayMetricsLines(0)).joined(separator: "\n")
         let exposed = Set(text.split(separator: "\n").compactMap { line -> String? in
             line.hasPrefix("# TYPE ") ? String(line.split(separator: " ")[2]) : nil
         })

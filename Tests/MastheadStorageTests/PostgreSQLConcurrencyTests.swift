@@ -100,4 +100,24 @@ struct PostgreSQLConcurrencyTests {
         #expect(secondOutcome.withLock { $0 } == .full(seats: 1))
         #expect(try PostgreSQLStore(url: url, readOnly: true).licence("uni")?.members == 1)
     }
+
+    /// Two tokens of one Google Play chain stored at once by two instances (a resubscription read
+    /// while the token it replaced is read): the second waits for the first, and the chain ends
+    /// with one id and one user.
+    @Test func googlePlay_twoTokensOfOneChainFromTwoConnections_endWithOneChainIdAndUser() throws {
+        let url = try TestPostgreSQL.freshDatabase()
+        let first = GooglePlayStoreTests.observation("b", linked: "a", orders: [GooglePlayStoreTests.order("b", "GPA.B", start: 200, expiry: 300)])
+        let second = GooglePlayStoreTests.observation("a", state: .expired, orders: [GooglePlayStoreTests.order("a", "GPA.A", start: 0, expiry: 100)])
+        let outcome = try Self.overlapping(
+            url,
+            first: { store in
+                _ = try store.storeGooglePlayObservation(first, packageName: "p", kind: .subscription, body: [], now: Instant(milliseconds: 10))
+                _ = try store.linkGooglePlayPurchase(token: "b", to: "ana")
+            },
+            second: { _ = try $0.storeGooglePlayObservation(second, packageName: "p", kind: .subscription, body: [], now: Instant(milliseconds: 10)) })
+        #expect(throws: Never.self) { try outcome.get() }
+        let store = try PostgreSQLStore(url: url, readOnly: true)
+        #expect(try store.googlePlayPurchase(token: "b")?.chainId == "GPA.A")
+        #expect(try store.googlePlayPurchase(token: "a")?.userId == "ana")
+    }
 }

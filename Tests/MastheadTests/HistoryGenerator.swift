@@ -19,7 +19,8 @@ struct HistoryGenerator {
     static let hour: Int64 = 3_600_000
 
     /// A history of one user: auto-renewable runs with overlaps and lapses, refunds and
-    /// revocations of every type, upgrades, passes, free and single-issue purchases; `grace` adds billing-retry renewal info, dated
+    /// revocations of every type, upgrades, passes, free and single-issue purchases, sometimes
+    /// Google Play orders (R18); `grace` adds billing-retry renewal info, dated
     /// or not, with earlier states of the same subscription.
     mutating func history(grace: Bool = true) -> (transactions: [Transaction], renewals: [RenewalInfo]) {
         var transactions: [Transaction] = []
@@ -65,7 +66,38 @@ struct HistoryGenerator {
                     cancellation: chance(10) ? Instant(milliseconds: Self.base + Int64(below(24 * 360)) * Self.hour) : nil))
             transactions[transactions.count - 1].revocationType = revocationType(transactions[transactions.count - 1].cancellation)
         }
+        if chance(30) { transactions += playOrders() }
         return (transactions, renewals)
+    }
+
+    /// A Google Play subscription (R18): one or two tokens of orders, renewals touching or after a
+    /// lapse (a hold), some refunded in full or in part; a second token linked to the first
+    /// replaces it at its start (R5.2), and all are one chain.
+    mutating func playOrders() -> [Transaction] {
+        let products = ["monthly", "premium", "reader", "reader6"]
+        var start = Self.base + Int64(below(24 * 300)) * Self.hour
+        var tokens: [[GooglePlayOrder]] = []
+        for token in 0..<(1 + below(2)) {
+            var orders: [GooglePlayOrder] = []
+            let product = products[below(products.count)]
+            for renewal in 0..<(1 + below(5)) {
+                let end = start + Int64(24 * (3 + below(40))) * Self.hour
+                let refunded: Instant? = chance(10) ? Instant(milliseconds: start + Int64(below(24 * 60)) * Self.hour) : nil
+                orders.append(
+                    GooglePlayOrder(
+                        purchaseToken: "token\(token)", orderId: "GPA.\(token)" + (renewal == 0 ? "" : "..\(renewal - 1)"), productId: product,
+                        start: Instant(milliseconds: start), expiry: Instant(milliseconds: end), environment: chance(5) ? .sandbox : .production,
+                        refunded: refunded, refundIsProrated: refunded != nil && chance(50), observed: Instant(milliseconds: end)))
+                start = chance(70) ? end : end + Int64(1 + below(24 * 60)) * Self.hour
+            }
+            tokens.append(orders)
+            // The next token takes over before, at or after the last order's expiry.
+            start -= Int64(below(24 * 10)) * Self.hour
+        }
+        return tokens.enumerated().flatMap { index, orders in
+            let replacedAt = index + 1 < tokens.count ? tokens[index + 1].first?.start : nil
+            return orders.map { $0.transaction(chainId: "GPA.0", replacedAt: replacedAt) }
+        }
     }
 
     /// Up to three of the publisher's grants (R17): archive or streaming spans (some open-ended,

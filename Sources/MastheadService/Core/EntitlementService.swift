@@ -47,6 +47,8 @@ public final class EntitlementService: Sendable {
     let outbound = OutboundWorkers()
     /// The thread writing the events time made (``startSweepingEntitlementEvents()``).
     let eventSweeper = PeriodicThread(name: "webhook-sweeper")
+    /// Google Play's client and push verifier, when `googlePlayPackageName` is set.
+    let googlePlay: GooglePlayConnection?
 
     /// Opens the configuration's database, SQLite or PostgreSQL (applying migrations), and merges
     /// the issues published through the API into `catalog`.
@@ -64,6 +66,7 @@ public final class EntitlementService: Sendable {
         self.configuration = configuration
         self.clock = clock
         signatureVerifier = try configuration.signatureVerifier()
+        googlePlay = configuration.googlePlayEnabled ? try GooglePlayConnection(configuration: configuration) : nil
         // With the outbox in use, every write transaction takes its lock first (see CommitQueue).
         let outboxInUse = !configuration.webhookURLs.isEmpty || !configuration.forwardNotificationsTo.isEmpty
         writer = try CommitQueue(
@@ -87,13 +90,15 @@ public final class EntitlementService: Sendable {
     /// closes the writer's connection. The reader's connection, which holds no snapshot between
     /// requests, closes when the service is released (the last connection: SQLite then removes the
     /// empty `-wal` and `-shm` files). The threads sweeping for events, sending consumption
-    /// information and delivering the outbox stop first, after the pass or send under way.
+    /// information, acknowledging Google Play purchases and delivering the outbox stop first,
+    /// after the pass or send under way.
     /// - Returns: why the checkpoint failed (every commit is still safe in the write-ahead log:
     ///   keep the `-wal` file with the database), or nil.
     @discardableResult
     public func close() -> StorageError? {
         consumption.stop()
         eventSweeper.stop()
+        googlePlay?.acknowledgements.stop()
         outbound.stop()
         return writer.close()
     }

@@ -108,6 +108,31 @@ public struct ServiceConfiguration: Sendable {
     public var webhookTimeoutSeconds = 10
     /// Days delivered and parked messages are kept in the outbox before they are deleted.
     public var webhookRetentionDays = 7
+    /// The Android app's package name whose Google Play purchases are taken in; empty: Google
+    /// Play is off (its notifications answer 404, its purchases are not asked for).
+    public var googlePlayPackageName = ""
+    /// The `aud` Pub/Sub push tokens must carry: the audience set on the push subscription.
+    public var googlePlayPubSubAudience = ""
+    /// The `email` Pub/Sub push tokens must carry: the push subscription's service account.
+    public var googlePlayPubSubServiceAccount = ""
+    /// A JWKS file of Google's signing keys; empty: fetched from ``googlePlayJWKSURL``.
+    public var googlePlayJWKSFile = ""
+    /// Where Google's signing keys are fetched (when ``googlePlayJWKSFile`` is empty, and on an unknown key id).
+    public var googlePlayJWKSURL = "https://www.googleapis.com/oauth2/v3/certs"
+    /// The Play Developer API's base URL; Google's paths are appended to it.
+    public var googlePlayAPIURL = "https://androidpublisher.googleapis.com"
+    /// The OAuth 2.0 token endpoint of the service account's grant (the key file's `token_uri` is not used).
+    public var googlePlayTokenURL = "https://oauth2.googleapis.com/token"
+    /// Whether the Google URLs may be plain `http://`: for tests against a local fake only.
+    public var googlePlayAllowHTTP = false
+    /// Tries of one request to Google on HTTP 429, 5xx and network failures.
+    public var googlePlayAttempts = 4
+    /// The first retry's wait; each next one twice as long (a `Retry-After` is honoured, at most 30 s).
+    public var googlePlayBackoffMilliseconds = 500
+    /// Seconds between two looks for Google Play purchases to acknowledge again.
+    public var googlePlayAcknowledgementIntervalSeconds = 60
+    /// The path of the service account's JSON key file (`MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE`).
+    public var googlePlayServiceAccountFile = ""
 
     /// The defaults.
     public init() {}
@@ -198,6 +223,25 @@ public struct ServiceConfiguration: Sendable {
         .number("webhookDeliveryThreads", \.webhookDeliveryThreads, "Threads delivering webhooks and forwarded notifications.", range: 1...16),
         .number("webhookTimeoutSeconds", \.webhookTimeoutSeconds, "Seconds one delivery may take in all (connect, first byte, whole answer).", range: 1...300),
         .number("webhookRetentionDays", \.webhookRetentionDays, "Days delivered and parked messages are kept in the outbox.", range: 1...365),
+        .text("googlePlayPackageName", "NAME", \.googlePlayPackageName, "Android package whose Google Play purchases are taken in; empty: Google Play off."),
+        .text("googlePlayPubSubAudience", "AUDIENCE", \.googlePlayPubSubAudience, "The aud Pub/Sub push tokens must carry (the push subscription's audience)."),
+        .text(
+            "googlePlayPubSubServiceAccount", "EMAIL", \.googlePlayPubSubServiceAccount,
+            "The email Pub/Sub push tokens must carry (the push subscription's service account)."),
+        .text("googlePlayJWKSFile", "FILE", \.googlePlayJWKSFile, "JWKS file of Google's signing keys; empty: fetched from googlePlayJWKSURL."),
+        .text("googlePlayJWKSURL", "URL", \.googlePlayJWKSURL, "Where Google's signing keys are fetched (and refreshed on an unknown key id)."),
+        .text("googlePlayAPIURL", "URL", \.googlePlayAPIURL, "Play Developer API base URL (Google's paths are appended)."),
+        .text("googlePlayTokenURL", "URL", \.googlePlayTokenURL, "OAuth 2.0 token endpoint of the service account's grant."),
+        .toggle("googlePlayAllowHTTP", \.googlePlayAllowHTTP, "Allow http:// Google URLs (tests against a local fake only)."),
+        .number(
+            "googlePlayAttempts", \.googlePlayAttempts, "Tries of a request to Google on 429, 5xx and network errors.",
+            required: ServiceConfiguration.attemptsRange),
+        .number(
+            "googlePlayBackoffMilliseconds", \.googlePlayBackoffMilliseconds, "The first retry's wait on Google; doubled each retry.",
+            required: ServiceConfiguration.backoffRange),
+        .number(
+            "googlePlayAcknowledgementIntervalSeconds", \.googlePlayAcknowledgementIntervalSeconds,
+            "Seconds between looks for Google Play purchases to acknowledge again.", range: 1...86_400),
     ]
 
     /// The secrets, which come from the environment only: each variable and what it is for.
@@ -210,6 +254,7 @@ public struct ServiceConfiguration: Sendable {
         ("MASTHEAD_APP_STORE_PRIVATE_KEY_FILE", "App Store Server API: path of the key's .p8 file"),
         ("MASTHEAD_APP_STORE_PRIVATE_KEY", "App Store Server API: the key's PEM text (instead of a file)"),
         ("MASTHEAD_WEBHOOK_SECRET", "the key webhook deliveries are signed with (HMAC-SHA256); required when webhookURLs is set"),
+        ("MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE", "Google Play: path of the service account's JSON key file; required when googlePlayPackageName is set"),
     ]
 
     /// The settings row with this key.
@@ -256,6 +301,7 @@ public struct ServiceConfiguration: Sendable {
         appStorePrivateKeyFile = environment["MASTHEAD_APP_STORE_PRIVATE_KEY_FILE"] ?? appStorePrivateKeyFile
         appStorePrivateKey = environment["MASTHEAD_APP_STORE_PRIVATE_KEY"] ?? appStorePrivateKey
         webhookSecret = environment["MASTHEAD_WEBHOOK_SECRET"] ?? webhookSecret
+        googlePlayServiceAccountFile = environment["MASTHEAD_GOOGLE_PLAY_SERVICE_ACCOUNT_FILE"] ?? googlePlayServiceAccountFile
     }
 
     /// What a configuration is checked for: the service, or one of the commands that share its
@@ -307,6 +353,7 @@ public struct ServiceConfiguration: Sendable {
         }
         if appStoreEnvironments.isEmpty { problems.append("appStoreEnvironments must name at least one environment") }
         if use == .serve { problems += webhookProblems() }
+        problems += googlePlayProblems(for: use)
         if let problem = ConfigurationError(problems) { throw problem }
     }
 }

@@ -94,6 +94,6 @@ enum ServiceFailures {
     static let types: [any ServiceFailure.Type] = [
         ServiceError.self, HintedFailure.self, NotificationError.self, PurchaseError.self, AppAccountTokenError.self, EntitlementError.self,
         CatalogError.self, MigrationError.self, ConsumptionError.self, GrantError.self, GiftCodeError.self, LicenceError.self,
-        SupportError.self, WebhookError.self,
+        SupportError.self, WebhookError.self, GooglePlayServiceError.self,
     ]
 }

@@ -130,6 +130,7 @@ public final class ServiceProcess: Sendable {
         if let consumptionClient { service.startSendingConsumptionInformation(client: consumptionClient) }
         service.startDeliveringOutbound()
         service.startSweepingEntitlementEvents()
+        service.startAcknowledgingGooglePlayPurchases(log: writeToStandardError)
         do { polling = configuration.pollingEnabled ? try startPolling(service, configuration) : nil } catch {
             server.stop()
             server.waitUntilStopped()

@@ -32,7 +32,7 @@ public struct ServiceRouter: Sendable {
 
     /// The routes, in the OpenAPI document's order: each feature's, as its folder declares them.
     static let routes: [Route] = operationRoutes + notificationRoutes + purchaseRoutes + entitlementRoutes + appAccountTokenRoutes + grantRoutes + consumptionRoutes + catalogRoutes
-        + giftCodeRoutes + licenceRoutes + refreshRoutes + consoleRoutes + explanationRoutes + supportRoutes + webhookRoutes
+        + giftCodeRoutes + licenceRoutes + refreshRoutes + consoleRoutes + explanationRoutes + supportRoutes + webhookRoutes + googlePlayRoutes
 
     /// The route whose template fits the decoded path, whatever the method.
     static func route(for path: [String]) -> Route? {

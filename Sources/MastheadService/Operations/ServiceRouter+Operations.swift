@@ -32,6 +32,7 @@ extension ServiceRouter {
             http: httpCounters)
         let consumption = service.consumption.metricsLines(pending: service.consumption.enabled ? service.pendingConsumptionRequests : nil)
         if !consumption.isEmpty { text += consumption.joined(separator: "\n") + "\n" }
+        if let unacknowledged = service.googlePlayUnacknowledgedForADay { text += EntitlementService.googlePlayMetricsLines(unacknowledged).joined(separator: "\n") + "\n" }
         if service.deliversOutbound {
             let lines = OutboundWorkers.metricsLines(service.outbound.counted, backlog: service.outboxBacklog, now: service.clock())
             text += lines.joined(separator: "\n") + "\n"

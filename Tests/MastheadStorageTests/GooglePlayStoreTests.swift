@@ -1,0 +1,319 @@
+import Foundation
+import Masthead
+import MastheadSQLite
+@testable import MastheadStorage
+import MastheadTestSupport
+import Testing
+
+/// Google Play purchases in the store (R18), on both backends: reads of a token upserted, chains
+/// through `linkedPurchaseToken`, users, voids, message ids, acknowledgements, and the orders in
+/// a user's history; tokens and ids by their bytes.
+struct GooglePlayStoreTests {
+    static func at(_ milliseconds: Int64) -> Instant { Instant(milliseconds: milliseconds) }
+
+    static func order(
+        _ token: String, _ orderId: String, start: Int64, expiry: Int64?, observed: Int64 = 0, environment: Environment = .production
+    ) -> GooglePlayOrder {
+        GooglePlayOrder(
+            purchaseToken: token, orderId: orderId, productId: "monthly", start: at(start), expiry: expiry.map(at), environment: environment,
+            observed: at(observed))
+    }
+
+    static func observation(
+        _ token: String, linked: String? = nil, state: GooglePlaySubscriptionState = .active, acknowledged: Bool = true, orders: [GooglePlayOrder]
+    ) -> GooglePlayObservation {
+        GooglePlayObservation(
+            purchaseToken: token, linkedPurchaseToken: linked, state: state, acknowledged: acknowledged, obfuscatedExternalAccountId: nil,
+            playProductId: "monthly_sub", orders: orders, unknownProductIds: [])
+    }
+
+    @discardableResult
+    static func store(_ store: any EntitlementStore, _ observation: GooglePlayObservation, now: Int64, body: String = "{}") throws -> [String] {
+        try store.inTransaction { () throws(StorageError) in
+            try store.storeGooglePlayObservation(
+                observation, packageName: "com.example.monthly", kind: .subscription, body: Array(body.utf8), now: at(now))
+        }
+    }
+
+    static func link(_ store: any EntitlementStore, _ token: String, _ userId: String) throws -> GooglePlayLink {
+        try store.inTransaction { () throws(StorageError) in try store.linkGooglePlayPurchase(token: token, to: userId) }
+    }
+
+    static func void(_ store: any EntitlementStore, _ token: String, _ orderId: String, at time: Int64, prorated: Bool) throws -> [String] {
+        try store.inTransaction { () throws(StorageError) in try store.voidGooglePlayOrder(token: token, orderId: orderId, at: at(time), prorated: prorated) }
+    }
+
+    /// The (transaction id, original transaction id) of each transaction of a user's history.
+    static func ids(_ store: any EntitlementStore, _ userId: String) throws -> [[String]] {
+        try store.history(forUser: userId).transactions.map { [$0.transactionId, $0.originalTransactionId] }
+    }
+
+    @Test(arguments: StoreBackend.tested) func observation_keepsOrdersAndFirstObserved_andOnlyTheNewestReadChangesAnExpiry(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try Self.store(store, Self.observation("tok", orders: [Self.order("tok", "GPA.1", start: 0, expiry: 1000, observed: 100)]), now: 100, body: "{\"a\":1}")
+        // A later read: the order's expiry moved (Google says so), a renewal added.
+        try Self.store(
+            store,
+            Self.observation(
+                "tok", state: .canceled,
+                orders: [Self.order("tok", "GPA.1", start: 5, expiry: 1500, observed: 200), Self.order("tok", "GPA.1..0", start: 1500, expiry: 2500, observed: 200)]),
+            now: 200, body: "{\"b\":2}")
+        // An older read committed late: adds the order it alone knows, changes nothing stored.
+        try Self.store(
+            store,
+            Self.observation(
+                "tok", state: .expired, orders: [Self.order("tok", "GPA.1", start: 0, expiry: 900, observed: 150), Self.order("tok", "GPA.0", start: -500, expiry: 0, observed: 150)]),
+            now: 150, body: "{\"c\":3}")
+        // A read naming only the latest order leaves the others as they are.
+        try Self.store(store, Self.observation("tok", state: .canceled, orders: [Self.order("tok", "GPA.1..0", start: 1500, expiry: 2500, observed: 300)]), now: 300, body: "{\"b\":2}")
+        #expect(
+            try store.googlePlayOrders(token: "tok") == [
+                Self.order("tok", "GPA.0", start: -500, expiry: 0, observed: 150), Self.order("tok", "GPA.1", start: 0, expiry: 1500, observed: 100),
+                Self.order("tok", "GPA.1..0", start: 1500, expiry: 2500, observed: 200),
+            ])
+        let purchase = try #require(try store.googlePlayPurchase(token: "tok"))
+        #expect(purchase.state == .canceled)
+        #expect(purchase.body == Array("{\"b\":2}".utf8))
+        #expect(purchase.observed == Self.at(100))
+        #expect(purchase.lastRead == Self.at(300))
+        #expect(purchase.kind == .subscription)
+        #expect(purchase.packageName == "com.example.monthly")
+        #expect(purchase.playProductId == "monthly_sub")
+        #expect(purchase.chainId == "GPA.0")
+    }
+
+    @Test(arguments: StoreBackend.tested) func observation_answersTheUsersWhoseHistoryChanged_noneForTheSameReadAgain(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        let first = Self.observation("tok", orders: [Self.order("tok", "GPA.1", start: 0, expiry: 1000)])
+        #expect(try Self.store(store, first, now: 10).isEmpty)
+        #expect(try Self.link(store, "tok", "ana") == .linked)
+        #expect(try Self.store(store, first, now: 20).isEmpty)
+        #expect(try Self.store(store, Self.observation("tok", state: .canceled, orders: first.orders), now: 30).isEmpty)
+        #expect(try Self.store(store, Self.observation("tok", orders: [Self.order("tok", "GPA.1", start: 0, expiry: 1200)]), now: 40) == ["ana"])
+        #expect(try Self.store(store, Self.observation("tok", orders: [Self.order("tok", "GPA.1..0", start: 1200, expiry: 2200)]), now: 50) == ["ana"])
+    }
+
+    @Test(arguments: StoreBackend.tested) func chainOfThreeTokens_sharesTheFirstOrdersId_andTheUserLinkedToAnyOfThem(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try Self.store(store, Self.observation("a", state: .expired, orders: [Self.order("a", "GPA.A", start: 0, expiry: 100)]), now: 10)
+        #expect(try Self.link(store, "a", "ana") == .linked)
+        // The resubscription names its predecessor: it joins the chain and its user.
+        #expect(try Self.store(store, Self.observation("b", linked: "a", orders: [Self.order("b", "GPA.B", start: 200, expiry: 300)]), now: 20) == ["ana"])
+        #expect(try Self.store(store, Self.observation("c", linked: "b", orders: [Self.order("c", "GPA.C", start: 300, expiry: 400)]), now: 30) == ["ana"])
+        #expect(try store.googlePlayPurchase(token: "c")?.userId == "ana")
+        #expect(try store.googlePlayPurchase(token: "c")?.chainId == "GPA.A")
+        #expect(
+            try Self.ids(store, "ana") == [
+                ["googlePlay:GPA.A", "googlePlay:GPA.A"], ["googlePlay:GPA.B", "googlePlay:GPA.A"], ["googlePlay:GPA.C", "googlePlay:GPA.A"],
+            ])
+        #expect(try Self.link(store, "c", "ana") == .alreadyLinked)
+    }
+
+    @Test(arguments: StoreBackend.tested) func linkedTokenStoredBeforeItsPredecessor_takesThePredecessorsChainWhenItArrives(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try Self.store(store, Self.observation("b", linked: "a", orders: [Self.order("b", "GPA.B", start: 200, expiry: 300)]), now: 10)
+        #expect(try store.googlePlayPurchase(token: "b")?.chainId == "GPA.B")
+        #expect(try Self.link(store, "b", "ana") == .linked)
+        #expect(try Self.ids(store, "ana") == [["googlePlay:GPA.B", "googlePlay:GPA.B"]])
+        #expect(try Self.store(store, Self.observation("a", state: .expired, orders: [Self.order("a", "GPA.A", start: 0, expiry: 100)]), now: 20) == ["ana"])
+        #expect(try store.googlePlayPurchase(token: "a")?.userId == "ana")
+        #expect(try Self.ids(store, "ana") == [["googlePlay:GPA.A", "googlePlay:GPA.A"], ["googlePlay:GPA.B", "googlePlay:GPA.A"]])
+    }
+
+    @Test(arguments: StoreBackend.tested) func tokenReplacedMidOrder_endsThereAsAnUpgrade_inTheHistory(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try Self.store(store, Self.observation("a", state: .expired, orders: [Self.order("a", "GPA.A", start: 0, expiry: 1000)]), now: 10)
+        try Self.store(store, Self.observation("b", linked: "a", orders: [Self.order("b", "GPA.B", start: 400, expiry: 1400)]), now: 20)
+        #expect(try Self.link(store, "b", "ana") == .linked)
+        let transactions = try store.history(forUser: "ana").transactions
+        #expect(transactions.map(\.cancellation) == [Self.at(400), nil])
+        #expect(transactions.map(\.isUpgraded) == [true, false])
+        #expect(transactions.map(\.originalTransactionId) == ["googlePlay:GPA.A", "googlePlay:GPA.A"])
+    }
+
+    @Test(arguments: StoreBackend.tested) func linkCycle_isRefused_andNothingIsStored(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try Self.store(store, Self.observation("a", linked: "c", orders: [Self.order("a", "GPA.A", start: 0, expiry: 100)]), now: 10)
+        try Self.store(store, Self.observation("b", linked: "a", orders: [Self.order("b", "GPA.B", start: 100, expiry: 200)]), now: 10)
+        #expect(throws: StorageError.googlePlayLinkCycle(token: "c")) {
+            try Self.store(store, Self.observation("c", linked: "b", orders: [Self.order("c", "GPA.C", start: 200, expiry: 300)]), now: 20)
+        }
+        #expect(try store.googlePlayPurchase(token: "c") == nil)
+        #expect(try store.googlePlayOrders(token: "c").isEmpty)
+        #expect(throws: StorageError.googlePlayLinkCycle(token: "d")) {
+            try Self.store(store, Self.observation("d", linked: "d", orders: []), now: 20)
+        }
+        #expect(try store.googlePlayPurchase(token: "d") == nil)
+    }
+
+    @Test(arguments: StoreBackend.tested) func link_refusesAChainOfAnotherUser_andATokenNeverStored(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        #expect(try Self.link(store, "a", "ana") == .unknownToken)
+        #expect(try !store.userExists("ana"))
+        try Self.store(store, Self.observation("a", orders: [Self.order("a", "GPA.A", start: 0, expiry: 100)]), now: 10)
+        try Self.store(store, Self.observation("b", linked: "a", orders: [Self.order("b", "GPA.B", start: 100, expiry: 200)]), now: 10)
+        #expect(try Self.link(store, "b", "caf\u{E9}") == .linked)
+        // Another spelling of the user is another user.
+        #expect(try Self.link(store, "a", "cafe\u{301}") == .conflict(owner: "caf\u{E9}"))
+        #expect(try store.googlePlayPurchase(token: "a")?.userId?.sameBytes(as: "caf\u{E9}") == true)
+        #expect(try Self.ids(store, "cafe\u{301}").isEmpty)
+        #expect(try Self.ids(store, "caf\u{E9}").count == 2)
+    }
+
+    @Test(arguments: StoreBackend.tested) func notificationTokenWithNoUser_linkedLater_isInTheUsersHistory(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        #expect(try Self.store(store, Self.observation("tok", orders: [Self.order("tok", "GPA.1", start: 1000, expiry: 2000)]), now: 1000).isEmpty)
+        #expect(try store.googlePlayPurchase(token: "tok")?.userId == nil)
+        #expect(try store.history(forUser: "ana").transactions.isEmpty)
+        #expect(try Self.link(store, "tok", "ana") == .linked)
+        #expect(try store.userExists("ana"))
+        let transactions = try store.history(forUser: "ana").transactions
+        #expect(
+            transactions == [
+                Transaction(
+                    transactionId: "googlePlay:GPA.1", originalTransactionId: "googlePlay:GPA.1", productId: "monthly", purchase: Self.at(1000),
+                    expires: Self.at(2000))
+            ])
+    }
+
+    @Test(arguments: StoreBackend.tested) func tokensAndOrderIds_areTheirExactBytes(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try Self.store(store, Self.observation("caf\u{E9}", orders: [Self.order("caf\u{E9}", "GPA.\u{E9}", start: 0, expiry: 100)]), now: 10)
+        try Self.store(store, Self.observation("cafe\u{301}", orders: [Self.order("cafe\u{301}", "GPA.e\u{301}", start: 0, expiry: 200)]), now: 10)
+        #expect(try Self.link(store, "caf\u{E9}", "ana") == .linked)
+        #expect(try Self.link(store, "cafe\u{301}", "bo") == .linked)
+        #expect(try store.googlePlayPurchase(token: "cafe\u{301}")?.chainId?.sameBytes(as: "GPA.e\u{301}") == true)
+        #expect(try store.history(forUser: "ana").transactions.map { $0.transactionId.utf8.count } == ["googlePlay:GPA.\u{E9}".utf8.count])
+        #expect(try store.history(forUser: "bo").transactions.map(\.expires) == [Self.at(200)])
+    }
+
+    @Test(arguments: StoreBackend.tested) func void_fullAndProrated_theEarliestKept_andOneBeforeTheOrderAppliesWhenItIsRead(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try Self.store(
+            store,
+            Self.observation("tok", orders: [Self.order("tok", "GPA.1", start: 0, expiry: 100), Self.order("tok", "GPA.1..0", start: 100, expiry: 200)]),
+            now: 10)
+        #expect(try Self.void(store, "tok", "GPA.1", at: 50, prorated: false).isEmpty)
+        #expect(try Self.link(store, "tok", "ana") == .linked)
+        #expect(try Self.void(store, "tok", "GPA.1..0", at: 150, prorated: true) == ["ana"])
+        // Reported again (notification and poll): a later void changes nothing, an earlier one counts.
+        #expect(try Self.void(store, "tok", "GPA.1..0", at: 160, prorated: false).isEmpty)
+        #expect(try Self.void(store, "tok", "GPA.1..0", at: 140, prorated: true) == ["ana"])
+        // A void of an order not read yet waits for it; the earliest reported counts.
+        #expect(try Self.void(store, "tok", "GPA.1..1", at: 250, prorated: true).isEmpty)
+        #expect(try Self.void(store, "tok", "GPA.1..1", at: 260, prorated: false).isEmpty)
+        try Self.store(store, Self.observation("tok", orders: [Self.order("tok", "GPA.1..1", start: 200, expiry: 300)]), now: 270)
+        // A read refunding an order (a cancelled one-time purchase) counts when earlier than the void.
+        var refunded = Self.order("tok", "GPA.1", start: 0, expiry: 100)
+        refunded.refunded = Self.at(60)
+        try Self.store(store, Self.observation("tok", orders: [refunded]), now: 280)
+        refunded.refunded = Self.at(40)
+        try Self.store(store, Self.observation("tok", orders: [refunded]), now: 290)
+        let transactions = try store.history(forUser: "ana").transactions
+        #expect(transactions.map(\.cancellation) == [Self.at(40), Self.at(140), Self.at(250)])
+        #expect(transactions.map(\.revocationType) == [.refundFull, .refundProrated, .refundProrated])
+    }
+
+    @Test(arguments: StoreBackend.tested) func messageIds_newOnce_byExactBytes_andForgottenAfterSevenDays(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        let record = { (id: String, now: Int64) throws -> Bool in
+            try store.inTransaction { () throws(StorageError) in try store.recordGooglePlayMessage(id, now: Self.at(now)) }
+        }
+        let day = Instant.millisecondsPerDay
+        #expect(try record("m-\u{E9}", 0))
+        #expect(try !record("m-\u{E9}", 1))
+        #expect(try record("m-e\u{301}", 1))
+        #expect(try !record("m-\u{E9}", 7 * day))
+        #expect(try fixture.scalar("SELECT count(*) FROM google_play_messages") == .integer(2))
+        #expect(try record("m-\u{E9}", 7 * day + 2))
+        #expect(try fixture.scalar("SELECT count(*) FROM google_play_messages") == .integer(1))
+    }
+
+    @Test(arguments: StoreBackend.tested) func acknowledgement_dueAtOnce_retriedWithBackoff_andCountedAfterADay(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        let acknowledge = { (token: String, outcome: GooglePlayAcknowledgement, now: Int64) throws in
+            try store.inTransaction { () throws(StorageError) in try store.recordGooglePlayAcknowledgement(token: token, outcome: outcome, now: Self.at(now)) }
+        }
+        let day = Instant.millisecondsPerDay
+        try Self.store(store, Self.observation("new", acknowledged: false, orders: [Self.order("new", "GPA.1", start: 0, expiry: 30 * day)]), now: 1000)
+        try Self.store(store, Self.observation("done", acknowledged: true, orders: [Self.order("done", "GPA.2", start: 0, expiry: 30 * day)]), now: 1000)
+        try Self.store(store, Self.observation("pending", state: .pending, acknowledged: false, orders: []), now: 1000)
+        #expect(try store.googlePlayUnacknowledged(dueBy: Self.at(999), limit: 10).isEmpty)
+        #expect(try store.googlePlayUnacknowledged(dueBy: Self.at(1000), limit: 10).map(\.purchaseToken) == ["new"])
+        try acknowledge("new", .failed(reason: "HTTP 500"), 2000)
+        try acknowledge("new", .failed(reason: "HTTP 503"), 62_000)
+        var stored = try #require(try store.googlePlayPurchase(token: "new"))
+        #expect(stored.acknowledgementAttempts == 2)
+        #expect(stored.nextAcknowledgement == Self.at(182_000))
+        #expect(stored.acknowledgementError == "HTTP 503")
+        // A new read does not move an owed acknowledgement's next attempt.
+        try Self.store(store, Self.observation("new", acknowledged: false, orders: []), now: 100_000)
+        #expect(try store.googlePlayUnacknowledged(dueBy: Self.at(181_999), limit: 10).isEmpty)
+        #expect(try store.googlePlayUnacknowledgedCount(olderThan: Self.at(1000)) == 0)
+        #expect(try store.googlePlayUnacknowledgedCount(olderThan: Self.at(1001)) == 1)
+        try acknowledge("new", .acknowledged, 200_000)
+        stored = try #require(try store.googlePlayPurchase(token: "new"))
+        #expect(stored.acknowledged && stored.acknowledgementAttempts == 3 && stored.nextAcknowledgement == nil && stored.acknowledgementError == nil)
+        #expect(try store.googlePlayUnacknowledgedCount(olderThan: Self.at(day)) == 0)
+        // A read saying it is unacknowledged does not undo Masthead's acknowledgement.
+        try Self.store(store, Self.observation("new", acknowledged: false, orders: []), now: 300_000)
+        #expect(try store.googlePlayPurchase(token: "new")?.acknowledged == true)
+        #expect(try store.googlePlayUnacknowledged(dueBy: Self.at(10 * day), limit: 10).isEmpty)
+    }
+
+    @Test(arguments: StoreBackend.tested) func databaseBeforeGooglePlay_isMigrated_andKeepsItsUsers(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        try fixture.migrate(sqlite: 16, postgreSQL: 12)
+        try fixture.execute("INSERT INTO users (user_id, created_ms) VALUES ('ana', 1)")
+        let store = try fixture.open()
+        try Self.store(store, Self.observation("tok", orders: [Self.order("tok", "GPA.1", start: 0, expiry: 100)]), now: 10)
+        #expect(try Self.link(store, "tok", "ana") == .linked)
+        #expect(try Self.ids(store, "ana") == [["googlePlay:GPA.1", "googlePlay:GPA.1"]])
+        #expect(try store.userCount() == 1)
+    }
+
+    @Test(arguments: StoreBackend.tested) func lookup_findsTheUserOfAPlayTokenOrOrderId_byExactBytes(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try Self.store(store, Self.observation("tok-\u{E9}", orders: [Self.order("tok-\u{E9}", "GPA.1", start: 0, expiry: 100)]), now: 10)
+        try Self.store(store, Self.observation("unlinked", orders: [Self.order("unlinked", "GPA.2", start: 0, expiry: 100)]), now: 10)
+        #expect(try Self.link(store, "tok-\u{E9}", "ana") == .linked)
+        #expect(try store.lookup("tok-\u{E9}") == [LookupMatch(userId: "ana", kind: .googlePlayPurchaseToken)])
+        #expect(try store.lookup("GPA.1") == [LookupMatch(userId: "ana", kind: .googlePlayOrderId)])
+        #expect(try store.lookup("tok-e\u{301}").isEmpty)
+        #expect(try store.lookup("unlinked").isEmpty)
+        #expect(try store.lookup("GPA.2").isEmpty)
+    }
+
+    @Test func acknowledgementRetryDelay_doublesFromAMinute_toAnHour() {
+        #expect((1...8).map(GooglePlayAcknowledgement.retryDelayMilliseconds(afterAttempts:)) == [
+            60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_600_000, 3_600_000,
+        ])
+    }
+}
