@@ -6,7 +6,7 @@ import PackageDescription
 //   system      MastheadClock, MastheadSockets (+ CEpoll)
 //   formats     MastheadJSON, MastheadCrypto (+ COpenSSL), MastheadFormats, MastheadSynthetic
 //   storage     MastheadSQL, MastheadSQLite (+ CSQLite), MastheadPostgreSQL (+ CLibPQ), MastheadStorage
-//   protocols   MastheadHTTP, MastheadAppStore
+//   protocols   MastheadHTTP, MastheadAppStore, MastheadGooglePlay
 //   pictures    MastheadReports (the service draws its timeline too)
 //   service     MastheadService (+ COpenAPIDocument, CConsolePage)
 //   audit       MastheadAudit
@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "MastheadPostgreSQL", targets: ["MastheadPostgreSQL"]),
         .library(name: "MastheadStorage", targets: ["MastheadStorage"]),
         .library(name: "MastheadAppStore", targets: ["MastheadAppStore"]),
+        .library(name: "MastheadGooglePlay", targets: ["MastheadGooglePlay"]),
         .library(name: "MastheadReports", targets: ["MastheadReports"]),
         .library(name: "MastheadAudit", targets: ["MastheadAudit"]),
         .executable(name: "masthead", targets: ["masthead"]),
@@ -58,6 +59,11 @@ let package = Package(
         // Asking Apple: one HTTPS transport (HTTP/1.1 over OpenSSL's TLS), verifyReceipt and the App Store Server API client.
         .target(
             name: "MastheadAppStore", dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "COpenSSL"],
+            swiftSettings: settings),
+        // Asking Google Play: Pub/Sub push tokens verified (RS256, Google's JWKS), the service account's
+        // access tokens and the Play Developer API client, over MastheadAppStore's HTTPS transport.
+        .target(
+            name: "MastheadGooglePlay", dependencies: ["Masthead", "MastheadJSON", "MastheadClock", "MastheadCrypto", "MastheadFormats", "MastheadAppStore"],
             swiftSettings: settings),
         // What the SQLite and PostgreSQL wrappers share: transactions and savepoints on a connection that executes SQL text.
         .target(name: "MastheadSQL", swiftSettings: settings),
@@ -110,7 +116,8 @@ let package = Package(
         // libFuzzer targets for the parsers and decoders; replays corpus files when built normally
         // (see .ci/fuzz, which builds it with -D FUZZING).
         .executableTarget(
-            name: "MastheadFuzz", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadCrypto", "MastheadHTTP"], path: "Tests/Fuzz/MastheadFuzz",
+            name: "MastheadFuzz", dependencies: ["Masthead", "MastheadJSON", "MastheadFormats", "MastheadCrypto", "MastheadHTTP", "MastheadGooglePlay"],
+            path: "Tests/Fuzz/MastheadFuzz",
             swiftSettings: settings),
         .testTarget(name: "MastheadFuzzTests", dependencies: ["MastheadFuzz"], path: "Tests/Fuzz/MastheadFuzzTests", swiftSettings: settings),
         .testTarget(name: "MastheadTests", dependencies: ["Masthead", "MastheadSynthetic"], swiftSettings: settings),
@@ -131,6 +138,10 @@ let package = Package(
             dependencies: ["Masthead", "MastheadCrypto", "MastheadFormats", "MastheadAppStore", "MastheadTestSupport"],
             swiftSettings: settings),
         .testTarget(name: "MastheadHTTPTests", dependencies: ["MastheadHTTP", "MastheadTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "MastheadGooglePlayTests",
+            dependencies: ["Masthead", "MastheadJSON", "MastheadCrypto", "MastheadHTTP", "MastheadAppStore", "MastheadGooglePlay", "MastheadTestSupport"],
+            swiftSettings: settings),
         .testTarget(
             name: "MastheadServiceTests",
             dependencies: [

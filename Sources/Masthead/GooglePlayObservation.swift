@@ -16,7 +16,8 @@ public struct GooglePlayObservation: Sendable, Hashable {
     /// The orders this read adds or confirms, each mapped to its catalog product.
     public var orders: [GooglePlayOrder]
     /// The Play ids (`productId`, or `productId/basePlanId`) the catalog does not map: their
-    /// orders are left out (R3).
+    /// orders buy ``GooglePlayOrder/unknownProductId(playProductId:basePlanId:)``, which grants
+    /// nothing (R3).
     public var unknownProductIds: [String]
 
     /// Creates an observation.

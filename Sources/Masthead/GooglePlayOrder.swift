@@ -64,6 +64,14 @@ public struct GooglePlayOrder: Sendable, Hashable {
     /// order; no App Store id begins with it (R18).
     public static let transactionIdPrefix = "googlePlay:"
 
+    /// The product id of an order whose Play product (and base plan) the catalog does not map:
+    /// `googlePlay:` + the Play product id (+ `/` + the base plan). No catalog product id begins
+    /// with `googlePlay:`, so the order grants nothing and is counted as an unknown product (R3);
+    /// a read of its token after the catalog maps it gives the catalog's product.
+    public static func unknownProductId(playProductId: String, basePlanId: String?) -> String {
+        transactionIdPrefix + playProductId + (basePlanId.map { "/" + $0 } ?? "")
+    }
+
     /// The order as a transaction of the engine (R18): id `googlePlay:` + ``orderId``, original
     /// id `googlePlay:` + `chainId` (the first order id of the first token of the chain the
     /// order's token belongs to through `linkedPurchaseToken`), so that R4–R16 apply unchanged

@@ -26,6 +26,9 @@ public enum SignatureError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidSignature(reason: String)
     /// A key (a certificate's or a private key) is not an elliptic-curve P-256 key; `found` names what it is.
     case keyNotP256(found: String)
+    /// An RSA key that is refused: not RSA, a modulus under 2048 or over 8192 bits, or a malformed
+    /// modulus or exponent; `reason` says which (never the key's bytes).
+    case invalidRSAKey(reason: String)
     /// Text that should be base64 is not (strict: alphabet, padding, canonical final bits).
     case invalidBase64(alphabet: Base64.Alphabet, reason: String)
     /// Bytes that should be one DER certificate are not.
@@ -52,6 +55,7 @@ public enum SignatureError: Error, Hashable, Sendable, CustomStringConvertible {
         case .missingIntermediateOID(let oid, let subject): "the intermediate certificate (\(subject)) lacks the extension \(oid)"
         case .invalidSignature(let reason): "invalid ES256 signature: \(reason)"
         case .keyNotP256(let found): "the key is not a P-256 key: \(found)"
+        case .invalidRSAKey(let reason): "unusable RSA key: \(reason)"
         case .invalidBase64(let alphabet, let reason): "invalid \(alphabet): \(reason)"
         case .invalidCertificate(let reason): "not a DER certificate: \(reason)"
         case .invalidPEM(let reason): "invalid PEM: \(reason)"

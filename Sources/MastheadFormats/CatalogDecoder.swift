@@ -10,7 +10,9 @@ import MastheadJSON
 /// serves (``CatalogDocument/app``). A product may name the SKU it is sold by through the
 /// Advanced Commerce API (`"sku"`), unique across the catalog; a product id may not begin with
 /// `sku:`, which names Advanced Commerce SKUs the catalog does not know
-/// (``SignedDataDecoder/unknownSKUPrefix``).
+/// (``SignedDataDecoder/unknownSKUPrefix``), nor with `googlePlay:`, which names Google Play
+/// products it does not know. A product may name the Google Play ids it is sold by
+/// (`"googlePlay"`, rule R18).
 public struct CatalogDecoder: Sendable {
     /// Creates a decoder.
     public init() {}
@@ -170,6 +172,12 @@ public struct CatalogDecoder: Sendable {
                 problem(
                     JSONPath.member(path, "productId"),
                     "product id \"\(id)\" begins with \"\(SignedDataDecoder.unknownSKUPrefix)\", which names Advanced Commerce SKUs the catalog does not know; name the SKU with \"sku\"")
+                productId = nil
+            }
+            if let id = productId, id.utf8.starts(with: GooglePlayOrder.transactionIdPrefix.utf8) {
+                problem(
+                    JSONPath.member(path, "productId"),
+                    "product id \"\(id)\" begins with \"\(GooglePlayOrder.transactionIdPrefix)\", which names Google Play products the catalog does not know; name the Play ids with \"googlePlay\"")
                 productId = nil
             }
             let sku = optionalString(value, "sku", path)

@@ -14,7 +14,10 @@ public struct OutboundDelivery: Sendable, Hashable {
 
     /// Its number in the outbox: messages are numbered in the order their transactions committed.
     public var id: Int64
+    /// The message; its body is empty in a listing (``OutboxStore/outboundDeliveries(state:before:limit:withBodies:)``).
     public var message: OutboundMessage
+    /// The size of the message's body in bytes (a listing reads the size, not the body).
+    public var bodyBytes: Int
     public var state: State
     /// Attempts begun so far (a claim counts one).
     public var attempts: Int
@@ -36,6 +39,7 @@ public struct OutboundDelivery: Sendable, Hashable {
     ) {
         self.id = id
         self.message = message
+        self.bodyBytes = message.body.count
         self.state = state
         self.attempts = attempts
         self.enqueued = enqueued

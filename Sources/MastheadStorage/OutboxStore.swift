@@ -5,27 +5,32 @@ public import Masthead
 /// claimed one at a time by delivery workers (of any instance on the database) under a lease,
 /// closed with their outcome, listed, replayed and pruned. Part of ``EntitlementStore``.
 ///
-/// Order: a pending message is claimed only when no pending message of the same target and
-/// ordering key has a smaller id (ids follow the order of commits); it is enqueued due no
-/// earlier than the latest of those. A message that is parked
-/// (``OutboundDelivery/State/failed``) no longer holds the others back.
+/// Order: the messages of one target and ordering key are a queue, delivered one at a time in
+/// the order they were enqueued (ids follow the order of commits): a message enqueued behind
+/// pending ones waits, due no earlier than the latest of them, until those before it are
+/// delivered or parked (``OutboundDelivery/State/failed``); only each queue's first pending
+/// message (its head) is ever claimed. A replayed message joins its queue behind the pending ones.
 public protocol OutboxStore: AnyObject {
     /// The messages in `state` (any state for nil), newest first, of ids below `before` when it is
-    /// given (the next page: the last id of the previous one), at most `limit`.
-    func outboundDeliveries(state: OutboundDelivery.State?, before: Int64?, limit: Int) throws(StorageError) -> [OutboundDelivery]
+    /// given (the next page: the last id of the previous one), at most `limit`. Without
+    /// `withBodies` their bodies are not read (empty), only their sizes
+    /// (``OutboundDelivery/bodyBytes``): a listing's page is up to a few hundred messages.
+    func outboundDeliveries(state: OutboundDelivery.State?, before: Int64?, limit: Int, withBodies: Bool) throws(StorageError) -> [OutboundDelivery]
 
-    /// Claims, in the caller's write transaction, the pending message due first (at or before
-    /// `now`) that no earlier pending message of its target and ordering key holds back: its
+    /// Claims, in the caller's write transaction, the queue heads due first (at or before `now`;
+    /// a message without an ordering key is a queue of its own), at most `limit`, in the order
+    /// they are due: each one's
     /// attempts counted, and not due again before `leaseUntil`, so that if its worker stops before
     /// recording the outcome it is sent again then. Another connection claiming at the same time
-    /// takes another message, or none. Nil when none is due.
-    func claimOutbound(now: Instant, leaseUntil: Instant) throws(StorageError) -> OutboundDelivery?
+    /// takes other messages, or none. Empty when none is due.
+    func claimOutbound(now: Instant, leaseUntil: Instant, limit: Int) throws(StorageError) -> [OutboundDelivery]
 
-    /// Records what came of the attempt of `claimed` (as ``claimOutbound(now:leaseUntil:)``
+    /// Records what came of the attempt of `claimed` (as ``claimOutbound(now:leaseUntil:limit:)``
     /// answered it); a retry also holds the later messages of its target and ordering key until
     /// its next attempt, and a retry without an answer (`status` nil: a timeout, a refused
-    /// connection) holds every pending message of its target that was due earlier. Answers false, changing nothing, when the claim no longer holds (its
-    /// lease ended and another worker claimed it, or it was replayed).
+    /// connection) holds every pending message of its target that was due earlier; a message not
+    /// sent is given back, its attempt uncounted. Answers false, changing nothing, when the claim
+    /// no longer holds (its lease ended and another worker claimed it, or it was replayed).
     @discardableResult
     func recordOutbound(_ claimed: OutboundDelivery, outcome: OutboundOutcome, now: Instant) throws(StorageError) -> Bool
 
@@ -38,7 +43,8 @@ public protocol OutboxStore: AnyObject {
 
     /// Parks (``OutboundDelivery/State/failed``, last error "not delivered within a day") every
     /// pending message enqueued (or replayed) before `enqueuedBefore`, without waiting for its
-    /// next attempt; answers how many.
+    /// next attempt, and gives every queue left without a head its first pending message;
+    /// answers how many it parked.
     @discardableResult
     func parkOutbound(enqueuedBefore: Instant, now: Instant) throws(StorageError) -> Int
 
@@ -60,6 +66,10 @@ public enum OutboundOutcome: Sendable, Hashable {
     case retry(next: Instant, status: Int?, error: String)
     /// It failed and its retry window is over: parked.
     case failed(status: Int?, error: String)
+    /// It was not sent (its worker is stopping, or its target gave no answer to an earlier
+    /// message of the same batch): the claim is given back, the attempt not counted, and it is
+    /// due again at `next`.
+    case notSent(next: Instant)
 }
 
 /// What a replay came to.

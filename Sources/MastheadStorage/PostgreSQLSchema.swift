@@ -162,8 +162,18 @@ enum PostgreSQLSchema {
             """
             CREATE INDEX outbound_messages_pending_enqueued ON outbound_messages (enqueued_ms) WHERE state = 'pending';
             """,
-            // Reserved for the outbox's next migration (a column of `outbound_messages`), which takes this place.
-            "SELECT 1",
+            // The queues' heads (see SQLiteSchema). `waiting` is 0 or 1 as in SQLite, so that the
+            // statements and the partial index's predicate are one text for both backends.
+            """
+            ALTER TABLE outbound_messages ADD COLUMN waiting integer NOT NULL DEFAULT 0;
+            UPDATE outbound_messages m SET waiting = 1
+            WHERE m.state = 'pending' AND m.ordering_key IS NOT NULL AND EXISTS (
+                SELECT 1 FROM outbound_messages e WHERE e.state = 'pending' AND e.target = m.target AND e.ordering_key = m.ordering_key AND e.id < m.id);
+            DROP INDEX outbound_messages_due;
+            DROP INDEX outbound_messages_by_state;
+            CREATE INDEX outbound_messages_heads ON outbound_messages (next_attempt_ms, id) WHERE state = 'pending' AND waiting = 0;
+            CREATE INDEX outbound_messages_parked ON outbound_messages (id) WHERE state = 'failed';
+            """,
             // Google Play, R18 (see SQLiteSchema).
             """
             CREATE TABLE google_play_purchases (

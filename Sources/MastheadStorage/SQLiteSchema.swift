@@ -203,8 +203,22 @@ enum SQLiteSchema {
         """
         CREATE INDEX outbound_messages_pending_enqueued ON outbound_messages (enqueued_ms) WHERE state = 'pending';
         """,
-        // Reserved for the outbox's next migration (a column of `outbound_messages`), which takes this place.
-        "SELECT 1",
+        // A pending message behind an earlier pending one of its target and ordering key is
+        // `waiting` until that one is finished, so that looking for a due message reads only the
+        // heads of the queues (`outbound_messages_heads`), however long they are. The index on
+        // (state, id) goes: a planner took it for that look and read every pending message for
+        // each one it passed; the parked messages, listed by id, have their own.
+        """
+        ALTER TABLE outbound_messages ADD COLUMN waiting INTEGER NOT NULL DEFAULT 0;
+        UPDATE outbound_messages SET waiting = 1
+        WHERE state = 'pending' AND ordering_key IS NOT NULL AND EXISTS (
+            SELECT 1 FROM outbound_messages e WHERE e.state = 'pending' AND e.target = outbound_messages.target
+                AND e.ordering_key = outbound_messages.ordering_key AND e.id < outbound_messages.id);
+        DROP INDEX outbound_messages_due;
+        DROP INDEX outbound_messages_by_state;
+        CREATE INDEX outbound_messages_heads ON outbound_messages (next_attempt_ms, id) WHERE state = 'pending' AND waiting = 0;
+        CREATE INDEX outbound_messages_parked ON outbound_messages (id) WHERE state = 'failed';
+        """,
         // Google Play (R18): each purchase token as its newest read gave it (the JSON body kept),
         // the chain it belongs to through `linked_purchase_token` (`chain_id`: the chain's first
         // order), its user (NULL until linked), and its acknowledgement (`ack_next_ms` NULL when

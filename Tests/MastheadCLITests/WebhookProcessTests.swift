@@ -72,7 +72,7 @@ struct WebhookProcessTests {
 
         // Committed, not delivered: the endpoint refused every attempt there was time for.
         let store = try SQLiteStore(path: database, readOnly: true)
-        let outbox = try store.outboundDeliveries(state: nil, before: nil, limit: 10)
+        let outbox = try store.outboundDeliveries(state: nil, before: nil, limit: 10, withBodies: true)
         #expect(outbox.count == 1, "\(outbox)")
         let pending = try #require(outbox.first)
         #expect(pending.state == .pending)
@@ -121,7 +121,7 @@ struct WebhookProcessTests {
         }
 
         let store = try PostgreSQLStore(url: database, readOnly: true)
-        let events = try store.outboundDeliveries(state: nil, before: nil, limit: 1000).filter { $0.message.kind == .event }
+        let events = try store.outboundDeliveries(state: nil, before: nil, limit: 1000, withBodies: true).filter { $0.message.kind == .event }
         #expect(events.count >= users.count, "\(events.count) events")
         let received = receiver.waitFor(events.count, timeoutSeconds: 60)
         // Settle: a second delivery of any event would come now.
@@ -141,6 +141,6 @@ struct WebhookProcessTests {
         for (user, arrivedSequences) in sequences {
             #expect(arrivedSequences == Array(1...Int64(arrivedSequences.count)), "\(user): \(arrivedSequences)")
         }
-        #expect(try store.outboundDeliveries(state: .pending, before: nil, limit: 10).isEmpty)
+        #expect(try store.outboundDeliveries(state: .pending, before: nil, limit: 10, withBodies: true).isEmpty)
     }
 }

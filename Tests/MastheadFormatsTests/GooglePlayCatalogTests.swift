@@ -76,4 +76,12 @@ struct GooglePlayCatalogTests {
         ])
         #expect(problems.first?.message == #"Google Play base plan "m"/"monthly" buys another product too, named first at $.products[0].googlePlay.basePlanIds[0]"#)
     }
+
+    /// `googlePlay:` names the Play products the catalog does not know: no catalog product id
+    /// may begin with it.
+    @Test func productIdWithThePlayPrefix_isRefused() {
+        let problems = Self.problems(#"{"productId": "googlePlay:the_monthly/yearly", "type": "issue", "publication": "p", "issue": "a"}"#)
+        #expect(problems.map(\.path) == ["$.products[0].productId"])
+        #expect(problems.first?.message.contains("names Google Play products the catalog does not know") == true)
+    }
 }

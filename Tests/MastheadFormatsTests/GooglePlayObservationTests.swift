@@ -142,7 +142,7 @@ struct GooglePlayObservationTests {
 
     /// A test purchase is sandbox data (R14); a base plan the catalog does not map is listed,
     /// not granted (R3).
-    @Test func R18_R14_testPurchase_isSandbox_andUnknownBasePlansAreListed() throws {
+    @Test func R18_R14_testPurchase_isSandbox_andUnknownBasePlansAreReportedAsUnknownProducts() throws {
         let test = GooglePlayObservation(
             subscription: try SubscriptionPurchaseV2.decode(Array(Self.subscription("ACTIVE", expiry: "2020-03-20T12:00:00Z", order: Self.first, test: true).utf8)),
             purchaseToken: "t", catalog: Self.catalog, readAt: DateText.rfc3339("2020-02-20T12:00:05Z")!)
@@ -151,8 +151,15 @@ struct GooglePlayObservationTests {
         let unknown = GooglePlayObservation(
             subscription: try SubscriptionPurchaseV2.decode(Array(Self.subscription("ACTIVE", expiry: "2020-03-20T12:00:00Z", order: Self.first, basePlan: "yearly").utf8)),
             purchaseToken: "t", catalog: Self.catalog, readAt: DateText.rfc3339("2020-02-20T12:00:05Z")!)
-        #expect(unknown.orders.isEmpty)
         #expect(unknown.unknownProductIds == ["the_monthly/yearly"])
+        #expect(unknown.orders.map(\.productId) == ["googlePlay:the_monthly/yearly"])
+        // Reported as an unknown App Store product is (R3): listed, counted, granting nothing.
+        var store = Store()
+        store.keep(unknown)
+        let answer = EntitlementEngine(catalog: Self.catalog).evaluate(store.history, at: DateText.rfc3339("2020-03-01T00:00:00Z")!)
+        #expect(answer.unknownProductIds == ["googlePlay:the_monthly/yearly"])
+        #expect(answer.unknownTransactionCount == 1)
+        #expect(answer.publications.isEmpty)
     }
 
     /// The documented `SubscriptionPurchaseV2` shape maps to one order of the catalog product.
@@ -213,5 +220,16 @@ extension GooglePlayObservationTests {
         #expect(during.readableIssueIds == ["2020-01", "2020-02"])
         #expect(during.periods.map(\.end.description) == ["2020-02-29T12:00:00Z"])
         #expect(store.evaluate(at: "2020-03-15T00:00:00Z").readableIssueIds == ["2020-01", "2020-02"])
+    }
+}
+
+extension GooglePlayObservationTests {
+    /// A read built by hand without line items (the decoder refuses one) maps to no order and no
+    /// Play product, rather than trapping.
+    @Test func R18_readWithoutLineItems_mapsToNothing() {
+        let read = SubscriptionPurchaseV2(startTime: nil, subscriptionState: .active, lineItems: [])
+        let observation = GooglePlayObservation(subscription: read, purchaseToken: "t", catalog: Self.catalog, readAt: Instant(milliseconds: 0))
+        #expect(observation.orders.isEmpty)
+        #expect(observation.playProductId == "")
     }
 }

@@ -61,4 +61,32 @@ struct CommitQueueTests {
         let logged = try StoreLocation(location).open(readOnly: true).changes(after: 0, notFrom: 0).changes
         #expect(Set(logged) == Set(["first", "before", "after"].map { Change.issue(publicationId: "the-monthly", issueId: $0) }))
     }
+
+    /// The hook runs through the same few frames after every commit: it is not wrapped again each
+    /// time the writer takes it out (a closure held by a `Mutex` itself gained two reabstraction
+    /// thunks per commit, so that the writer slowed with every commit and, after a few hundred
+    /// thousand, overflowed its stack).
+    @Test func afterJobHook_isCalledAtTheSameDepth_commitAfterCommit() throws {
+        let location = try StoreBackend.sqlite.freshDatabase(prefix: "commit-queue-hook")
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location + suffix) } }
+        let queue = try CommitQueue(open: { try StoreLocation(location).open() }, maxBatch: 64, origin: 1)
+        let depths = Mutex<[Int]>([])
+        queue.install { _, _ in depths.withLock { $0.append(Thread.callStackReturnAddresses.count) } }
+        for index in 0..<200 { _ = try queue.perform(Self.publishing("issue-\(index)")) }
+        queue.close()
+        let seen = depths.withLock { $0 }
+        #expect(seen.count == 200)
+        #expect(seen.max()! - seen.min()! <= 4, "the hook's depth went from \(seen.first!) to \(seen.last!) frames")
+    }
+
+    /// The same for the lines the background parts write: the sink is not wrapped again per line.
+    @Test func logLinesSink_isCalledAtTheSameDepth_lineAfterLine() {
+        let log = MastheadService.LogLines(prefix: "test: ")
+        let depths = Mutex<[Int]>([])
+        log.send { _ in depths.withLock { $0.append(Thread.callStackReturnAddresses.count) } }
+        for index in 0..<200 { log.note("line \(index)") }
+        let seen = depths.withLock { $0 }
+        #expect(seen.count == 200)
+        #expect(seen.max()! - seen.min()! <= 4, "the sink's depth went from \(seen.first!) to \(seen.last!) frames")
+    }
 }

@@ -46,7 +46,7 @@ struct NotificationForwardingTests {
 
     /// Every message of the outbox, oldest first.
     static func outbox(_ harness: ServiceHarness) throws -> [OutboundMessage] {
-        try SQLiteStore(path: harness.path, readOnly: true).outboundDeliveries(state: nil, before: nil, limit: 100).sorted { $0.id < $1.id }.map(\.message)
+        try SQLiteStore(path: harness.path, readOnly: true).outboundDeliveries(state: nil, before: nil, limit: 100, withBodies: true).sorted { $0.id < $1.id }.map(\.message)
     }
 
     static func isLowerCaseUUID(_ text: String) -> Bool {

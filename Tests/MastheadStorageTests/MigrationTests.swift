@@ -118,4 +118,30 @@ struct MigrationTests {
         try store.save(transactions: [prorated], renewals: [])
         #expect(try store.history(forUser: "u").transactions == [prorated])
     }
+
+    /// The outbox's heads (SQLite 17, PostgreSQL 13): a queue stored before keeps its order, its
+    /// first pending message the head and the later ones waiting behind it.
+    @Test(arguments: StoreBackend.tested) func outboxHeadsMigration_makesTheLaterPendingMessagesOfAQueueWait(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        try fixture.migrate(sqlite: 16, postgreSQL: 12)
+        let body = backend == .sqlite ? "x'7b7d'" : "'\\x7b7d'"
+        try fixture.execute("""
+            INSERT INTO outbound_messages (id, kind, target, ordering_key, event_id, content_type, body, state, attempts, enqueued_ms, next_attempt_ms)
+            VALUES (1, 'event', 'https://h.example/', 'ana', 'a1', 'application/json', \(body), 'delivered', 1, 0, 0),
+                (2, 'event', 'https://h.example/', 'ana', 'a2', 'application/json', \(body), 'pending', 0, 0, 0),
+                (3, 'event', 'https://h.example/', 'ana', 'a3', 'application/json', \(body), 'pending', 0, 0, 0),
+                (4, 'event', 'https://h.example/', 'ben', 'b1', 'application/json', \(body), 'pending', 0, 0, 0);
+            """)
+        let store = try fixture.open()
+        let claim = { () throws -> OutboundDelivery? in
+            try store.inTransaction { () throws(StorageError) in try store.claimOutbound(now: Instant(milliseconds: 10), leaseUntil: Instant(milliseconds: 1_000), limit: 1).first }
+        }
+        let head = try #require(try claim())
+        #expect(head.message.eventId == "a2")
+        #expect(try claim()?.message.eventId == "b1")
+        #expect(try claim() == nil)
+        #expect(try store.inTransaction { () throws(StorageError) in try store.recordOutbound(head, outcome: .delivered(status: 200), now: Instant(milliseconds: 20)) })
+        #expect(try claim()?.message.eventId == "a3")
+    }
 }

@@ -217,3 +217,17 @@ extension GooglePlayRuleTests {
         #expect(GooglePlayTokenOrders.transactions([x, y]).count == 2)
     }
 }
+
+extension GooglePlayRuleTests {
+    /// R10: an order Masthead read only in May (a notification lost, the token read late) still
+    /// counts from its start when asked about March, as a receipt posted late does; its refund
+    /// counts from the voided time only.
+    @Test func R18_R10_orderObservedLate_countsFromItsStart() {
+        var late = Self.order("token-a", Self.firstOrder, "2020-02-20T12:00", "2020-04-20T12:00", refunded: "2020-05-10T00:00", prorated: true)
+        late.observed = Mock.instant("2020-05-01T00:00")
+        let transactions = [late.transaction(chainId: Self.firstOrder)]
+        #expect(Mock.evaluate(transactions, at: "2020-03-01T12:00").readableIssueIds == ["2020-02", "2020-03"])
+        #expect(Mock.evaluate(transactions, at: "2020-03-01T12:00").status.state == .active)
+        #expect(Mock.evaluate(transactions, at: "2020-06-01T00:00").readableIssueIds == ["2020-02", "2020-03", "2020-04"])
+    }
+}

@@ -5,7 +5,9 @@ extension GooglePlayObservation {
     ///
     /// Each line item is an order: its `latestSuccessfulOrderId`, else the purchase's
     /// `latestOrderId`, bought as the catalog product its (product id, base plan) names; one whose
-    /// ids the catalog does not map is left out and listed in ``unknownProductIds``. An order
+    /// ids the catalog does not map is listed in ``unknownProductIds`` and bought as the unknown
+    /// product ``GooglePlayOrder/unknownProductId(playProductId:basePlanId:)``, which grants
+    /// nothing and is counted as unknown App Store products are (R3). An order
     /// ends at the item's `expiryTime`; in a state that gives no access (on hold, paused,
     /// expired, or a state Google adds later) no later than `readAt`. A pending purchase gives
     /// no order. An order already known keeps its start; a new one starts at `startTime` when it
@@ -24,10 +26,9 @@ extension GooglePlayObservation {
         var unknown: [String] = []
         let makesOrders = !(subscription.subscriptionState == .pending || subscription.subscriptionState == .pendingPurchaseCanceled)
         for item in subscription.lineItems where makesOrders {
-            guard let product = catalog.product(googlePlayProductId: item.productId, basePlanId: item.basePlanId) else {
-                unknown.append(item.productId + (item.basePlanId.map { "/" + $0 } ?? ""))
-                continue
-            }
+            let product = catalog.product(googlePlayProductId: item.productId, basePlanId: item.basePlanId)
+            let productId = product?.productId ?? GooglePlayOrder.unknownProductId(playProductId: item.productId, basePlanId: item.basePlanId)
+            if product == nil { unknown.append(item.productId + (item.basePlanId.map { "/" + $0 } ?? "")) }
             // The decoder checked that a purchase past pending has these.
             guard var orderId = item.latestSuccessfulOrderId ?? subscription.latestOrderId, let startTime = subscription.startTime,
                 let expiryTime = item.expiryTime
@@ -35,23 +36,23 @@ extension GooglePlayObservation {
             // Items bought by one order: the later ones are told apart by their Play product id.
             if orders.contains(where: { $0.orderId.sameBytes(as: orderId) }) { orderId += "/" + item.productId }
             var expiry: Instant?
-            if product.type == .autoRenewable {
+            if product.map({ $0.type == .autoRenewable }) ?? true {
                 expiry = subscription.subscriptionState.givesAccess ? expiryTime : min(expiryTime, readAt)
             }
             let start = Self.start(
-                ofOrder: orderId, productId: product.productId, startTime: startTime, readAt: readAt, previousOrders: previousOrders,
+                ofOrder: orderId, productId: productId, startTime: startTime, readAt: readAt, previousOrders: previousOrders,
                 previousState: previousState)
             let first = previousOrders.first { $0.orderId.sameBytes(as: orderId) }
             orders.append(
                 GooglePlayOrder(
-                    purchaseToken: purchaseToken, orderId: orderId, productId: product.productId, start: start,
+                    purchaseToken: purchaseToken, orderId: orderId, productId: productId, start: start,
                     expiry: expiry.map { max($0, start) }, environment: environment, refunded: first?.refunded,
                     refundIsProrated: first?.refundIsProrated ?? false, observed: first?.observed ?? readAt))
         }
         self.init(
             purchaseToken: purchaseToken, linkedPurchaseToken: subscription.linkedPurchaseToken, state: subscription.subscriptionState,
             acknowledged: subscription.acknowledged, obfuscatedExternalAccountId: subscription.obfuscatedExternalAccountId,
-            playProductId: subscription.lineItems[0].productId, orders: orders, unknownProductIds: unknown)
+            playProductId: subscription.lineItems.first?.productId ?? "", orders: orders, unknownProductIds: unknown)
     }
 
     /// What a read of a one-time product's token says, mapped onto the catalog (R18): a
@@ -59,7 +60,8 @@ extension GooglePlayObservation {
     /// product's type decides what it gives: a single issue, a pass, a free subscription); a
     /// cancelled one is that order refunded in full no later than `readAt` (R5.1; an earlier
     /// voided time stored for it stands); a pending one gives nothing. The quantity does not
-    /// multiply what it gives.
+    /// multiply what it gives. A product the catalog does not map is listed in
+    /// ``unknownProductIds`` and bought as an unknown product, as for subscriptions.
     /// - Parameters:
     ///   - playProductId: the Play product id the token was read for (the notification's `sku`).
     ///   - previousOrders: the token's orders Masthead stored from earlier reads.
@@ -70,22 +72,21 @@ extension GooglePlayObservation {
         var orders: [GooglePlayOrder] = []
         var unknown: [String] = []
         if let orderId = purchase.orderId, let purchaseTime = purchase.purchaseTime, purchase.purchaseState != .oneTimePending {
-            if let product = catalog.product(googlePlayProductId: playProductId, basePlanId: nil) {
-                let first = previousOrders.first { $0.orderId.sameBytes(as: orderId) }
-                var refunded = first?.refunded
-                var prorated = first?.refundIsProrated ?? false
-                if purchase.purchaseState == .oneTimeCanceled, refunded.map({ $0 > readAt }) ?? true {
-                    refunded = readAt
-                    prorated = false
-                }
-                orders.append(
-                    GooglePlayOrder(
-                        purchaseToken: purchaseToken, orderId: orderId, productId: product.productId, start: purchaseTime, expiry: nil,
-                        environment: purchase.isTestPurchase ? .sandbox : .production, refunded: refunded, refundIsProrated: prorated,
-                        observed: first?.observed ?? readAt))
-            } else {
-                unknown.append(playProductId)
+            let product = catalog.product(googlePlayProductId: playProductId, basePlanId: nil)
+            if product == nil { unknown.append(playProductId) }
+            let first = previousOrders.first { $0.orderId.sameBytes(as: orderId) }
+            var refunded = first?.refunded
+            var prorated = first?.refundIsProrated ?? false
+            if purchase.purchaseState == .oneTimeCanceled, refunded.map({ $0 > readAt }) ?? true {
+                refunded = readAt
+                prorated = false
             }
+            orders.append(
+                GooglePlayOrder(
+                    purchaseToken: purchaseToken, orderId: orderId,
+                    productId: product?.productId ?? GooglePlayOrder.unknownProductId(playProductId: playProductId, basePlanId: nil),
+                    start: purchaseTime, expiry: nil, environment: purchase.isTestPurchase ? .sandbox : .production, refunded: refunded,
+                    refundIsProrated: prorated, observed: first?.observed ?? readAt))
         }
         self.init(
             purchaseToken: purchaseToken, state: purchase.purchaseState, acknowledged: purchase.acknowledged,

@@ -27,6 +27,13 @@ final class CommitQueue: Sendable {
     /// Runs after a job, in its transaction or savepoint, given the writer's store and what the job changed.
     typealias AfterJob = @Sendable (any EntitlementStore, [Change]) throws -> Void
 
+    /// The installed hook, held in a struct: a closure held by a `Mutex` itself is wrapped in two
+    /// more reabstraction thunks each time `withLock` hands it out, so that calling it after a
+    /// million commits would go through two million thunks (and then overflow the stack).
+    private struct Hook: Sendable {
+        let run: AfterJob
+    }
+
     private struct Job: Sendable {
         let run: @Sendable (any EntitlementStore) throws -> [Change]
         let done: @Sendable (Result<[Change], any Error>) -> Void
@@ -43,7 +50,7 @@ final class CommitQueue: Sendable {
     private let maxBatch: Int
     /// Whether each transaction takes the outbox's lock first (the outbox is in use).
     let locksOutboxFirst: Bool
-    private let afterJob = Mutex<AfterJob?>(nil)
+    private let afterJob = Mutex<Hook?>(nil)
     let commits = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
 
@@ -117,7 +124,7 @@ final class CommitQueue: Sendable {
     /// Runs `hook` after every job committed from the next batch on (replacing the one installed
     /// before); an error it throws fails the job as the job's own would.
     func install(afterJob hook: @escaping AfterJob) {
-        afterJob.withLock { $0 = hook }
+        afterJob.withLock { $0 = Hook(run: hook) }
     }
 
     /// Commits what is queued, checkpoints the store (``StoreWriter/checkpoint()``), then
@@ -151,7 +158,7 @@ final class CommitQueue: Sendable {
 
     private func commit(_ batch: [Job], _ store: any EntitlementStore) {
         let results: [Result<[Change], any Error>]
-        let afterJob = self.afterJob.withLock { $0 }
+        let afterJob = self.afterJob.withLock { $0 }?.run
         do {
             results = try together(batch, store, afterJob) ?? separately(batch, store, afterJob)
             commits.add(1, ordering: .relaxed)

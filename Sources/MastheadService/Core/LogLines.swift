@@ -6,7 +6,14 @@ import Synchronization
 final class LogLines: Sendable {
     /// What begins each line: `consumption: `.
     private let prefix: String
-    private let sink: Mutex<@Sendable (String) -> Void>
+    private let sink: Mutex<Sink>
+
+    /// Where lines go, held in a struct: a closure held by a `Mutex` itself is wrapped in two more
+    /// reabstraction thunks each time `withLock` hands it out, so that each line would cost more
+    /// than the one before.
+    private struct Sink: Sendable {
+        let write: @Sendable (String) -> Void
+    }
 
     /// Lines begun with `prefix`, written to standard error.
     init(prefix: String) {
@@ -15,15 +22,15 @@ final class LogLines: Sendable {
             let bytes = Array((line + "\n").utf8)
             _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
         }
-        sink = Mutex(standardError)
+        sink = Mutex(Sink(write: standardError))
     }
 
     /// Sends the lines to `sink` instead (tests read them).
-    func send(to sink: @escaping @Sendable (String) -> Void) { self.sink.withLock { $0 = sink } }
+    func send(to sink: @escaping @Sendable (String) -> Void) { self.sink.withLock { $0 = Sink(write: sink) } }
 
     /// Writes one line.
     func note(_ line: String) {
-        let write = sink.withLock { $0 }
-        write(prefix + line)
+        let sink = sink.withLock { $0 }
+        sink.write(prefix + line)
     }
 }

@@ -23,9 +23,9 @@ extension EntitlementService {
     /// Wakes the delivery threads: this process has just committed messages into the outbox.
     public func outboundEnqueued() { outbound.wakeUp() }
 
-    /// One look at the outbox: prunes it when due, then delivers one message; answers whether
-    /// one was delivered (look again at once), false when none was due or the database failed
-    /// (wait).
+    /// One look at the outbox: prunes it when due, then delivers a batch of messages; answers
+    /// whether any was delivered (look again at once), false when none was due or the database
+    /// failed (wait).
     func deliverOutboundPass(_ deliverer: OutboundDeliverer, stopping: () -> Bool) -> Bool {
         do {
             if outbound.takePruning(monotonicMilliseconds: SystemClock.monotonicMilliseconds()) {
@@ -35,24 +35,26 @@ extension EntitlementService {
                 if pruned > 0 { outbound.note("deleted \(pruned) delivered or parked message(s) past their retention") }
             }
             guard !stopping() else { return false }
-            return try deliverer.deliverNext() != nil
+            return try !deliverer.deliver(upTo: OutboundDeliverer.batch, stopping: stopping).isEmpty
         } catch {
             outbound.note("cannot read or write the outbox: \(error)")
             return false
         }
     }
 
-    /// Claims the message due first, committed before it returns; nil when none is due. It is
-    /// not due again for `leaseMilliseconds` unless its outcome is recorded first.
-    func claimOutbound(leaseMilliseconds: Int64) throws -> OutboundDelivery? {
+    /// Claims the messages due first, at most `limit`, in one commit made before it returns;
+    /// empty when none is due. They are not due again for `leaseMilliseconds` unless their
+    /// outcomes are recorded first.
+    func claimOutbound(leaseMilliseconds: Int64, limit: Int) throws -> [OutboundDelivery] {
         let now = clock()
-        return try answerWrite { store in try store.claimOutbound(now: now, leaseUntil: now.adding(milliseconds: leaseMilliseconds)) }
+        return try answerWrite { store in try store.claimOutbound(now: now, leaseUntil: now.adding(milliseconds: leaseMilliseconds), limit: limit) }
     }
 
-    /// Records an attempt's outcome, committed before it returns; false when the claim had ended.
-    func recordOutbound(_ claimed: OutboundDelivery, outcome: OutboundOutcome) throws -> Bool {
+    /// Records attempts' outcomes in one commit made before it returns; for each, false when its
+    /// claim had ended.
+    func recordOutbound(_ attempts: [(claimed: OutboundDelivery, outcome: OutboundOutcome)]) throws -> [Bool] {
         let now = clock()
-        return try answerWrite { store in try store.recordOutbound(claimed, outcome: outcome, now: now) }
+        return try answerWrite { store in try attempts.map { attempt in try store.recordOutbound(attempt.claimed, outcome: attempt.outcome, now: now) } }
     }
 
     /// Replays one message (see ``OutboxStore/replayOutbound(id:now:)``); `completion` runs after
@@ -88,9 +90,12 @@ extension EntitlementService {
         return try answerWrite { store in try store.pruneOutbound(finishedBefore: cutoff) }
     }
 
-    /// A page of the outbox, newest first (see ``OutboxStore/outboundDeliveries(state:before:limit:)``).
+    /// A page of the outbox, newest first, without the bodies (see
+    /// ``OutboxStore/outboundDeliveries(state:before:limit:withBodies:)``).
     func outboundDeliveries(state: OutboundDelivery.State?, before: Int64?, limit: Int) throws -> [OutboundDelivery] {
-        try reader.withLock { reader throws -> [OutboundDelivery] in try reader.store.outboundDeliveries(state: state, before: before, limit: limit) }
+        try reader.withLock { reader throws -> [OutboundDelivery] in
+            try reader.store.outboundDeliveries(state: state, before: before, limit: limit, withBodies: false)
+        }
     }
 
     /// The outbox's backlog, read from the database; nil when it cannot be read.

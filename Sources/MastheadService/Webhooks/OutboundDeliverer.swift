@@ -4,17 +4,19 @@ import MastheadAppStore
 import MastheadCrypto
 import MastheadStorage
 
-/// Delivers the outbox's messages: claims the message due first (in the database, under a
-/// lease, so that no other worker of any instance sends it at the same time), POSTs it signed to
-/// its target, and records the outcome.
+/// Delivers the outbox's messages: claims a batch of the messages due first (in one commit,
+/// under a lease, so that no other worker of any instance sends them at the same time), POSTs
+/// each signed to its target, one after the other, and records their outcomes (in one commit):
+/// two commits through the writer for up to ``batch`` messages. Once a target gives no answer,
+/// the batch's later messages to it are not sent: they are retried with it.
 ///
 /// Any 2xx is delivered. Anything else (another status, a timeout, a refused connection, an
 /// answer longer than ``maxAnswerBytes``) is retried after ``backoff`` (10 s, doubled each
 /// attempt, at most an hour) while the retry would come within ``retryWindowMilliseconds`` (a
 /// day) of the message's enqueueing; otherwise it is parked (`failed`), visible and replayable.
 /// A message whose target is no longer configured is parked without being sent.
-/// A worker stopped mid-request leaves the claim to end with its lease (the request's timeout
-/// and a minute): the message is then sent again (at least once).
+/// A worker stopped mid-batch leaves the claims to end with their lease (the requests' timeouts
+/// and a minute): the messages are then sent again (at least once).
 struct OutboundDeliverer: Sendable {
     let service: EntitlementService
     let transport: HTTPSTransport
@@ -37,8 +39,12 @@ struct OutboundDeliverer: Sendable {
         secret = Array(service.configuration.webhookSecret.utf8)
     }
 
-    /// How long a claimed message is left to its worker: the request's timeout and a minute.
-    var leaseMilliseconds: Int64 { Int64(service.configuration.webhookTimeoutSeconds) * 1000 + 60_000 }
+    /// The most messages one claim takes.
+    static let batch = 16
+
+    /// How long `count` claimed messages are left to their worker: a request's timeout for each
+    /// and a minute.
+    func leaseMilliseconds(_ count: Int) -> Int64 { Int64(service.configuration.webhookTimeoutSeconds) * 1000 * Int64(count) + 60_000 }
 
     /// What one delivery came to.
     struct Attempt: Sendable {
@@ -47,23 +53,45 @@ struct OutboundDeliverer: Sendable {
     }
 
     /// Claims the message due first and delivers it; nil when none is due.
-    /// - Throws: when the database cannot be written (the claim, if taken, ends with its lease).
-    func deliverNext() throws -> Attempt? {
-        guard let claimed = try service.claimOutbound(leaseMilliseconds: leaseMilliseconds) else { return nil }
-        // A target taken out of the configuration is not sent to any more: its messages are parked.
-        let outcome =
-            isConfigured(claimed.message)
-            ? outcome(of: claimed, send(claimed)) : .failed(status: nil, error: Self.targetNotConfigured)
-        let recorded = try service.recordOutbound(claimed, outcome: outcome)
-        service.outbound.count(outcome, recorded: recorded)
-        // A delivery is counted, not logged: at thousands a second the log would hold nothing else.
-        let logged =
-            switch outcome {
-            case .delivered: !recorded
-            case .retry, .failed: true
+    func deliverNext() throws -> Attempt? { try deliver(upTo: 1).first }
+
+    /// Claims up to `limit` of the messages due first and delivers them, in the order they were
+    /// due; empty when none is due.
+    /// - Throws: when the database cannot be written (the claims, if taken, end with their lease).
+    /// Once `stopping` answers true, the batch's messages not yet sent are given back unsent.
+    func deliver(upTo limit: Int, stopping: () -> Bool = { false }) throws -> [Attempt] {
+        let batch = try service.claimOutbound(leaseMilliseconds: leaseMilliseconds(limit), limit: limit)
+        if batch.isEmpty { return [] }
+        var attempts: [Attempt] = []
+        // The targets that gave no answer in this batch, with the retry they got.
+        var silent: [String: Instant] = [:]
+        for claimed in batch {
+            let outcome: OutboundOutcome
+            if stopping() {
+                outcome = .notSent(next: service.clock())
+            } else if !isConfigured(claimed.message) {
+                // A target taken out of the configuration is not sent to any more: its messages are parked.
+                outcome = .failed(status: nil, error: Self.targetNotConfigured)
+            } else if let next = silent[claimed.message.target] {
+                outcome = .notSent(next: next)
+            } else {
+                outcome = self.outcome(of: claimed, send(claimed))
+                if case .retry(let next, nil, _) = outcome { silent[claimed.message.target] = next }
             }
-        if logged { service.outbound.note(Self.line(claimed, outcome, recorded: recorded)) }
-        return Attempt(claimed: claimed, outcome: outcome)
+            attempts.append(Attempt(claimed: claimed, outcome: outcome))
+        }
+        let recorded = try service.recordOutbound(attempts.map { ($0.claimed, $0.outcome) })
+        for (attempt, recorded) in zip(attempts, recorded) {
+            service.outbound.count(attempt.outcome, recorded: recorded)
+            // A delivery is counted, not logged: at thousands a second the log would hold nothing else.
+            let logged =
+                switch attempt.outcome {
+                case .delivered, .notSent: !recorded
+                case .retry, .failed: true
+                }
+            if logged { service.outbound.note(Self.line(attempt.claimed, attempt.outcome, recorded: recorded)) }
+        }
+        return attempts
     }
 
     /// The last error of a message parked because its target is no longer configured.
@@ -126,6 +154,7 @@ struct OutboundDeliverer: Sendable {
         case .delivered(let status): said = "delivered \(name): HTTP \(status)"
         case .retry(let next, _, let error): said = "\(name) failed, retried at \(next.milliseconds / 1000) (Unix seconds): \(error)"
         case .failed(_, let error): said = "parked \(name): \(error)"
+        case .notSent(let next): said = "\(name) not sent, given back due at \(next.milliseconds / 1000) (Unix seconds)"
         }
         return recorded ? said : said + "; not recorded: its claim had ended (another worker or a replay took it)"
     }

@@ -51,6 +51,8 @@ final class OutboundWorkers: Sendable {
             case .delivered: counters.delivered += 1
             case .retry: counters.retried += 1
             case .failed: counters.failed += 1
+            // Not an attempt: the claim was given back.
+            case .notSent: break
             }
         }
     }

@@ -109,7 +109,7 @@ extension ServiceRouter {
         writer.field("eventId", message.eventId)
         writer.field("orderingKey", message.orderingKey)
         writer.field("contentType", message.contentType)
-        writer.field("bodyBytes", Int64(message.body.count))
+        writer.field("bodyBytes", Int64(delivery.bodyBytes))
         writer.field("status", delivery.state.rawValue)
         writer.field("attempts", Int64(delivery.attempts))
         writer.field("enqueued", delivery.enqueued.description)

@@ -24,8 +24,10 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case grants
     /// `AppReceipt`: PKCS #7 bytes, signed content and base64 text of an app receipt.
     case appReceipt = "app-receipt"
-    /// The readers of Google Play's JSON (Pub/Sub push, developer notification, subscription and
-    /// one-time product reads, voided purchases), the mapping onto the catalog, then the rules.
+    /// Google Play: a JWKS document, a Pub/Sub push token verified with the test keys, or a
+    /// service account key file, as the first byte chooses; and the same bytes read as each of
+    /// Google's JSON bodies (Pub/Sub push, developer notification, subscription and one-time
+    /// product reads, voided purchases), mapped onto the catalog, then the rules.
     case googlePlay = "google-play"
 
     /// Feeds one input to the target.
@@ -40,7 +42,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .serverAPI: ServerAPIFuzzing.run(Array(bytes))
         case .grants: GrantsFuzzing.run(Array(bytes))
         case .appReceipt: AppReceiptFuzzing.run(Array(bytes))
-        case .googlePlay: GooglePlayFuzzing.run(Array(bytes))
+        case .googlePlay:
+            GooglePlayFuzzing.run(Array(bytes))
+            GooglePlayJSONFuzzing.run(Array(bytes))
         }
     }
 

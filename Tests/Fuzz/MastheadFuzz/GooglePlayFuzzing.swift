@@ -1,37 +1,42 @@
+import Foundation
 import Masthead
-import MastheadFormats
+import MastheadGooglePlay
 
-/// The Google Play decoders' target: the input read as each of Google's bodies (a Pub/Sub push
-/// and the notification it carries, a subscription or a one-time product read, a voided
-/// purchases page); a read is mapped onto the shipped catalog and decided, as the service does.
+/// The Google Play target: the first byte chooses the reader of the rest — a JWKS document
+/// (`GoogleSigningKeys`), a Pub/Sub push `Authorization` field (`PubSubPushVerifier` with the
+/// test keys), or a service account key file (`GoogleServiceAccount`).
 enum GooglePlayFuzzing {
-    static let readAt = Instant(milliseconds: 1_593_648_000_000)
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/google-play")
+
+    /// The audience and account the seed tokens carry.
+    static let audience = "https://masthead.example/v1/notifications/google-play"
+    static let serviceAccount = "pubsub-push@masthead-test.iam.gserviceaccount.com"
+    /// 2020-06-17T00:00:10Z: inside the seed tokens' hour.
+    static let now = Instant(milliseconds: 1_592_352_010_000)
+
+    static let verifier: PubSubPushVerifier = {
+        guard let jwks = FileManager.default.contents(atPath: folder.appendingPathComponent("jwks.json").path) else { fatalError("cannot read jwks.json") }
+        do {
+            return PubSubPushVerifier(audience: audience, serviceAccount: serviceAccount, keys: try GoogleSigningKeys(jwks: [UInt8](jwks)), refresh: nil)
+        } catch { fatalError("jwks.json: \(error)") }
+    }()
 
     static func run(_ bytes: [UInt8]) {
-        if let push = try? PubSubPush.decode(bytes) { _ = try? DeveloperNotification.decode(push.data) }
-        _ = try? DeveloperNotification.decode(bytes)
-        _ = try? VoidedPurchasesPage.decode(bytes)
-        if let subscription = try? SubscriptionPurchaseV2.decode(bytes) {
-            let first = GooglePlayObservation(subscription: subscription, purchaseToken: "fuzz", catalog: FormatsFuzzing.catalog, readAt: readAt)
-            // A second read of the same token, after a hold, with the first read's orders.
-            let again = GooglePlayObservation(
-                subscription: subscription, purchaseToken: "fuzz", catalog: FormatsFuzzing.catalog, readAt: readAt.adding(milliseconds: 1),
-                previousOrders: first.orders, previousState: .onHold)
-            for order in again.orders { precondition(order.expiry.map { $0 >= order.start } ?? true, "an order ending before it starts") }
-            evaluate(first.orders + again.orders)
+        guard let selector = bytes.first else { return }
+        let rest = Array(bytes.dropFirst())
+        switch selector % 3 {
+        case 0:
+            guard let keys = try? GoogleSigningKeys(jwks: rest) else { return }
+            precondition(!keys.keyIds.isEmpty, "a JWKS was accepted without a key")
+            for id in keys.keyIds { precondition(keys.key(id: id) != nil, "a listed kid has no key") }
+        case 1:
+            guard let identity = try? verifier.verify(authorization: String(decoding: rest, as: UTF8.self), now: now) else { return }
+            precondition(Array(identity.email.utf8) == Array(serviceAccount.utf8), "a token of another account was accepted")
+            precondition(identity.expires.milliseconds > now.milliseconds - PubSubPushVerifier.skewSeconds * 1000, "an expired token was accepted")
+        default:
+            guard let account = try? GoogleServiceAccount(keyFile: rest) else { return }
+            precondition(!account.clientEmail.isEmpty && !account.privateKeyId.isEmpty, "a key file was accepted without its email or key id")
         }
-        if let product = try? GooglePlayProductPurchase.decode(bytes) {
-            for playProductId in ["issue_2020_05", "pass_1m"] {
-                let observation = GooglePlayObservation(
-                    product: product, purchaseToken: "fuzz", playProductId: playProductId, catalog: FormatsFuzzing.catalog, readAt: readAt)
-                evaluate(observation.orders)
-            }
-        }
-    }
-
-    static func evaluate(_ orders: [GooglePlayOrder]) {
-        let history = PurchaseHistory(transactions: orders.map { $0.transaction(chainId: "fuzz") })
-        FormatsFuzzing.evaluate(history, environment: .production)
-        FormatsFuzzing.evaluate(history, environment: .sandbox)
     }
 }
