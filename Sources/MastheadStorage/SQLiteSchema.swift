@@ -220,10 +220,11 @@ enum SQLiteSchema {
         CREATE INDEX outbound_messages_parked ON outbound_messages (id) WHERE state = 'failed';
         """,
         // Google Play (R18): each purchase token as its newest read gave it (the JSON body kept),
-        // the chain it belongs to through `linked_purchase_token` (`chain_id`: the chain's first
-        // order), its user (NULL until linked), and its acknowledgement (`ack_next_ms` NULL when
-        // none is owed); each order observed, with its void; the voids Google reported, kept also
-        // for orders not read yet; the Pub/Sub message ids received, kept seven days.
+        // the chain it belongs to through `linked_purchase_token` (`chain_id`: the first order of
+        // the chain's first token), its user (NULL until linked), and its acknowledgement
+        // (`ack_next_ms` NULL when none is owed); each order observed, with its refund, found also
+        // by order id; the voids Google reported, the earliest per order, kept also for orders not
+        // read yet; the Pub/Sub message ids received, kept seven days.
         """
         CREATE TABLE google_play_purchases (
             purchase_token TEXT PRIMARY KEY, package_name TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('subscription', 'product')),
