@@ -118,14 +118,20 @@ public final class GoogleAccessTokens: Sendable {
                 let (token, expiresIn) = try fetch(deadline: deadline)
                 let margin = min(Self.renewalMarginSeconds, expiresIn / 2)
                 let renewAt = clock().adding(milliseconds: (expiresIn - margin) * 1000)
-                state.withLock { $0.current = (token, renewAt) }
                 result = .success(token)
+                state.withLock { state in
+                    state.current = (token, renewAt)
+                    state.failure = nil
+                    state.asking = nil
+                }
             } catch {
                 let until = clock().adding(milliseconds: Self.failureCacheSeconds * 1000)
-                state.withLock { $0.failure = (error, until) }
                 result = .failure(error)
+                state.withLock { state in
+                    state.failure = (error, until)
+                    state.asking = nil
+                }
             }
-            state.withLock { $0.asking = nil }
             asking.finish(result)
             return try result.get()
         }
