@@ -1,5 +1,7 @@
+import Dispatch
 import Masthead
 import MastheadAppStore
+import MastheadClock
 import MastheadCrypto
 import MastheadJSON
 import Synchronization
@@ -12,10 +14,13 @@ import Synchronization
 /// private_key_id}` and the claims `iss` (the client email), `scope`
 /// (`https://www.googleapis.com/auth/androidpublisher`), `aud` (the token URL), `iat` (now) and
 /// `exp` (an hour later), signed with the account's key. The answer's `access_token` is used
-/// until ``renewalMarginSeconds`` before its `expires_in` ends; then the first caller asks for a
-/// new one while the others wait for it (one request at a time), and callers with a usable token
-/// never wait. 429, 5xx and network failures are retried as the client's requests are; a 400,
-/// 401 or 403 (`invalid_grant`, a revoked key) is
+/// until ``renewalMarginSeconds`` before its `expires_in` ends (a token of 2 minutes or less:
+/// until half its life is left); then the first caller asks for a new one while the others wait
+/// for its outcome, success or failure (one request at a time, no lock held while it is under
+/// way), and callers with a usable token never wait. A failure is given to every call for
+/// ``failureCacheSeconds`` after it, without asking again. 429, 5xx and network failures are
+/// retried as the client's requests are, within the call's deadline; a 400, 401 or 403
+/// (`invalid_grant`, a revoked key) is
 /// ``GooglePlayError/notAuthorized(endpoint:status:account:detail:)`` naming the account.
 public final class GoogleAccessTokens: Sendable {
     /// The scope the tokens are asked for.
@@ -26,6 +31,8 @@ public final class GoogleAccessTokens: Sendable {
     public static let assertionLifetimeSeconds: Int64 = 3600
     /// A token with less than this left is not used again.
     public static let renewalMarginSeconds: Int64 = 60
+    /// How long a failure to get a token is answered again without asking.
+    public static let failureCacheSeconds: Int64 = 10
     /// The name of the token endpoint in errors.
     static let endpoint = "OAuth 2.0 token (JWT-bearer grant)"
 
@@ -36,10 +43,41 @@ public final class GoogleAccessTokens: Sendable {
     let clock: @Sendable () -> Instant
     let retries: GooglePlayClient.Retries
     let sleep: @Sendable (Int) -> Void
-    /// The token in use and when it stops being used.
-    private let current = Mutex<(token: String, renewAt: Instant)?>(nil)
-    /// Held while a token is asked for: one request at a time.
-    private let asking = Mutex<Void>(())
+    private let state = Mutex(State())
+
+    /// The token in use, the last failure, the request under way.
+    private struct State {
+        /// The token in use and when it stops being used.
+        var current: (token: String, renewAt: Instant)?
+        /// The last failure and when it stops being answered.
+        var failure: (error: GooglePlayError, until: Instant)?
+        /// The request under way, whose outcome every caller waiting shares.
+        var asking: Asking?
+    }
+
+    /// One request for a token, and its outcome once known.
+    private final class Asking: Sendable {
+        private let done = DispatchGroup()
+        private let outcome = Mutex<Result<String, GooglePlayError>?>(nil)
+
+        init() { done.enter() }
+
+        func finish(_ result: Result<String, GooglePlayError>) {
+            outcome.withLock { $0 = result }
+            done.leave()
+        }
+
+        /// The outcome, waiting for it until `deadline` (monotonic milliseconds) at most; nil past it.
+        func wait(until deadline: Int64?) -> Result<String, GooglePlayError>? {
+            if let deadline {
+                let left = deadline - SystemClock.monotonicMilliseconds()
+                guard left > 0, done.wait(timeout: .now() + .milliseconds(Int(clamping: left))) == .success else { return nil }
+            } else {
+                done.wait()
+            }
+            return outcome.withLock { $0 }
+        }
+    }
 
     init(
         account: GoogleServiceAccount, tokenURL: String, allowHTTP: Bool, transport: HTTPSTransport, clock: @escaping @Sendable () -> Instant,
@@ -54,37 +92,55 @@ public final class GoogleAccessTokens: Sendable {
         self.sleep = sleep
     }
 
-    /// A usable access token: the cached one, or a new one.
-    func token() throws(GooglePlayError) -> String {
-        if let token = usable() { return token }
-        let result: Result<String, GooglePlayError> = asking.withLock { _ in
-            // Another caller may have fetched one while this one waited.
-            if let token = usable() { return .success(token) }
-            do throws(GooglePlayError) {
-                let (token, expiresIn) = try fetch()
-                let renewAt = clock().adding(milliseconds: (expiresIn - Self.renewalMarginSeconds) * 1000)
-                current.withLock { $0 = (token, renewAt) }
-                return .success(token)
-            } catch {
-                return .failure(error)
-            }
+    /// A usable access token: the cached one, the one another caller is asking for, or a new one.
+    /// - Parameter deadline: the latest end of the wait and the request (monotonic milliseconds).
+    func token(deadline: Int64? = nil) throws(GooglePlayError) -> String {
+        let now = clock()
+        enum Next { case answer(Result<String, GooglePlayError>), wait(Asking), ask(Asking) }
+        let next: Next = state.withLock { state in
+            if let current = state.current, now < current.renewAt { return .answer(.success(current.token)) }
+            if let failure = state.failure, now < failure.until { return .answer(.failure(failure.error)) }
+            if let asking = state.asking { return .wait(asking) }
+            let asking = Asking()
+            state.asking = asking
+            return .ask(asking)
         }
-        return try result.get()
+        switch next {
+        case .answer(let result): return try result.get()
+        case .wait(let asking):
+            guard let result = asking.wait(until: deadline) else {
+                throw .unavailable(endpoint: Self.endpoint, attempts: 0, last: "no access token before the call's deadline")
+            }
+            return try result.get()
+        case .ask(let asking):
+            let result: Result<String, GooglePlayError>
+            do throws(GooglePlayError) {
+                let (token, expiresIn) = try fetch(deadline: deadline)
+                let margin = min(Self.renewalMarginSeconds, expiresIn / 2)
+                let renewAt = clock().adding(milliseconds: (expiresIn - margin) * 1000)
+                result = .success(token)
+                state.withLock { state in
+                    state.current = (token, renewAt)
+                    state.failure = nil
+                    state.asking = nil
+                }
+            } catch {
+                let until = clock().adding(milliseconds: Self.failureCacheSeconds * 1000)
+                result = .failure(error)
+                state.withLock { state in
+                    state.failure = (error, until)
+                    state.asking = nil
+                }
+            }
+            asking.finish(result)
+            return try result.get()
+        }
     }
 
     /// Drops `token` when it is the one in use (Google refused it): the next call asks for a new one.
     func discard(_ token: String) {
-        current.withLock { current in
-            if current?.token == token { current = nil }
-        }
-    }
-
-    /// The cached token while it is usable.
-    private func usable() -> String? {
-        let now = clock()
-        return current.withLock { current in
-            guard let current, now < current.renewAt else { return nil }
-            return current.token
+        state.withLock { state in
+            if let current = state.current, current.token.sameBytes(as: token) { state.current = nil }
         }
     }
 
@@ -115,7 +171,7 @@ public final class GoogleAccessTokens: Sendable {
     }
 
     /// Asks the token endpoint for a token; the token and its lifetime in seconds.
-    private func fetch() throws(GooglePlayError) -> (String, Int64) {
+    private func fetch(deadline: Int64?) throws(GooglePlayError) -> (String, Int64) {
         try GooglePlayClient.checkURL(tokenURL, setting: "googlePlayTokenURL", allowHTTP: allowHTTP)
         var attempt = 0
         while true {
@@ -126,12 +182,14 @@ public final class GoogleAccessTokens: Sendable {
                 method: "POST", url: tokenURL, headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
                 body: Array(body.utf8))
             let response: HTTPSTransport.Response
-            switch transport.send(request) {
+            switch transport.send(request, deadline: deadline) {
             case .failure(.tooLarge(_, let limit)): throw .answerTooLarge(endpoint: Self.endpoint, limit: limit)
+            case .failure(.invalidURL): throw .invalidBaseURL(setting: "googlePlayTokenURL", url: tokenURL)
             case .failure(let failure):
                 let last = GooglePlayClient.failureText(failure)
-                guard attempt < retries.attempts else { throw .unavailable(endpoint: Self.endpoint, attempts: attempt, last: last) }
-                sleep(GooglePlayClient.backoff(attempt, retries))
+                try GooglePlayClient.pause(GooglePlayClient.backoff(attempt, retries), attempt, retries, deadline, sleep) {
+                    .unavailable(endpoint: Self.endpoint, attempts: attempt, last: last)
+                }
                 continue
             case .success(let answer): response = answer
             }
@@ -141,13 +199,13 @@ public final class GoogleAccessTokens: Sendable {
                 throw .notAuthorized(
                     endpoint: Self.endpoint, status: response.status, account: account.clientEmail, detail: GooglePlayClient.googleMessage(response.body))
             case 429:
-                guard attempt < retries.attempts else {
-                    throw .rateLimited(endpoint: Self.endpoint, attempts: attempt, retryAfterSeconds: response.retryAfterSeconds)
+                try GooglePlayClient.pause(GooglePlayClient.wait(attempt, retryAfter: response.retryAfterSeconds, retries), attempt, retries, deadline, sleep) {
+                    .rateLimited(endpoint: Self.endpoint, attempts: attempt, retryAfterSeconds: response.retryAfterSeconds)
                 }
-                sleep(GooglePlayClient.wait(attempt, retryAfter: response.retryAfterSeconds, retries))
             case 500...:
-                guard attempt < retries.attempts else { throw .unavailable(endpoint: Self.endpoint, attempts: attempt, last: "HTTP \(response.status)") }
-                sleep(GooglePlayClient.backoff(attempt, retries))
+                try GooglePlayClient.pause(GooglePlayClient.backoff(attempt, retries), attempt, retries, deadline, sleep) {
+                    .unavailable(endpoint: Self.endpoint, attempts: attempt, last: "HTTP \(response.status)")
+                }
             default:
                 throw .refused(endpoint: Self.endpoint, status: response.status, detail: GooglePlayClient.googleMessage(response.body))
             }
@@ -158,7 +216,9 @@ public final class GoogleAccessTokens: Sendable {
     /// carries it), `expires_in` (1 s to a day), `token_type` `Bearer` when present.
     static func read(_ body: [UInt8]) throws(GooglePlayError) -> (String, Int64) {
         let document: JSONDocument
-        do { document = try JSONDocument(parsing: body, maxDepth: 16) } catch { throw .unreadableAnswer(endpoint: endpoint, reason: "\(error)") }
+        do { document = try JSONDocument(parsing: body, maxDepth: 16) } catch {
+            throw .unreadableAnswer(endpoint: endpoint, reason: PeerText.shown("\(error)", limit: 200))
+        }
         let root = document.root
         guard root.kind == .object else { throw .unreadableAnswer(endpoint: endpoint, reason: "$ is not a JSON object") }
         guard let token = root.member("access_token")?.string, !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
@@ -168,7 +228,10 @@ public final class GoogleAccessTokens: Sendable {
             throw .unreadableAnswer(endpoint: endpoint, reason: "$.expires_in is missing or not a whole number of seconds from 1 to 86400")
         }
         if let type = root.member("token_type") {
-            guard let name = type.string, name.lowercased() == "bearer" else { throw .unreadableAnswer(endpoint: endpoint, reason: "$.token_type is not Bearer") }
+            // The type's name is case-insensitive (RFC 6749 §5.1): its ASCII letters in either case.
+            guard let name = type.withStringBytes({ Array($0) }), name.map({ $0 | 0x20 }) == Array("bearer".utf8) else {
+                throw .unreadableAnswer(endpoint: endpoint, reason: "$.token_type is not Bearer")
+            }
         }
         return (token, expiresIn)
     }

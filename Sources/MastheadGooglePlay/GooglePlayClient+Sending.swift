@@ -1,49 +1,67 @@
 import MastheadAppStore
+import MastheadClock
 import MastheadJSON
 
 /// One request of the Play Developer API client, and how it is retried.
 extension GooglePlayClient {
     /// Sends `method path` (path and query, percent-encoded) to ``apiURL`` until it answers 2xx;
-    /// the body then.
+    /// the body then. Every exchange, wait and the access token's request end by one deadline,
+    /// ``Retries/deadlineMilliseconds`` from the call's start; a 401 is tried once more with a new
+    /// access token.
     func send(method: String, path: String, endpoint: String) throws(GooglePlayError) -> [UInt8] {
         try Self.checkURL(apiURL, setting: "googlePlayAPIURL", allowHTTP: allowHTTP)
+        let deadline = SystemClock.monotonicMilliseconds() + Int64(retries.deadlineMilliseconds)
         var attempt = 0
+        var renewedAfter401 = false
         while true {
             attempt += 1
-            let token = try tokens.token()
+            let token = try tokens.token(deadline: deadline)
             let request = HTTPSTransport.Request(
                 method: method, url: apiURL + path, headers: [("Authorization", "Bearer " + token), ("Accept", "application/json")])
             let response: HTTPSTransport.Response
-            switch transport.send(request) {
+            switch transport.send(request, deadline: deadline) {
             case .failure(.tooLarge(_, let limit)): throw .answerTooLarge(endpoint: endpoint, limit: limit)
+            case .failure(.invalidURL): throw .invalidBaseURL(setting: "googlePlayAPIURL", url: apiURL)
             case .failure(let failure):
                 // The description names the URL, which holds the purchase token: not repeated.
                 let last = Self.failureText(failure)
-                guard attempt < retries.attempts else { throw .unavailable(endpoint: endpoint, attempts: attempt, last: last) }
-                sleep(Self.backoff(attempt, retries))
+                try Self.pause(Self.backoff(attempt, retries), attempt, retries, deadline, sleep) { .unavailable(endpoint: endpoint, attempts: attempt, last: last) }
                 continue
             case .success(let answer): response = answer
             }
             switch response.status {
             case 200..<300: return response.body
+            case 401 where !renewedAfter401:
+                // The token may have been revoked or expired early: once more with a new one.
+                tokens.discard(token)
+                renewedAfter401 = true
+                attempt -= 1
             case 401, 403:
                 tokens.discard(token)
                 throw .notAuthorized(endpoint: endpoint, status: response.status, account: account.clientEmail, detail: Self.googleMessage(response.body))
             case 404, 410: throw .purchaseNotFound(endpoint: endpoint, status: response.status)
             case 429:
-                guard attempt < retries.attempts else {
-                    throw .rateLimited(endpoint: endpoint, attempts: attempt, retryAfterSeconds: response.retryAfterSeconds)
+                try Self.pause(Self.wait(attempt, retryAfter: response.retryAfterSeconds, retries), attempt, retries, deadline, sleep) {
+                    .rateLimited(endpoint: endpoint, attempts: attempt, retryAfterSeconds: response.retryAfterSeconds)
                 }
-                sleep(Self.wait(attempt, retryAfter: response.retryAfterSeconds, retries))
             case 500...:
-                guard attempt < retries.attempts else {
-                    throw .unavailable(endpoint: endpoint, attempts: attempt, last: "HTTP \(response.status)" + (Self.googleMessage(response.body).map { ": \($0)" } ?? ""))
+                try Self.pause(Self.backoff(attempt, retries), attempt, retries, deadline, sleep) {
+                    .unavailable(endpoint: endpoint, attempts: attempt, last: "HTTP \(response.status)" + (Self.googleMessage(response.body).map { ": \($0)" } ?? ""))
                 }
-                sleep(Self.backoff(attempt, retries))
             default:
                 throw .refused(endpoint: endpoint, status: response.status, detail: Self.googleMessage(response.body))
             }
         }
+    }
+
+    /// Waits `milliseconds` before try `attempt + 1`, or throws `failure` when `attempt` was the
+    /// last try or the wait would end at or past `deadline` (monotonic milliseconds).
+    static func pause(
+        _ milliseconds: Int, _ attempt: Int, _ retries: Retries, _ deadline: Int64?, _ sleep: (Int) -> Void, _ failure: () -> GooglePlayError
+    ) throws(GooglePlayError) {
+        guard attempt < retries.attempts else { throw failure() }
+        if let deadline, SystemClock.monotonicMilliseconds() + Int64(milliseconds) >= deadline { throw failure() }
+        sleep(milliseconds)
     }
 
     /// The wait before try `attempt + 1`: the backoff doubled per try, capped.

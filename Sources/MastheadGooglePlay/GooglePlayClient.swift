@@ -8,13 +8,17 @@ public import MastheadAppStore
 ///
 /// - Every request carries an access token from the OAuth 2.0 JWT-bearer grant
 ///   (``GoogleAccessTokens``): cached until 60 s before its expiry, one refresh at a time.
-/// - Path segments (package name, product id, purchase token) are percent-encoded: only
+/// - A purchase token must be 1 to ``maxPurchaseTokenBytes`` of `A–Z a–z 0–9 . _ -`, and not
+///   `.` or `..`: another is refused with ``GooglePlayError/invalidRequest(endpoint:reason:)``
+///   before any request. The package name and product id are percent-encoded: only
 ///   `A–Z a–z 0–9 - . _` are written as they are (a segment of dots only is encoded too, so it
 ///   never reads as `.` or `..`); an empty one is not sent.
 /// - HTTP 429, 5xx and network failures are retried, at most ``Retries/attempts`` tries in all,
 ///   waiting ``Retries/backoffMilliseconds`` doubled per try, or what `Retry-After` asks; no
-///   wait is longer than ``Retries/maxWaitMilliseconds``.
-/// - HTTP 401 or 403 drops the access token and fails with
+///   wait is longer than ``Retries/maxWaitMilliseconds``, and a call ends by its deadline
+///   (``Retries/deadlineMilliseconds``). A URL the transport cannot send is not retried.
+/// - HTTP 401 drops the access token and tries once more with a new one; a second 401, or a
+///   403, drops the token and fails with
 ///   ``GooglePlayError/notAuthorized(endpoint:status:account:detail:)`` naming the service
 ///   account (never a token); 404 or 410 with ``GooglePlayError/purchaseNotFound(endpoint:status:)``.
 /// - An answer is bounded by the transport's ``HTTPSTransport/maxResponseBytes``.
@@ -30,6 +34,9 @@ public final class GooglePlayClient: Sendable {
         public var backoffMilliseconds = 500
         /// The longest wait before a retry: a longer `Retry-After` is cut to it.
         public var maxWaitMilliseconds = 30_000
+        /// How long one call may take in all, its access token, tries and waits included: no
+        /// exchange or wait goes past it.
+        public var deadlineMilliseconds = 60_000
 
         /// The defaults.
         public init() {}
@@ -45,6 +52,8 @@ public final class GooglePlayClient: Sendable {
     public let allowHTTP: Bool
     /// How many tries and how long the waits.
     public let retries: Retries
+    /// The longest purchase token sent (Google's are about 150 bytes).
+    public static let maxPurchaseTokenBytes = 512
     let transport: HTTPSTransport
     let tokens: GoogleAccessTokens
     let sleep: @Sendable (Int) -> Void
@@ -90,7 +99,7 @@ public final class GooglePlayClient: Sendable {
     /// `…/applications/{packageName}/purchases/subscriptionsv2/tokens/{token}`; the JSON body as sent.
     public func subscription(packageName: String, token: String) throws(GooglePlayError) -> [UInt8] {
         let name = "purchases.subscriptionsv2.get (\(packageName))"
-        let path = try applicationPath(packageName, name) + "/purchases/subscriptionsv2/tokens/" + Self.segment(token, name)
+        let path = try applicationPath(packageName, name) + "/purchases/subscriptionsv2/tokens/" + Self.purchaseToken(token, name)
         return try send(method: "GET", path: path, endpoint: name)
     }
 
@@ -98,7 +107,7 @@ public final class GooglePlayClient: Sendable {
     /// `…/applications/{packageName}/purchases/products/{productId}/tokens/{token}`; the JSON body as sent.
     public func product(packageName: String, productId: String, token: String) throws(GooglePlayError) -> [UInt8] {
         let name = "purchases.products.get (\(packageName), \(productId))"
-        let path = try applicationPath(packageName, name) + "/purchases/products/" + Self.segment(productId, name) + "/tokens/" + Self.segment(token, name)
+        let path = try applicationPath(packageName, name) + "/purchases/products/" + Self.segment(productId, name) + "/tokens/" + Self.purchaseToken(token, name)
         return try send(method: "GET", path: path, endpoint: name)
     }
 
@@ -109,7 +118,7 @@ public final class GooglePlayClient: Sendable {
         let name = "purchases.subscriptions.acknowledge (\(packageName), \(productId))"
         let path =
             try applicationPath(packageName, name) + "/purchases/subscriptions/" + Self.segment(productId, name) + "/tokens/"
-            + Self.segment(token, name) + ":acknowledge"
+            + Self.purchaseToken(token, name) + ":acknowledge"
         _ = try send(method: "POST", path: path, endpoint: name)
     }
 
@@ -120,7 +129,7 @@ public final class GooglePlayClient: Sendable {
         let name = "purchases.products.acknowledge (\(packageName), \(productId))"
         let path =
             try applicationPath(packageName, name) + "/purchases/products/" + Self.segment(productId, name) + "/tokens/"
-            + Self.segment(token, name) + ":acknowledge"
+            + Self.purchaseToken(token, name) + ":acknowledge"
         _ = try send(method: "POST", path: path, endpoint: name)
     }
 
@@ -143,6 +152,30 @@ public final class GooglePlayClient: Sendable {
     /// `/androidpublisher/v3/applications/{packageName}`.
     private func applicationPath(_ packageName: String, _ endpoint: String) throws(GooglePlayError) -> String {
         "/androidpublisher/v3/applications/" + (try Self.segment(packageName, endpoint))
+    }
+
+    /// A purchase token as its path segment: 1 to ``maxPurchaseTokenBytes`` of `A–Z a–z 0–9 . _ -`,
+    /// not `.` or `..`.
+    /// - Throws: ``GooglePlayError/invalidRequest(endpoint:reason:)`` naming the purchase token
+    ///   (never quoting it).
+    static func purchaseToken(_ token: String, _ endpoint: String) throws(GooglePlayError) -> String {
+        let bytes = token.utf8
+        guard (1...maxPurchaseTokenBytes).contains(bytes.count) else {
+            throw .invalidRequest(endpoint: endpoint, reason: "the purchase token is \(bytes.count) bytes; it must be 1 to \(maxPurchaseTokenBytes)")
+        }
+        let allowed = bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+                true
+            default: false
+            }
+        }
+        guard allowed else { throw .invalidRequest(endpoint: endpoint, reason: "the purchase token holds a character other than A-Z a-z 0-9 . _ -") }
+        guard token.utf8.count > 2 || !token.utf8.allSatisfy({ $0 == UInt8(ascii: ".") }) else {
+            throw .invalidRequest(endpoint: endpoint, reason: "the purchase token is a dot segment (\".\" or \"..\")")
+        }
+        return token
     }
 
     /// A path segment, percent-encoded; a segment of dots only has its dots encoded.

@@ -6,8 +6,9 @@ public enum GooglePlayError: Error, Sendable, Hashable, CustomStringConvertible 
     case pushRefused(PushRefusal)
     /// A JWKS document that holds no usable key, or is not a JWKS.
     case invalidJWKS(reason: String)
-    /// Google's signing keys could not be fetched (from `url`), so a token signed with a key not
-    /// yet known could not be checked.
+    /// Google's signing keys could not be fetched (from `url`), or are being fetched in the
+    /// background, so a token signed with a key not yet known could not be checked: a temporary
+    /// failure (the push may be delivered again later).
     case signingKeysUnavailable(url: String, reason: String)
     /// A service account key file that cannot be used: what is wrong (a missing field named;
     /// never the key's text).

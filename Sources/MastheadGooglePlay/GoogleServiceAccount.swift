@@ -33,7 +33,7 @@ public struct GoogleServiceAccount: Sendable {
         let root = document.root
         guard root.kind == .object else { throw .invalidServiceAccount(reason: "$ is not a JSON object") }
         if let type = root.member("type") {
-            guard type.stringEquals("service_account") else { throw .invalidServiceAccount(reason: "$.type is not \"service_account\"") }
+            guard type.withStringBytes({ $0.elementsEqual("service_account".utf8) }) == true else { throw .invalidServiceAccount(reason: "$.type is not \"service_account\"") }
         }
         let missing = ["client_email", "private_key_id", "private_key"].filter { name in
             guard let value = root[name], let text = value.string else { return true }

@@ -1,4 +1,6 @@
+import Dispatch
 public import Masthead
+public import MastheadClock
 import MastheadCrypto
 import MastheadJSON
 import Synchronization
@@ -23,26 +25,33 @@ public struct PubSubPushIdentity: Sendable, Hashable {
 /// Verifies a Pub/Sub push request's `Authorization: Bearer` token, as Google documents for
 /// authenticated push: an OIDC ID token (a JWT) signed by Google.
 ///
-/// In order: the header field is `Bearer` and a token of at most ``maxTokenBytes``; three
-/// base64url parts, header and payload JSON objects (strict JSON: a repeated member is refused),
-/// no `crit`; `alg` exactly `RS256` (`none`, `HS256`, `ES256`… refused); `kid` a key of Google's
-/// (an unknown one asks `refresh` once, at most once per ``refreshIntervalMilliseconds``, then is
-/// refused); the signature; `iss` `https://accounts.google.com` or `accounts.google.com`; `aud`
+/// In order: the header field is `Bearer`, one space, and a token of at most ``maxTokenBytes``;
+/// three base64url parts, header and payload JSON objects (strict JSON: a repeated member is
+/// refused), no `crit`; `alg` exactly `RS256` (`none`, `HS256`, `ES256`… refused); `kid` a key of
+/// Google's; the signature; `iss` `https://accounts.google.com` or `accounts.google.com`; `aud`
 /// the configured audience (a string: Pub/Sub never sends an array); `email` the configured service
 /// account and `email_verified` the JSON `true`; `exp` not passed and `iat` (and `nbf`, when
 /// present) not in the future, each with ``skewSeconds`` of tolerance. Identifiers are compared as
 /// their exact bytes.
 ///
-/// The fetch runs on the calling thread; while it is under way, and for the rest of the minute,
-/// other unknown `kid`s are refused at once (Pub/Sub retries a refused push). Refreshed keys
-/// replace the previously refreshed ones; the keys given at creation stay (the operator
-/// configured them). Safe to use from several threads at once.
+/// Keys: those read from a configured JWKS file are trusted for good. Fetched keys (`refresh`)
+/// replace the previously fetched ones as a whole and are trusted for twice the `max-age` of
+/// Google's `Cache-Control` (see ``GoogleSigningKeys/trustSeconds``), or a day without one,
+/// measured on the monotonic clock; ``refreshIfDue()`` fetches them again from half that age on.
+///
+/// `verify` never fetches on its own thread (it is called from an HTTP event loop): a `kid` that
+/// is not known starts one fetch in the background (at most one at a time, at most once per
+/// ``refreshIntervalMilliseconds``) and is refused at once with
+/// ``GooglePlayError/signingKeysUnavailable(url:reason:)``, a temporary failure (Pub/Sub
+/// delivers the push again later). A `kid` still unknown after a fetch that ended within the
+/// interval is ``PushRefusal/unknownKey(id:)``. A fetch's keys never replace those of a fetch
+/// started after it. Safe to use from several threads at once.
 public final class PubSubPushVerifier: Sendable {
     /// The longest token accepted (Google's are about 1 KB).
     public static let maxTokenBytes = 8 << 10
     /// The clock difference tolerated on `exp`, `iat` and `nbf`.
     public static let skewSeconds: Int64 = 60
-    /// The shortest time between two fetches of Google's keys for an unknown `kid`.
+    /// The shortest time between the starts of two fetches of Google's keys.
     public static let refreshIntervalMilliseconds: Int64 = 60_000
 
     /// The issuers Google's ID tokens carry.
@@ -52,71 +61,176 @@ public final class PubSubPushVerifier: Sendable {
     public let audience: String
     /// The `email` accepted.
     public let serviceAccount: String
-    private let configuredKeys: GoogleSigningKeys
+    private let configuredKeys: GoogleSigningKeys?
     private let refresh: (@Sendable () throws -> GoogleSigningKeys)?
-    /// The keys in use, and when a refresh was last started.
-    private let state: Mutex<(keys: GoogleSigningKeys, lastRefresh: Instant?)>
+    private let monotonicClock: @Sendable () -> Int64
+    private let runInBackground: @Sendable (@escaping @Sendable () -> Void) -> Void
+    private let state: Mutex<KeyState>
+
+    /// Fetched keys, and the fetches.
+    private struct KeyState {
+        /// The keys of the newest fetch that ended well, and when it started (monotonic milliseconds).
+        var fetched: (keys: GoogleSigningKeys, at: Int64)?
+        /// The number of the last fetch started, and of the fetch whose keys are in `fetched`.
+        var startedGeneration: UInt64 = 0
+        var installedGeneration: UInt64 = 0
+        /// Whether a fetch is under way.
+        var fetching = false
+        /// When the last fetch started (monotonic milliseconds).
+        var lastStart: Int64?
+        /// Why the last fetch failed; nil when it succeeded.
+        var lastFailure: GooglePlayError?
+    }
 
     /// Creates a verifier.
     /// - Parameters:
-    ///   - audience: the `aud` the push subscription is configured with (`googlePlayPubSubAudience`).
-    ///   - serviceAccount: the push subscription's service account email (`googlePlayPubSubServiceAccount`).
-    ///   - keys: Google's signing keys to start with (a configured JWKS file, or a first fetch).
+    ///   - audience: the `aud` the push subscription is configured with (`googlePlayPubSubAudience`);
+    ///     must not be empty (a precondition).
+    ///   - serviceAccount: the push subscription's service account email
+    ///     (`googlePlayPubSubServiceAccount`); must not be empty (a precondition).
+    ///   - keys: Google's signing keys to start with: a configured JWKS file's (trusted for good), or
+    ///     a first ``GoogleSigningKeys/fetch(from:allowHTTP:transport:)`` (trusted as fetched keys are).
     ///   - refresh: fetches Google's current keys (``GoogleSigningKeys/fetch(from:allowHTTP:transport:)``);
     ///     nil when keys are only configured.
-    public init(audience: String, serviceAccount: String, keys: GoogleSigningKeys, refresh: (@Sendable () throws -> GoogleSigningKeys)?) {
+    ///   - monotonicClock: milliseconds on a clock that never goes back, for the keys' age and the
+    ///     interval between fetches (default: `SystemClock.monotonicMilliseconds`).
+    ///   - runInBackground: runs a fetch `verify` starts off the verifying thread (default: a
+    ///     global dispatch queue).
+    public init(
+        audience: String, serviceAccount: String, keys: GoogleSigningKeys, refresh: (@Sendable () throws -> GoogleSigningKeys)?,
+        monotonicClock: @escaping @Sendable () -> Int64 = SystemClock.monotonicMilliseconds,
+        runInBackground: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
+    ) {
+        precondition(!audience.isEmpty, "PubSubPushVerifier: the audience is empty")
+        precondition(!serviceAccount.isEmpty, "PubSubPushVerifier: the service account is empty")
         self.audience = audience
         self.serviceAccount = serviceAccount
-        configuredKeys = keys
         self.refresh = refresh
-        state = Mutex((keys, nil))
+        self.monotonicClock = monotonicClock
+        self.runInBackground = runInBackground ?? { DispatchQueue.global().async(execute: $0) }
+        var initial = KeyState()
+        if keys.wasFetched {
+            configuredKeys = nil
+            initial.fetched = (keys, monotonicClock())
+        } else {
+            configuredKeys = keys
+        }
+        state = Mutex(initial)
     }
 
-    /// The ids of the keys in use.
-    public var keyIds: [String] { state.withLock { $0.keys.keyIds } }
+    /// The ids of the keys in use: the configured ones and the fetched ones still trusted.
+    public var keyIds: [String] {
+        let now = monotonicClock()
+        var ids = configuredKeys?.keyIds ?? []
+        if let fetched = state.withLock({ $0.fetched }), Self.trusted(fetched, now: now) {
+            ids += fetched.keys.keyIds.filter { id in !ids.contains { $0.sameBytes(as: id) } }
+        }
+        return ids.sorted { $0.precedesInBytes($1) }
+    }
 
     /// Verifies the value of a request's `Authorization` header field at `now`.
     /// - Throws: ``GooglePlayError/pushRefused(_:)`` saying why;
-    ///   ``GooglePlayError/signingKeysUnavailable(url:reason:)`` when the token's `kid` is unknown
-    ///   and fetching Google's keys failed (the request may be answered as a temporary failure).
+    ///   ``GooglePlayError/signingKeysUnavailable(url:reason:)`` when the token's `kid` is not
+    ///   known while Google's keys are being fetched, or the last fetch failed (the request may be
+    ///   answered as a temporary failure).
     public func verify(authorization: String?, now: Instant) throws(GooglePlayError) -> PubSubPushIdentity {
         guard let authorization else { throw .pushRefused(.missingAuthorization) }
         let field = Array(authorization.utf8)
         guard field.count <= Self.maxTokenBytes + 16 else { throw .pushRefused(.tooLarge(bytes: field.count)) }
-        let scheme = Array("bearer ".utf8)
-        guard field.count > scheme.count, zip(field, scheme).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else { throw .pushRefused(.notBearer) }
-        let token = Array(field[scheme.count...].drop { $0 == 0x20 })
+        // `Bearer`, its letters in either case (RFC 9110 §11.1), then exactly a space.
+        let scheme = Array("bearer".utf8)
+        guard field.count > scheme.count + 1, zip(field, scheme).allSatisfy({ $0 | 0x20 == $1 }), field[scheme.count] == 0x20 else {
+            throw .pushRefused(.notBearer)
+        }
+        let token = Array(field[(scheme.count + 1)...].drop { $0 == 0x20 })
         guard !token.isEmpty, !token.contains(0x20) else { throw .pushRefused(.notBearer) }
         guard token.count <= Self.maxTokenBytes else { throw .pushRefused(.tooLarge(bytes: token.count)) }
 
         let jwt: SignedJWT
         do { jwt = try SignedJWT(parsing: token) } catch { throw .pushRefused(error) }
-        let signingKey = try key(id: jwt.keyId, now: now)
+        let signingKey = try key(id: jwt.keyId)
         guard RS256.verify(jwt.signature, of: jwt.signingInput, with: signingKey) else { throw .pushRefused(.badSignature) }
         do { return try claims(jwt.payload, now: now) } catch { throw .pushRefused(error) }
     }
 
-    /// The key `id` names: a known one, or one a refresh brings when a refresh is allowed now.
-    private func key(id: String, now: Instant) throws(GooglePlayError) -> RSAPublicKey {
-        let (known, mayRefresh): (RSAPublicKey?, Bool) = state.withLock { state in
-            if let key = state.keys.key(id: id) { return (key, false) }
-            guard refresh != nil else { return (nil, false) }
-            if let last = state.lastRefresh, now.milliseconds - last.milliseconds < Self.refreshIntervalMilliseconds, now >= last { return (nil, false) }
-            state.lastRefresh = now
-            return (nil, true)
+    /// Fetches Google's keys on the calling thread when they are due: none fetched yet, or the
+    /// fetched ones at least half their trust time old (``GoogleSigningKeys/trustSeconds``), and
+    /// no fetch under way or started in the last ``refreshIntervalMilliseconds``. For a timer of
+    /// the service (once a minute suits); does nothing without `refresh`.
+    /// - Returns: whether keys were fetched.
+    /// - Throws: the fetch's error (the keys in use stay).
+    @discardableResult
+    public func refreshIfDue() throws(GooglePlayError) -> Bool {
+        let now = monotonicClock()
+        let generation: UInt64? = state.withLock { state in
+            if let fetched = state.fetched, now - fetched.at < fetched.keys.trustSeconds * 1000 / 2 { return nil }
+            return startFetch(&state, now: now)
         }
-        if let known { return known }
-        guard mayRefresh, let refresh else { throw .pushRefused(.unknownKey(id: PeerText.shown(id))) }
-        let fetched: GoogleSigningKeys
-        do { fetched = try refresh() } catch let error as GooglePlayError {
-            throw error
+        guard let generation else { return false }
+        try fetch(generation, startedAt: now)
+        return true
+    }
+
+    /// The key `id` names, when one trusted now has it; else starts a fetch when one may start.
+    private func key(id: String) throws(GooglePlayError) -> RSAPublicKey {
+        if let key = configuredKeys?.key(id: id) { return key }
+        let now = monotonicClock()
+        let outcome: Result<RSAPublicKey, GooglePlayError>, started: UInt64?
+        (outcome, started) = state.withLock { state in
+            if let fetched = state.fetched, Self.trusted(fetched, now: now), let key = fetched.keys.key(id: id) { return (.success(key), nil) }
+            if let generation = startFetch(&state, now: now) { return (.failure(Self.fetching(id)), generation) }
+            if state.fetching { return (.failure(Self.fetching(id)), nil) }
+            if let failure = state.lastFailure { return (.failure(failure), nil) }
+            // No fetch allowed, or one ended well within the interval without this key.
+            return (.failure(.pushRefused(.unknownKey(id: PeerText.shown(id)))), nil)
+        }
+        if let started { runInBackground { try? self.fetch(started, startedAt: now) } }
+        return try outcome.get()
+    }
+
+    /// Claims the next fetch when `refresh` is set, none is under way and none started within the
+    /// interval: its generation.
+    private func startFetch(_ state: inout KeyState, now: Int64) -> UInt64? {
+        guard refresh != nil, !state.fetching else { return nil }
+        if let last = state.lastStart, now - last < Self.refreshIntervalMilliseconds { return nil }
+        state.fetching = true
+        state.lastStart = now
+        state.startedGeneration += 1
+        return state.startedGeneration
+    }
+
+    /// Runs fetch `generation` and keeps its keys unless a later fetch's are in use.
+    private func fetch(_ generation: UInt64, startedAt started: Int64) throws(GooglePlayError) {
+        guard let refresh else { return }
+        let result: Result<GoogleSigningKeys, GooglePlayError>
+        do { result = .success(try refresh()) } catch let error as GooglePlayError {
+            result = .failure(error)
         } catch {
-            throw .signingKeysUnavailable(url: "googlePlayJWKSURL", reason: "\(error)")
+            result = .failure(.signingKeysUnavailable(url: "googlePlayJWKSURL", reason: "\(error)"))
         }
-        let keys = configuredKeys.merging(fetched)
-        state.withLock { $0.keys = keys }
-        guard let key = keys.key(id: id) else { throw .pushRefused(.unknownKey(id: PeerText.shown(id))) }
-        return key
+        state.withLock { state in
+            state.fetching = false
+            switch result {
+            case .success(let keys):
+                state.lastFailure = nil
+                guard generation > state.installedGeneration else { return }
+                state.fetched = (keys, started)
+                state.installedGeneration = generation
+            case .failure(let error):
+                state.lastFailure = error
+            }
+        }
+        _ = try result.get()
+    }
+
+    /// Whether fetched keys are young enough to be trusted at `now`.
+    private static func trusted(_ fetched: (keys: GoogleSigningKeys, at: Int64), now: Int64) -> Bool {
+        now - fetched.at < fetched.keys.trustSeconds * 1000
+    }
+
+    /// The refusal of a token whose `kid` is not known while Google's keys are being fetched.
+    private static func fetching(_ id: String) -> GooglePlayError {
+        .signingKeysUnavailable(url: "googlePlayJWKSURL", reason: "the key \"\(PeerText.shown(id))\" is not known yet; Google's current keys are being fetched")
     }
 
     /// The claims of a payload whose signature verified.

@@ -39,7 +39,10 @@ struct SignedJWT {
         guard !text.isEmpty else { throw .malformed(part: part, reason: "is empty") }
         let bytes = try decode(text, part)
         let document: JSONDocument
-        do { document = try JSONDocument(parsing: bytes, maxDepth: 16) } catch { throw .malformed(part: part, reason: "is not JSON: \(error)") }
+        do { document = try JSONDocument(parsing: bytes, maxDepth: 16) } catch {
+            // The parser's message may quote a member name of the (unauthenticated) token.
+            throw .malformed(part: part, reason: "is not JSON: " + PeerText.shown("\(error)", limit: 200))
+        }
         guard document.root.kind == .object else { throw .malformed(part: part, reason: "is not a JSON object") }
         return document.root
     }

@@ -25,14 +25,14 @@ struct GooglePlayClientTests {
             let waits = Mutex<[Int]>([])
         }
 
-        init(maxResponseBytes: Int = 4 << 20, apiURL: String? = nil) throws {
+        init(maxResponseBytes: Int = 4 << 20, apiURL: String? = nil, retries: GooglePlayClient.Retries = GooglePlayClient.Retries()) throws {
             google = try LocalGoogle()
             let account = try GoogleServiceAccount(keyFile: GooglePlayTestKeys.serviceAccountKeyFile())
             let recorder = Recorder()
             self.recorder = recorder
             client = GooglePlayClient(
                 account: account, apiURL: apiURL ?? google.url, tokenURL: google.tokenURL, allowHTTP: true,
-                transport: HTTPSTransport(timeoutSeconds: 10, maxResponseBytes: maxResponseBytes), clock: { recorder.time.withLock { $0 } },
+                transport: HTTPSTransport(timeoutSeconds: 10, maxResponseBytes: maxResponseBytes), clock: { recorder.time.withLock { $0 } }, retries: retries,
                 sleep: { milliseconds in recorder.waits.withLock { $0.append(milliseconds) } })
         }
 
@@ -124,19 +124,51 @@ struct GooglePlayClientTests {
 
     @Test func pathSegments_arePercentEncoded_andDotSegmentsCannotClimb() throws {
         let harness = try Harness()
-        _ = try harness.client.product(packageName: "com.example", productId: "issue/2020 05", token: "a+b=c%d?e#f\u{E9}")
-        _ = try harness.client.subscription(packageName: "com.example", token: "..")
-        _ = try harness.client.subscription(packageName: "com.example", token: ".")
+        _ = try harness.client.product(packageName: "com.example", productId: "issue/2020 05+b=c%d?e#f\u{E9}", token: "t")
+        _ = try harness.client.product(packageName: "com.example", productId: "..", token: "t")
+        _ = try harness.client.product(packageName: ".", productId: "p", token: "t")
         #expect(
             harness.google.apiRequests.map(\.target) == [
-                "/androidpublisher/v3/applications/com.example/purchases/products/issue%2F2020%2005/tokens/a%2Bb%3Dc%25d%3Fe%23f%C3%A9",
-                "/androidpublisher/v3/applications/com.example/purchases/subscriptionsv2/tokens/%2E%2E",
-                "/androidpublisher/v3/applications/com.example/purchases/subscriptionsv2/tokens/%2E",
+                "/androidpublisher/v3/applications/com.example/purchases/products/issue%2F2020%2005%2Bb%3Dc%25d%3Fe%23f%C3%A9/tokens/t",
+                "/androidpublisher/v3/applications/com.example/purchases/products/%2E%2E/tokens/t",
+                "/androidpublisher/v3/applications/%2E/purchases/products/p/tokens/t",
             ])
         #expect(
-            Self.error { _ = try harness.client.subscription(packageName: "com.example", token: "") }
-                == .invalidRequest(endpoint: "purchases.subscriptionsv2.get (com.example)", reason: "an empty path segment (package name, product id or token)"))
+            Self.error { _ = try harness.client.subscription(packageName: "", token: "t") }
+                == .invalidRequest(endpoint: "purchases.subscriptionsv2.get ()", reason: "an empty path segment (package name, product id or token)"))
         #expect(harness.google.apiRequests.count == 3)
+    }
+
+    @Test(arguments: [".", "..", "a/b", "a%2Fb", "a b", "a+b", "to\u{E9}ken", "a\u{0}b", String(repeating: "a", count: 513), ""])
+    func purchaseToken_outsideItsAlphabet_orADotSegment_isRefusedBeforeAnyRequest(token: String) throws {
+        let harness = try Harness()
+        for call in [
+            { () throws -> Void in _ = try harness.client.subscription(packageName: "com.example", token: token) },
+            { () throws -> Void in _ = try harness.client.product(packageName: "com.example", productId: "p", token: token) },
+            { () throws -> Void in try harness.client.acknowledgeSubscription(packageName: "com.example", productId: "p", token: token) },
+            { () throws -> Void in try harness.client.acknowledgeProduct(packageName: "com.example", productId: "p", token: token) },
+        ] {
+            guard case .invalidRequest(let endpoint, let reason)? = Self.error(call) else {
+                Issue.record("\(token.debugDescription) not refused")
+                continue
+            }
+            #expect(endpoint.hasPrefix("purchases."))
+            #expect(reason.hasPrefix("the purchase token "))
+            #expect(token.utf8.count < 3 || !reason.contains(token))
+        }
+        #expect(harness.google.seen.isEmpty)
+    }
+
+    @Test func purchaseToken_ofGooglesAlphabet_upTo512Bytes_isSentAsItIs() throws {
+        let harness = try Harness()
+        let long = String(repeating: "aB3._-", count: 85) + "xy"
+        _ = try harness.client.subscription(packageName: "com.example", token: long)
+        _ = try harness.client.subscription(packageName: "com.example", token: "...")
+        #expect(
+            harness.google.apiRequests.map(\.target) == [
+                "/androidpublisher/v3/applications/com.example/purchases/subscriptionsv2/tokens/" + long,
+                "/androidpublisher/v3/applications/com.example/purchases/subscriptionsv2/tokens/...",
+            ])
     }
 
     @Test func acknowledge_postsToTheAcknowledgeMethods_withAnEmptyBody() throws {
@@ -216,7 +248,9 @@ struct GooglePlayClientTests {
     func status401or403_isNotAuthorized_namingTheAccount_andDropsTheToken(status: Int) throws {
         let harness = try Harness()
         let denied = #"{"error":{"code":\#(status),"message":"The caller does not have permission","status":"PERMISSION_DENIED"}}"#
-        harness.google.state.withLock { $0.apiAnswers = [.json(status, Array(denied.utf8))] }
+        // A 401 is tried once more with a new token: refused again, it fails.
+        let tries = status == 401 ? 2 : 1
+        harness.google.state.withLock { $0.apiAnswers = Array(repeating: .json(status, Array(denied.utf8)), count: tries) }
         let error = Self.error { _ = try harness.client.subscription(packageName: "com.example", token: "t") }
         #expect(
             error
@@ -224,9 +258,68 @@ struct GooglePlayClientTests {
                     endpoint: "purchases.subscriptionsv2.get (com.example)", status: status, account: GooglePlayTestKeys.serviceAccountEmail,
                     detail: "PERMISSION_DENIED: The caller does not have permission"))
         #expect(error.map { $0.description.contains(GooglePlayTestKeys.serviceAccountEmail) && !$0.description.contains("token-1") } == true)
-        #expect(harness.google.apiRequests.count == 1)
+        #expect(harness.google.apiRequests.count == tries)
         _ = try harness.client.subscription(packageName: "com.example", token: "t")
-        #expect(harness.google.apiRequests.last?.header("Authorization") == "Bearer token-2")
+        #expect(harness.google.apiRequests.last?.header("Authorization") == "Bearer token-\(tries + 1)")
+    }
+
+    @Test func status401_isTriedOnceMore_withANewAccessToken() throws {
+        let harness = try Harness()
+        harness.google.state.withLock { $0.apiAnswers = [HTTPResponse(status: 401), .json(200, Array(#"{"kind":"ok"}"#.utf8))] }
+        #expect(try harness.client.subscription(packageName: "com.example", token: "t") == Array(#"{"kind":"ok"}"#.utf8))
+        #expect(harness.google.apiRequests.map { $0.header("Authorization") } == ["Bearer token-1", "Bearer token-2"])
+        #expect(harness.waits.isEmpty)
+    }
+
+    @Test func accessTokenFailure_isSharedByConcurrentCalls_andAnsweredAgainFor10Seconds() throws {
+        let harness = try Harness()
+        let refused = HTTPResponse.json(400, Array(#"{"error":"invalid_grant","error_description":"Invalid JWT Signature."}"#.utf8))
+        harness.google.state.withLock { $0.tokenAnswers = Array(repeating: refused, count: 8) }
+        let failures = Mutex<[GooglePlayError?]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let error = Self.error { _ = try harness.client.subscription(packageName: "p", token: "t") }
+            failures.withLock { $0.append(error) }
+        }
+        let expected = GooglePlayError.notAuthorized(
+            endpoint: "OAuth 2.0 token (JWT-bearer grant)", status: 400, account: GooglePlayTestKeys.serviceAccountEmail,
+            detail: "invalid_grant: Invalid JWT Signature.")
+        #expect(failures.withLock { $0 } == Array(repeating: expected, count: 8))
+        #expect(harness.google.tokenRequests.count == 1)
+        #expect(harness.google.apiRequests.isEmpty)
+        harness.advance(seconds: GoogleAccessTokens.failureCacheSeconds - 1)
+        #expect(Self.error { _ = try harness.client.subscription(packageName: "p", token: "t") } == expected)
+        #expect(harness.google.tokenRequests.count == 1)
+        harness.advance(seconds: 1)
+        harness.google.state.withLock { $0.tokenAnswers = [] }
+        _ = try harness.client.subscription(packageName: "p", token: "t")
+        #expect(harness.google.tokenRequests.count == 2)
+        #expect(harness.google.apiRequests.map { $0.header("Authorization") } == ["Bearer token-1"])
+    }
+
+    @Test func accessToken_livingAMinuteOrLess_isStillReused_forHalfItsLife() throws {
+        let harness = try Harness()
+        harness.google.state.withLock { $0.expiresIn = 30 }
+        _ = try harness.client.subscription(packageName: "p", token: "t")
+        harness.advance(seconds: 14)
+        _ = try harness.client.subscription(packageName: "p", token: "t")
+        #expect(harness.google.tokenRequests.count == 1)
+        harness.advance(seconds: 1)
+        _ = try harness.client.subscription(packageName: "p", token: "t")
+        #expect(harness.google.apiRequests.map { $0.header("Authorization") } == ["Bearer token-1", "Bearer token-1", "Bearer token-2"])
+    }
+
+    @Test func call_endsByItsDeadline_notAfterEveryRetry() throws {
+        var retries = GooglePlayClient.Retries()
+        retries.backoffMilliseconds = 10_000
+        retries.deadlineMilliseconds = 15_000
+        let harness = try Harness(retries: retries)
+        harness.google.state.withLock { $0.apiAnswers = Array(repeating: HTTPResponse(status: 503), count: 4) }
+        // The second wait (20 s) would end past the deadline: the call ends after two tries.
+        #expect(
+            Self.error { _ = try harness.client.subscription(packageName: "p", token: "t") }
+                == .unavailable(endpoint: "purchases.subscriptionsv2.get (p)", attempts: 2, last: "HTTP 503"))
+        #expect(harness.waits == [10_000])
+        #expect(harness.google.apiRequests.count == 2)
     }
 
     @Test(arguments: [404, 410])
@@ -267,6 +360,8 @@ struct GooglePlayClientTests {
             Self.error { _ = try harness.client.subscription(packageName: "p", token: "t") }
                 == .unreadableAnswer(endpoint: "OAuth 2.0 token (JWT-bearer grant)", reason: "$.access_token is missing or not a token"))
         #expect(harness.waits == [500])
+        // Past the 10 s in which the failure is answered again.
+        harness.advance(seconds: GoogleAccessTokens.failureCacheSeconds)
         harness.google.state.withLock { $0.tokenAnswers = [.json(200, Array(#"{"access_token":"abc","expires_in":0}"#.utf8))] }
         #expect(
             Self.error { _ = try harness.client.subscription(packageName: "p", token: "t") }

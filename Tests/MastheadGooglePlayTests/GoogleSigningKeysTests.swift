@@ -1,6 +1,9 @@
+import Foundation
 import Masthead
+import MastheadAppStore
 import MastheadCrypto
 import MastheadGooglePlay
+import MastheadHTTP
 import MastheadTestSupport
 import Synchronization
 import Testing
@@ -64,57 +67,184 @@ struct GoogleSigningKeysTests {
         #expect(duplicate.contains("duplicate key \"kty\""))
     }
 
-    @Test func verifier_asksForNewKeysOnce_forAnUnknownKid_atMostOnceAMinute() throws {
+    /// A token of the push account signed by `key` under `kid`, as an `Authorization` value.
+    static func token(_ kid: String, key: RSAPrivateKey) throws -> String {
+        "Bearer "
+            + (try GooglePlayTestKeys.pubSubToken(
+                audience: PubSubPushVerifierTests.audience, email: PubSubPushVerifierTests.pushAccount, issuedAt: PubSubPushVerifierTests.issued,
+                keyId: kid, key: key))
+    }
+
+    /// Whether `error` is the temporary refusal of a token whose kid is not known while keys are fetched.
+    static func isFetching(_ error: GooglePlayError?) -> Bool {
+        guard case .signingKeysUnavailable("googlePlayJWKSURL", let reason)? = error else { return false }
+        return reason.hasSuffix("is not known yet; Google's current keys are being fetched")
+    }
+
+    @Test func verifier_neverFetchesOnTheVerifyingThread_andRefusesAnUnknownKidAsTemporary() throws {
+        let fetched = DispatchSemaphore(value: 0)
+        let fetchThread = Mutex<pthread_t?>(nil)
+        let verifier = try PubSubPushVerifierTests.verifier {
+            fetchThread.withLock { $0 = pthread_self() }
+            fetched.signal()
+            return try GoogleSigningKeys(jwks: GooglePlayTestKeys.jwks([("rotated-2", GooglePlayTestKeys.otherKey())]))
+        }
+        let error = try PubSubPushVerifierTests.refusal(Self.token("rotated-2", key: GooglePlayTestKeys.otherKey()), verifier: verifier)
+        #expect(Self.isFetching(error), "\(String(describing: error))")
+        #expect(fetched.wait(timeout: .now() + 30) == .success)
+        let thread = try #require(fetchThread.withLock { $0 })
+        #expect(pthread_equal(thread, pthread_self()) == 0)
+    }
+
+    @Test func verifier_startsOneBackgroundFetch_forUnknownKids_atMostOnceAMinute() throws {
         let rotated = try GooglePlayTestKeys.jwks([("rotated-2", GooglePlayTestKeys.otherKey())])
         let fetches = Counter()
-        let verifier = try PubSubPushVerifierTests.verifier {
-            fetches.add()
-            return try GoogleSigningKeys(jwks: rotated)
-        }
-        let now = PubSubPushVerifierTests.now
-        func token(_ kid: String, key: RSAPrivateKey) throws -> String {
-            "Bearer "
-                + (try GooglePlayTestKeys.pubSubToken(
-                    audience: PubSubPushVerifierTests.audience, email: PubSubPushVerifierTests.pushAccount, issuedAt: PubSubPushVerifierTests.issued,
-                    keyId: kid, key: key))
-        }
-        // A kid never seen: one fetch, then refused.
-        #expect(try PubSubPushVerifierTests.refusal(token("made-up", key: GooglePlayTestKeys.otherKey()), verifier: verifier, at: now) == .pushRefused(.unknownKey(id: "made-up")))
+        let background = Background()
+        let clock = MonotonicClock()
+        let verifier = PubSubPushVerifier(
+            audience: PubSubPushVerifierTests.audience, serviceAccount: PubSubPushVerifierTests.pushAccount,
+            keys: try GoogleSigningKeys(jwks: GooglePlayTestKeys.oidcJWKS()),
+            refresh: {
+                fetches.add()
+                return try GoogleSigningKeys(jwks: rotated)
+            }, monotonicClock: clock.read, runInBackground: background.run)
+        let other = try GooglePlayTestKeys.otherKey()
+        // A kid not known: refused as temporary, a fetch started in the background, none on this thread.
+        #expect(Self.isFetching(try PubSubPushVerifierTests.refusal(Self.token("rotated-2", key: other), verifier: verifier)))
+        #expect(Self.isFetching(try PubSubPushVerifierTests.refusal(Self.token("made-up", key: other), verifier: verifier)))
+        #expect(fetches.value == 0)
+        #expect(background.pending == 1)
+        background.runAll()
         #expect(fetches.value == 1)
-        // The fetch brought rotated-2: known now, no fetch; the configured key stays.
-        #expect(try PubSubPushVerifierTests.refusal(token("rotated-2", key: GooglePlayTestKeys.otherKey()), verifier: verifier, at: now) == nil)
-        #expect(try PubSubPushVerifierTests.refusal(token(GooglePlayTestKeys.oidcKeyId, key: GooglePlayTestKeys.oidcSigner()), verifier: verifier, at: now) == nil)
-        #expect(fetches.value == 1)
-        // Another unknown kid within the minute: refused without asking.
-        let later = now.adding(milliseconds: PubSubPushVerifier.refreshIntervalMilliseconds - 1)
-        #expect(try PubSubPushVerifierTests.refusal(token("other", key: GooglePlayTestKeys.otherKey()), verifier: verifier, at: later) == .pushRefused(.unknownKey(id: "other")))
-        #expect(fetches.value == 1)
-        // A minute after the fetch: asked again.
-        let minute = now.adding(milliseconds: PubSubPushVerifier.refreshIntervalMilliseconds)
-        #expect(try PubSubPushVerifierTests.refusal(token("other", key: GooglePlayTestKeys.otherKey()), verifier: verifier, at: minute) == .pushRefused(.unknownKey(id: "other")))
+        // The fetch brought rotated-2; the configured key stays.
+        #expect(try PubSubPushVerifierTests.refusal(Self.token("rotated-2", key: other), verifier: verifier) == nil)
+        #expect(try PubSubPushVerifierTests.refusal(Self.token(GooglePlayTestKeys.oidcKeyId, key: GooglePlayTestKeys.oidcSigner()), verifier: verifier) == nil)
+        // Another unknown kid within the minute: refused as unknown, nothing started.
+        clock.advance(PubSubPushVerifier.refreshIntervalMilliseconds - 1)
+        #expect(try PubSubPushVerifierTests.refusal(Self.token("other", key: other), verifier: verifier) == .pushRefused(.unknownKey(id: "other")))
+        #expect(background.pending == 0)
+        // A minute after the fetch started: another one.
+        clock.advance(1)
+        #expect(Self.isFetching(try PubSubPushVerifierTests.refusal(Self.token("other", key: other), verifier: verifier)))
+        #expect(background.pending == 1)
+        background.runAll()
         #expect(fetches.value == 2)
         #expect(verifier.keyIds == [GooglePlayTestKeys.oidcKeyId, "rotated-2"])
     }
 
     @Test func verifier_reportsAFailedFetch_asKeysUnavailable_andWaitsAMinuteToAskAgain() throws {
         let fetches = Counter()
-        let verifier = try PubSubPushVerifierTests.verifier {
-            fetches.add()
-            throw GooglePlayError.signingKeysUnavailable(url: "https://www.googleapis.com/oauth2/v3/certs", reason: "HTTP 503")
-        }
-        let token = try "Bearer " + GooglePlayTestKeys.pubSubToken(
-            audience: PubSubPushVerifierTests.audience, email: PubSubPushVerifierTests.pushAccount, issuedAt: PubSubPushVerifierTests.issued, keyId: "new")
-        #expect(
-            try PubSubPushVerifierTests.refusal(token, verifier: verifier)
-                == .signingKeysUnavailable(url: "https://www.googleapis.com/oauth2/v3/certs", reason: "HTTP 503"))
-        #expect(try PubSubPushVerifierTests.refusal(token, verifier: verifier) == .pushRefused(.unknownKey(id: "new")))
+        let background = Background()
+        let clock = MonotonicClock()
+        let unavailable = GooglePlayError.signingKeysUnavailable(url: "https://www.googleapis.com/oauth2/v3/certs", reason: "HTTP 503")
+        let verifier = PubSubPushVerifier(
+            audience: PubSubPushVerifierTests.audience, serviceAccount: PubSubPushVerifierTests.pushAccount,
+            keys: try GoogleSigningKeys(jwks: GooglePlayTestKeys.oidcJWKS()),
+            refresh: {
+                fetches.add()
+                throw unavailable
+            }, monotonicClock: clock.read, runInBackground: background.run)
+        let token = try Self.token("new", key: GooglePlayTestKeys.otherKey())
+        #expect(Self.isFetching(try PubSubPushVerifierTests.refusal(token, verifier: verifier)))
+        background.runAll()
+        #expect(try PubSubPushVerifierTests.refusal(token, verifier: verifier) == unavailable)
         #expect(fetches.value == 1)
+        #expect(background.pending == 0)
+        clock.advance(PubSubPushVerifier.refreshIntervalMilliseconds)
+        #expect(Self.isFetching(try PubSubPushVerifierTests.refusal(token, verifier: verifier)))
+        #expect(background.pending == 1)
+    }
+
+    @Test func fetchedKeys_areRefreshedFromHalfTheirTrust_replacedWhole_andNotTrustedPastTwiceMaxAge() throws {
+        let google = try LocalGoogle()
+        defer { google.stop() }
+        let maxAge = [("Cache-Control", "public, max-age=1000, must-revalidate, no-transform")]
+        func answer(_ kid: String) throws -> HTTPResponse {
+            HTTPResponse(status: 200, headers: maxAge + [("Content-Type", "application/json")], body: try GooglePlayTestKeys.jwks([(kid, GooglePlayTestKeys.otherKey())]))
+        }
+        google.state.withLock { $0.apiAnswers = [try! answer("rotated-2"), try! answer("rotated-3"), HTTPResponse(status: 500)] }
+        let url = google.url + "/oauth2/v3/certs"
+        let clock = MonotonicClock()
+        let background = Background()
+        let verifier = PubSubPushVerifier(
+            audience: PubSubPushVerifierTests.audience, serviceAccount: PubSubPushVerifierTests.pushAccount,
+            keys: try GoogleSigningKeys(jwks: GooglePlayTestKeys.oidcJWKS()),
+            refresh: { try GoogleSigningKeys.fetch(from: url, allowHTTP: true, transport: HTTPSTransport()) }, monotonicClock: clock.read,
+            runInBackground: background.run)
+        let other = try GooglePlayTestKeys.otherKey()
+        let configured = try Self.token(GooglePlayTestKeys.oidcKeyId, key: GooglePlayTestKeys.oidcSigner())
+        // None fetched yet: due at once.
+        #expect(try verifier.refreshIfDue())
+        #expect(try PubSubPushVerifierTests.refusal(Self.token("rotated-2", key: other), verifier: verifier) == nil)
+        clock.advance(999_999)
+        #expect(try verifier.refreshIfDue() == false)
+        // Half of twice max-age: fetched again, and the new set replaces the old one whole.
+        clock.advance(1)
+        #expect(try verifier.refreshIfDue())
+        #expect(verifier.keyIds == [GooglePlayTestKeys.oidcKeyId, "rotated-3"])
+        #expect(try PubSubPushVerifierTests.refusal(Self.token("rotated-3", key: other), verifier: verifier) == nil)
+        // Google fails from then on: rotated-3 is trusted until twice max-age after its fetch.
+        clock.advance(1_000_000)
+        #expect(throws: GooglePlayError.signingKeysUnavailable(url: url, reason: "HTTP 500")) { try verifier.refreshIfDue() }
+        clock.advance(999_999)
+        #expect(try PubSubPushVerifierTests.refusal(Self.token("rotated-3", key: other), verifier: verifier) == nil)
+        clock.advance(1)
+        #expect(try PubSubPushVerifierTests.refusal(Self.token("rotated-3", key: other), verifier: verifier) != nil)
+        #expect(verifier.keyIds == [GooglePlayTestKeys.oidcKeyId])
+        // A configured key is trusted for good.
+        clock.advance(100 * 86_400_000)
+        #expect(try PubSubPushVerifierTests.refusal(configured, verifier: verifier) == nil)
+        #expect(google.seen.count == 3)
+    }
+
+    @Test func fetch_readsCacheControlMaxAge_withinAMinuteAndADay() throws {
+        let google = try LocalGoogle()
+        defer { google.stop() }
+        let jwks = try GooglePlayTestKeys.oidcJWKS()
+        let values = ["max-age=19845", "public, MAX-AGE=30", "no-cache, max-age=999999", "no-store", "max-age=1x"]
+        google.state.withLock { state in
+            state.apiAnswers = values.map { HTTPResponse(status: 200, headers: [("Cache-Control", $0)], body: jwks) } + [HTTPResponse(status: 200, body: jwks)]
+        }
+        var ages: [Int64?] = []
+        for _ in 0...values.count {
+            let keys = try GoogleSigningKeys.fetch(from: google.url + "/certs", allowHTTP: true, transport: HTTPSTransport())
+            #expect(keys.wasFetched)
+            ages.append(keys.maxAgeSeconds)
+        }
+        #expect(ages == [19845, 60, 86_400, nil, nil, nil])
+        #expect(try GoogleSigningKeys(jwks: jwks).wasFetched == false)
+        #expect(try GoogleSigningKeys(jwks: jwks).trustSeconds == 86_400)
     }
 
     @Test func verifier_withoutRefresh_refusesAnUnknownKid() throws {
         let token = try "Bearer " + GooglePlayTestKeys.pubSubToken(
             audience: PubSubPushVerifierTests.audience, email: PubSubPushVerifierTests.pushAccount, issuedAt: PubSubPushVerifierTests.issued, keyId: "new")
         #expect(try PubSubPushVerifierTests.refusal(token) == .pushRefused(.unknownKey(id: "new")))
+    }
+}
+
+/// A monotonic clock the test moves, in milliseconds.
+final class MonotonicClock: Sendable {
+    private let now = Mutex<Int64>(1_000_000)
+
+    func advance(_ milliseconds: Int64) { now.withLock { $0 += milliseconds } }
+    var read: @Sendable () -> Int64 { { self.now.withLock { $0 } } }
+}
+
+/// Work handed to the background, run when the test says.
+final class Background: Sendable {
+    private let work = Mutex<[@Sendable () -> Void]>([])
+
+    var run: @Sendable (@escaping @Sendable () -> Void) -> Void { { job in self.work.withLock { $0.append(job) } } }
+    var pending: Int { work.withLock { $0.count } }
+
+    func runAll() {
+        let jobs = work.withLock { jobs in
+            let taken = jobs
+            jobs = []
+            return taken
+        }
+        for job in jobs { job() }
     }
 }
 

@@ -77,6 +77,15 @@ struct PubSubPushClaimsTests {
         #expect(identity.subject == nil)
     }
 
+    @Test func refusals_escapeC1Controls_lineSeparators_andBidiOverrides() throws {
+        let issuer = "accounts.google.com\u{85}\u{2028}\u{2029}\u{202A}\u{202E}\u{2066}\u{2069}\u{9F}x"
+        let error = try Fixture.refusal(PushTokens.bearer([("iss", PushTokens.quoted(issuer))]))
+        #expect(error == .pushRefused(.wrongIssuer(#"accounts.google.com\u{0085}\u{2028}\u{2029}\u{202A}\u{202E}\u{2066}\u{2069}\u{009F}x"#)))
+        // Other text is shown as it is.
+        let plain = try Fixture.refusal(PushTokens.bearer([("iss", PushTokens.quoted("caf\u{E9} \u{202F}\u{2070}"))]))
+        #expect(plain == .pushRefused(.wrongIssuer("caf\u{E9} \u{202F}\u{2070}")))
+    }
+
     @Test func refusals_neverQuoteTheToken() throws {
         let token = try PushTokens.bearer([("aud", #""https://other.example""#)])
         let error = try #require(try Fixture.refusal(token))

@@ -37,6 +37,15 @@ struct PubSubPushVerifierTests {
         let forged = try GooglePlayTestKeys.pubSubToken(audience: Self.audience, email: Self.pushAccount, issuedAt: Self.issued, key: GooglePlayTestKeys.otherKey())
         #expect(try Self.refusal("Bearer " + forged) == .pushRefused(.badSignature))
     }
+
+    @Test func init_requiresAnAudience_andAServiceAccount() async {
+        await #expect(processExitsWith: .failure) {
+            _ = PubSubPushVerifier(audience: "", serviceAccount: "push@example.com", keys: try! GoogleSigningKeys(jwks: GooglePlayTestKeys.oidcJWKS()), refresh: nil)
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = PubSubPushVerifier(audience: "https://example.com", serviceAccount: "", keys: try! GoogleSigningKeys(jwks: GooglePlayTestKeys.oidcJWKS()), refresh: nil)
+        }
+    }
 }
 
 /// Each refusal of the Authorization field and the token's shape.
@@ -52,6 +61,27 @@ struct PubSubPushShapeTests {
         #expect(try Fixture.refusal("Bearer " + Fixture.token() + " extra") == .pushRefused(.notBearer))
         // The scheme's name is case-insensitive (RFC 9110 §11.1).
         #expect(try Fixture.refusal("bearer " + Fixture.token()) == nil)
+    }
+
+    @Test func verify_refusesANulOrAnotherByte_inPlaceOfTheSpaceAfterBearer() throws {
+        let token = try Fixture.token()
+        for separator in ["\u{0}", "\t", "\u{1}", "_"] {
+            #expect(try Fixture.refusal("Bearer" + separator + token) == .pushRefused(.notBearer), "\(separator.debugDescription)")
+        }
+        #expect(try Fixture.refusal("BEARER " + token) == nil)
+    }
+
+    @Test func malformedHeader_quotesNoControlOrBidiCharacter_andNoLongName() throws {
+        let name = "\u{202E}\u{85}\u{2028}\u{2066}" + String(repeating: "n", count: 1000)
+        let header = #"{"alg":"RS256","kid":"\#(GooglePlayTestKeys.oidcKeyId)","\#(name)":1,"\#(name)":2}"#
+        guard case .pushRefused(.malformed("header", let reason))? = try Fixture.refusal(PushTokens.bearer(header: header)) else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(reason.hasPrefix("is not JSON: "))
+        #expect(reason.contains(#"\u{202E}\u{0085}\u{2028}\u{2066}nnn"#))
+        #expect(!reason.unicodeScalars.contains { [0x202E, 0x85, 0x2028, 0x2066].contains($0.value) })
+        #expect(reason.unicodeScalars.count < 300)
     }
 
     @Test func verify_refusesAnOversizedToken_beforeDecodingIt() throws {
