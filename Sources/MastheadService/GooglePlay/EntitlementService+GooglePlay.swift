@@ -164,10 +164,12 @@ extension EntitlementService {
     }
 
     /// Starts the thread that tries the acknowledgements due every
-    /// `googlePlayAcknowledgementIntervalSeconds`; ``close()`` stops it. Nothing when Google Play is off.
+    /// `googlePlayAcknowledgementIntervalSeconds`, and fetches Google's push signing keys again
+    /// when they are due; ``close()`` stops it. Nothing when Google Play is off.
     public func startAcknowledgingGooglePlayPurchases(log: @escaping @Sendable (String) -> Void) {
         guard let google = googlePlay else { return }
         google.acknowledgements.start(intervalSeconds: configuration.googlePlayAcknowledgementIntervalSeconds) { [self] in
+            google.refreshSigningKeys()
             do {
                 let report = try acknowledgeDueGooglePlayPurchases(while: { !google.acknowledgements.isStopping })
                 if report.failed > 0 { log("google play: \(report.acknowledged) acknowledged, \(report.failed) failed (tried again later)\n") }

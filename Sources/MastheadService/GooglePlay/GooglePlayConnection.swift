@@ -77,6 +77,14 @@ final class GooglePlayConnection: Sendable {
         }
     }
 
+    /// Fetches Google's push signing keys again on the calling thread when they are due (half
+    /// their trust time old: ``PubSubPushVerifier/refreshIfDue()``), so that a key Google retires
+    /// stops being trusted and a new one is known before the first push signed with it; nothing
+    /// before the first push made the verifier. A failed fetch keeps the keys in use.
+    func refreshSigningKeys() {
+        _ = try? verifier.withLock({ $0 })?.refreshIfDue()
+    }
+
     /// Runs `work` on a Google thread, or answers why not: ``maxConcurrent`` requests are asking already.
     func run(_ work: @escaping @Sendable () -> Void) -> GooglePlayServiceError? {
         let admitted = running.withLock { count in
