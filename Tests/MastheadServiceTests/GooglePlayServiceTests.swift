@@ -282,7 +282,8 @@ struct GooglePlayServiceTests {
         defer { harness.close() }
         fake.state.withLock { state in
             state.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE"))
-            state.failures = [.init(status: 401, endpoint: .subscription), .init(status: 401, endpoint: .subscription)]
+            // Two per call: a 401 is asked once more with a fresh access token.
+            state.failures = Array(repeating: .init(status: 401, endpoint: .subscription), count: 4)
         }
         let posted = Play.post(harness, user: "ivy", token: "token-a")
         #expect(posted.status == 502, "\(posted.body)")
