@@ -12,29 +12,8 @@ public struct SigningKey: Sendable {
     ///   several, ``SignatureError/invalidPrivateKey(reason:)`` when OpenSSL cannot read the key
     ///   (an encrypted key included), ``SignatureError/keyNotP256(found:)`` for another kind of key.
     public init(pem text: String) throws(SignatureError) {
-        let blocks = try PEM.blocks(in: text)
-        let keys = blocks.filter { $0.label.hasSuffix("PRIVATE KEY") }
-        guard keys.count == 1, let block = keys.first else {
-            throw .invalidPEM(reason: keys.isEmpty ? "no -----BEGIN PRIVATE KEY----- block" : "\(keys.count) private keys; expected one")
-        }
-        guard block.label == "PRIVATE KEY" || block.label == "EC PRIVATE KEY" else {
-            throw .invalidPrivateKey(reason: "a \(block.label) block (line \(block.line)); expected PRIVATE KEY (PKCS#8) or EC PRIVATE KEY (SEC1), unencrypted")
-        }
-        var consumed = 0
-        let key: OpaquePointer? = block.der.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            let parsed = d2i_AutoPrivateKey(nil, &cursor, buffer.count)
-            if let cursor, let base = buffer.baseAddress { consumed = cursor - base }
-            return parsed
-        }
-        guard let key else {
-            throw .invalidPrivateKey(reason: "\(block.label) (line \(block.line)): \(OpenSSL.takeErrors(or: "OpenSSL cannot read it"))")
-        }
-        handle = PrivateKeyHandle(key)
-        guard consumed == block.der.count else {
-            throw .invalidPrivateKey(reason: "\(block.label) (line \(block.line)): \(block.der.count - consumed) bytes follow the key")
-        }
-        try P256PublicKey.requireP256(key)
+        handle = try PrivateKeyHandle(pem: text, labels: ["PRIVATE KEY", "EC PRIVATE KEY"], expected: "PRIVATE KEY (PKCS#8) or EC PRIVATE KEY (SEC1)")
+        try P256PublicKey.requireP256(handle.pointer)
     }
 
     /// The ES256 signature of `message`: r‖s, 64 bytes, over its SHA-256 digest.
@@ -76,6 +55,37 @@ final class PrivateKeyHandle: @unchecked Sendable {
 
     /// Takes ownership of `pointer`.
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
+
+    /// The one private key of PEM `text`, in a block labelled one of `labels` (`expected` names
+    /// them in the error), read by OpenSSL with no byte left over.
+    /// - Throws: ``SignatureError/invalidPEM(reason:)`` when the text is not PEM or holds no
+    ///   private key or several, ``SignatureError/invalidPrivateKey(reason:)`` for another label
+    ///   or a key OpenSSL cannot read (an encrypted key included).
+    convenience init(pem text: String, labels: Set<String>, expected: String) throws(SignatureError) {
+        let blocks = try PEM.blocks(in: text)
+        let keys = blocks.filter { $0.label.hasSuffix("PRIVATE KEY") }
+        guard keys.count == 1, let block = keys.first else {
+            throw .invalidPEM(reason: keys.isEmpty ? "no -----BEGIN PRIVATE KEY----- block" : "\(keys.count) private keys; expected one")
+        }
+        guard labels.contains(block.label) else {
+            throw .invalidPrivateKey(reason: "a \(block.label) block (line \(block.line)); expected \(expected), unencrypted")
+        }
+        var consumed = 0
+        let key: OpaquePointer? = block.der.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            let parsed = d2i_AutoPrivateKey(nil, &cursor, buffer.count)
+            if let cursor, let base = buffer.baseAddress { consumed = cursor - base }
+            return parsed
+        }
+        guard let key else {
+            throw .invalidPrivateKey(reason: "\(block.label) (line \(block.line)): \(OpenSSL.takeErrors(or: "OpenSSL cannot read it"))")
+        }
+        guard consumed == block.der.count else {
+            EVP_PKEY_free(key)
+            throw .invalidPrivateKey(reason: "\(block.label) (line \(block.line)): \(block.der.count - consumed) bytes follow the key")
+        }
+        self.init(key)
+    }
 
     deinit { EVP_PKEY_free(pointer) }
 }

@@ -115,8 +115,8 @@ extension StorePrimitives {
                         [.integer(next.milliseconds), .text(claimed.message.target), .integer(claimed.id)])
                     return true
                 }
-                // The messages behind it wait for it: not due before it, so that looking for a
-                // due message does not step over each of them meanwhile.
+                // The messages waiting behind it are not due before it either, so that the
+                // deliveries listing shows when they can go at the earliest.
                 if let key = claimed.message.orderingKey {
                     try run(
                         """
