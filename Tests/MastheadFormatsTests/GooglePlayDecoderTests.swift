@@ -86,6 +86,22 @@ struct GooglePlayDecoderTests {
         #expect(!pending.acknowledged)
     }
 
+    /// `acknowledgementState` is its exact bytes: a word spelled with the Kelvin sign (U+212A),
+    /// which Swift's `==` takes for `K`, is not Google's acknowledged state; nor is another
+    /// spelling of an accented id the same id.
+    @Test func subscriptionPurchaseV2_acknowledgementState_isComparedByItsBytes() throws {
+        let fixture = String(decoding: try Self.fixture("subscription-purchase-v2.json"), as: UTF8.self)
+        #expect(fixture.contains("\"ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED\""))
+        let kelvin = fixture.replacingOccurrences(of: "\"ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED\"", with: "\"AC\u{212A}NOWLEDGEMENT_STATE_ACKNOWLEDGED\"")
+        #expect("AC\u{212A}NOWLEDGEMENT_STATE_ACKNOWLEDGED" == "ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED")
+        #expect(try !SubscriptionPurchaseV2.decode(Array(kelvin.utf8)).acknowledged)
+        let precomposed = fixture.replacingOccurrences(of: "\"user-42\"", with: "\"caf\u{E9}\"")
+        let decomposed = fixture.replacingOccurrences(of: "\"user-42\"", with: "\"cafe\u{301}\"")
+        let accounts = try [precomposed, decomposed].map { try #require(try SubscriptionPurchaseV2.decode(Array($0.utf8)).obfuscatedExternalAccountId) }
+        #expect(!accounts[0].utf8.elementsEqual(accounts[1].utf8))
+        #expect(accounts[1].utf8.elementsEqual("cafe\u{301}".utf8))
+    }
+
     /// Past pending, a purchase has paid: its start, each item's expiry and order are required.
     /// Times must be RFC 3339; a state word Google adds is kept, not refused.
     @Test func subscriptionPurchaseV2_refusals_nameThePath() throws {

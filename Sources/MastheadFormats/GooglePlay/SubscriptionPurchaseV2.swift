@@ -97,7 +97,7 @@ public struct SubscriptionPurchaseV2: Hashable, Sendable {
         return SubscriptionPurchaseV2(
             startTime: startTime, subscriptionState: state, latestOrderId: latestOrderId,
             linkedPurchaseToken: try root.identifier("linkedPurchaseToken"),
-            acknowledged: try root.string("acknowledgementState") == "ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED",
+            acknowledged: try root.string("acknowledgementState")?.utf8.elementsEqual("ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED".utf8) == true,
             obfuscatedExternalAccountId: try accounts?.identifier("obfuscatedExternalAccountId"),
             isTestPurchase: try root.object("testPurchase", what: "a test purchase object") != nil, lineItems: lineItems)
     }
