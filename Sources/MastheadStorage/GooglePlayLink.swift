@@ -1,3 +1,5 @@
+import Masthead
+
 /// What linking a Google Play purchase token to a user did
 /// (``StoreWriter/linkGooglePlayPurchase(token:to:)``).
 public enum GooglePlayLink: Hashable, Sendable {
@@ -9,4 +11,24 @@ public enum GooglePlayLink: Hashable, Sendable {
     case conflict(owner: String)
     /// The token was never stored (read it first): nothing changed.
     case unknownToken
+
+    /// Links compare and hash an owner by its exact bytes.
+    public static func == (lhs: GooglePlayLink, rhs: GooglePlayLink) -> Bool {
+        switch (lhs, rhs) {
+        case (.linked, .linked), (.alreadyLinked, .alreadyLinked), (.unknownToken, .unknownToken): true
+        case (.conflict(let left), .conflict(let right)): left.sameBytes(as: right)
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .linked: hasher.combine(0)
+        case .alreadyLinked: hasher.combine(1)
+        case .conflict(let owner):
+            hasher.combine(2)
+            hasher.combine(ExactKey(owner))
+        case .unknownToken: hasher.combine(3)
+        }
+    }
 }

@@ -197,6 +197,13 @@ enum PostgreSQLSchema {
             CREATE TABLE google_play_messages (message_id text COLLATE "C" PRIMARY KEY, received_ms bigint NOT NULL);
             CREATE INDEX google_play_messages_by_received ON google_play_messages (received_ms);
             """,
+            // Google Play's owners and voids (see SQLiteSchema).
+            """
+            ALTER TABLE google_play_purchases ADD COLUMN account_id text COLLATE "C";
+            ALTER TABLE google_play_voids ADD COLUMN recorded_ms bigint NOT NULL DEFAULT 0;
+            UPDATE google_play_voids SET recorded_ms = voided_ms;
+            CREATE INDEX google_play_voids_by_recorded ON google_play_voids (recorded_ms);
+            """,
         ],
         lockKey: migrationLock)
 }

@@ -246,5 +246,16 @@ enum SQLiteSchema {
         CREATE TABLE google_play_messages (message_id TEXT PRIMARY KEY, received_ms INTEGER NOT NULL);
         CREATE INDEX google_play_messages_by_received ON google_play_messages (received_ms);
         """,
+        // Google Play's owners and voids: each token's `obfuscatedExternalAccountId` (`account_id`,
+        // its exact bytes; NULL without one, and for a token stored before until its next read),
+        // which no other user may be given; when each void was recorded (`recorded_ms`; those
+        // stored before count as recorded at their voided time), so that the voids of tokens
+        // never read are forgotten after the Voided Purchases API's 30 days.
+        """
+        ALTER TABLE google_play_purchases ADD COLUMN account_id TEXT;
+        ALTER TABLE google_play_voids ADD COLUMN recorded_ms INTEGER NOT NULL DEFAULT 0;
+        UPDATE google_play_voids SET recorded_ms = voided_ms;
+        CREATE INDEX google_play_voids_by_recorded ON google_play_voids (recorded_ms);
+        """,
     ])
 }

@@ -19,9 +19,6 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible, SQ
     /// A grant id (its exact bytes) names a grant of another user (`userId`): a grant id is
     /// global to the store; nothing was changed.
     case grantBelongsToAnotherUser(grantId: String, userId: String)
-    /// A Google Play purchase token's `linkedPurchaseToken` leads back to itself through the
-    /// tokens stored (`token` is the one read); nothing was stored.
-    case googlePlayLinkCycle(token: String)
     /// The store was closed: it takes no more writes.
     case closed
 
@@ -40,7 +37,6 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible, SQ
         case .appAccountTokenInUse(let token, _): "app account token \(token) is already linked to another user"
         case .notificationAlreadyRecorded(let uuid): "notification \(uuid) is already stored"
         case .grantBelongsToAnotherUser(let grantId, _): "grant \(grantId) belongs to another user"
-        case .googlePlayLinkCycle: "a Google Play purchase's linked purchase tokens lead back to itself"
         case .closed: "the store is closed"
         }
     }

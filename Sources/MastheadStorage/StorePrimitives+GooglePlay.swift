@@ -5,19 +5,30 @@ public import Masthead
 /// acknowledgement, and the Pub/Sub messages already received. Tokens, order ids and message ids
 /// are their exact bytes.
 ///
-/// Every write takes the purchases table's lock first (``StorePrimitives/lockForNumbering(_:)``:
-/// PostgreSQL's table lock, nothing on SQLite whose writer excludes the others), so that a chain
-/// is read and rewritten by one connection at a time: two tokens of a chain stored at once by two
-/// instances still end with one chain id and one user.
+/// Every write (a read stored, a link, a void, a Pub/Sub message id, an acknowledgement's
+/// outcome) takes the purchases table's lock first, before any other statement
+/// (``StorePrimitives/lockForNumbering(_:)``: PostgreSQL's table lock, nothing on SQLite whose
+/// writer excludes the others), so that a chain is read and rewritten by one connection at a
+/// time (two tokens of a chain stored at once by two instances still end with one chain id and
+/// one user) and no two instances wait on each other's rows and locks the other way round.
+///
+/// A token whose read names an `obfuscatedExternalAccountId` (kept as `account_id`) is that
+/// user's or nobody's: it is linked to that user when stored, and never given another (R18).
 extension StorePrimitives {
+    public func lockGooglePlayPurchases() throws(StorageError) {
+        try lockForNumbering(GooglePlaySQL.purchasesTable)
+    }
+
     public func storeGooglePlayObservation(
         _ observation: GooglePlayObservation, packageName: String, kind: GooglePlayPurchaseKind, body: [UInt8], now: Instant
     ) throws(StorageError) -> [String] {
         try inWrite { () throws(StorageError) -> [String] in
             try lockForNumbering(GooglePlaySQL.purchasesTable)
+            var observation = observation
             let token = observation.purchaseToken
+            // The link that would close a cycle through the stored tokens is not stored (R18).
             if let linked = observation.linkedPurchaseToken, try googlePlayLinks(from: linked, leadTo: token) {
-                throw .googlePlayLinkCycle(token: token)
+                observation.linkedPurchaseToken = nil
             }
             let stored = try googlePlayPurchase(token: token)
             let newest = stored.map { now >= $0.lastRead } ?? true
@@ -28,14 +39,14 @@ extension StorePrimitives {
             }
             var changed = try storeGooglePlayOrders(observation.orders, token: token, updatingExpiries: newest)
             var users: Set<ExactKey> = []
-            let chain = try relinkGooglePlayChain(containing: token)
+            let chain = try relinkGooglePlayChain(containing: token, now: now)
             changed = chain.changed || changed
             if changed { users.formUnion(chain.users) }
             // A token moved to another predecessor leaves its former chain, whose id may change.
             if newest, let former = stored?.linkedPurchaseToken, !former.sameBytes(as: observation.linkedPurchaseToken ?? ""),
                 try googlePlayPurchase(token: former) != nil
             {
-                let formerChain = try relinkGooglePlayChain(containing: former)
+                let formerChain = try relinkGooglePlayChain(containing: former, now: now)
                 if formerChain.changed { users.formUnion(formerChain.users) }
             }
             return users.sorted().map(\.text)
@@ -46,22 +57,30 @@ extension StorePrimitives {
         try inWrite { () throws(StorageError) -> GooglePlayLink in
             try lockForNumbering(GooglePlaySQL.purchasesTable)
             guard let stored = try googlePlayPurchase(token: token) else { return .unknownToken }
+            let user = ExactKey(userId)
+            if let account = stored.obfuscatedExternalAccountId.map(ExactKey.init), account != user { return .conflict(owner: account.text) }
+            if let owner = stored.userId.map(ExactKey.init), owner != user { return .conflict(owner: owner.text) }
             let members = try googlePlayChain(containing: token)
-            if let owner = members.compactMap({ $0.userId }).sorted().first(where: { $0 != ExactKey(userId) }) { return .conflict(owner: owner.text) }
-            let unowned = members.filter { $0.userId == nil }
-            if unowned.isEmpty { return .alreadyLinked }
+            let others = Self.googlePlayClaimants(members).subtracting([user])
+            // An unnamed token follows its chain: it is not the user's while the chain is another's.
+            if stored.obfuscatedExternalAccountId == nil, let other = others.sorted().first { return .conflict(owner: other.text) }
+            // The user's now: this token, the tokens naming the user, and the unnamed ones when the chain names nobody else.
+            let taken = members.filter { member in
+                member.userId == nil && (member.token == ExactKey(token) || member.accountId == user || (member.accountId == nil && others.isEmpty))
+            }
+            if taken.isEmpty { return .alreadyLinked }
             // A user first seen here is recorded as of the token's newest read (no clock is read here).
-            try run(WritingSQL.insertUser, [.text(userId), .integer(stored.lastRead.milliseconds)])
             let link = try prepare(GooglePlaySQL.linkUser)
-            for member in unowned { try run(link, [.text(member.token.text), .text(userId)]) }
+            for member in taken { try linkGooglePlayToken(member.token.text, to: userId, firstSeen: stored.lastRead, link) }
             return .linked
         }
     }
 
-    public func voidGooglePlayOrder(token: String, orderId: String, at: Instant, prorated: Bool) throws(StorageError) -> [String] {
+    public func voidGooglePlayOrder(token: String, orderId: String, at: Instant, prorated: Bool, now: Instant) throws(StorageError) -> [String] {
         try inWrite { () throws(StorageError) -> [String] in
             try lockForNumbering(GooglePlaySQL.purchasesTable)
-            try run(GooglePlaySQL.insertVoid, [.text(token), .text(orderId), .integer(at.milliseconds), .bool(prorated)])
+            try run(GooglePlaySQL.pruneVoids, [.integer(now.milliseconds - GooglePlayVoids.retentionMilliseconds)])
+            try run(GooglePlaySQL.insertVoid, [.text(token), .text(orderId), .integer(at.milliseconds), .bool(prorated), .integer(now.milliseconds)])
             guard try run(GooglePlaySQL.voidOrder, [.text(token), .text(orderId), .integer(at.milliseconds), .bool(prorated)]) == 1,
                 let userId = try googlePlayPurchase(token: token)?.userId
             else { return [] }
@@ -71,6 +90,7 @@ extension StorePrimitives {
 
     public func recordGooglePlayMessage(_ messageId: String, now: Instant) throws(StorageError) -> Bool {
         try inWrite { () throws(StorageError) -> Bool in
+            try lockForNumbering(GooglePlaySQL.purchasesTable)
             try run(GooglePlaySQL.pruneMessages, [.integer(now.milliseconds - GooglePlayMessages.retentionMilliseconds)])
             return try run(GooglePlaySQL.insertMessage, [.text(messageId), .integer(now.milliseconds)]) == 1
         }
@@ -78,6 +98,7 @@ extension StorePrimitives {
 
     public func recordGooglePlayAcknowledgement(token: String, outcome: GooglePlayAcknowledgement, now: Instant) throws(StorageError) {
         try inWrite { () throws(StorageError) in
+            try lockForNumbering(GooglePlaySQL.purchasesTable)
             switch outcome {
             case .acknowledged:
                 try run(GooglePlaySQL.acknowledged, [.text(token), .integer(1)])
@@ -144,7 +165,7 @@ extension StorePrimitives {
         let values: [Value] = [
             .text(observation.purchaseToken), .text(packageName), .text(kind.rawValue), .text(observation.playProductId),
             .optional(observation.linkedPurchaseToken), .text(observation.state.word), .bool(acknowledged), .text(environment.rawValue),
-            .integer(now.milliseconds), .bytes(body), .optional(nextAcknowledgement?.milliseconds),
+            .integer(now.milliseconds), .bytes(body), .optional(nextAcknowledgement?.milliseconds), .optional(observation.obfuscatedExternalAccountId),
         ]
         try run(stored == nil ? GooglePlaySQL.insertPurchase : GooglePlaySQL.updatePurchase, values)
     }
@@ -200,8 +221,20 @@ extension StorePrimitives {
 
     // MARK: Chains
 
-    /// A token of a chain, with its user and chain id as stored.
-    private typealias ChainMember = (token: ExactKey, userId: ExactKey?, chainId: String?)
+    /// A token of a chain, with its user, the user its read names and its chain id as stored.
+    private typealias ChainMember = (token: ExactKey, userId: ExactKey?, accountId: ExactKey?, chainId: String?)
+
+    /// The users a chain's tokens are linked to or name.
+    private static func googlePlayClaimants(_ members: [ChainMember]) -> Set<ExactKey> {
+        Set(members.compactMap(\.userId)).union(members.compactMap(\.accountId))
+    }
+
+    /// Links a token with no user to `userId` (recorded, as of `firstSeen`, when new), unless its
+    /// read names another user; `link` is ``GooglePlaySQL/linkUser`` prepared.
+    private func linkGooglePlayToken(_ token: String, to userId: String, firstSeen: Instant, _ link: Prepared) throws(StorageError) {
+        try run(WritingSQL.insertUser, [.text(userId), .integer(firstSeen.milliseconds)])
+        try run(link, [.text(token), .text(userId)])
+    }
 
     /// Whether following `linkedPurchaseToken` from `start` through the stored tokens reaches `token`.
     private func googlePlayLinks(from start: String, leadTo token: String) throws(StorageError) -> Bool {
@@ -230,7 +263,7 @@ extension StorePrimitives {
         let member = try prepare(GooglePlaySQL.chainMember)
         let successors = try prepare(GooglePlaySQL.successors)
         let read = { (row: Row) throws(Row.Failure) -> ChainMember in
-            (ExactKey(try row.text(0)), try row.optionalText(1).map(ExactKey.init), try row.optionalText(2))
+            (ExactKey(try row.text(0)), try row.optionalText(1).map(ExactKey.init), try row.optionalText(2).map(ExactKey.init), try row.optionalText(3))
         }
         guard let first = try firstRow(member, [.text(root)], read) else { return [] }
         var members = [first]
@@ -247,26 +280,35 @@ extension StorePrimitives {
 
     /// Gives every token of `token`'s chain the chain's id (the first order of its first token
     /// that has one: the earliest start, then the smallest order id in bytes; nil without
-    /// orders) and, when the chain's tokens have one user between them, that user to those that
-    /// have none. Answers whether a row changed, and the chain's users.
-    private func relinkGooglePlayChain(containing token: String) throws(StorageError) -> (changed: Bool, users: [ExactKey]) {
+    /// orders), and a user to those that have none: a token whose read names a user
+    /// (`obfuscatedExternalAccountId`) that user; an unnamed one the chain's user when the
+    /// chain's tokens are linked to or name one user between them, else none (R18). Users first
+    /// seen here are recorded as of `now`. Answers whether a row changed, and the chain's users.
+    private func relinkGooglePlayChain(containing token: String, now: Instant) throws(StorageError) -> (changed: Bool, users: [ExactKey]) {
         let members = try googlePlayChain(containing: token)
         let firstOrder = try prepare(GooglePlaySQL.firstOrder)
         var chainId: String?
         for member in members where chainId == nil {
             chainId = try firstRow(firstOrder, [.text(member.token.text)]) { row throws(Row.Failure) in try row.text(0) }
         }
-        let users = Set(members.compactMap { $0.userId }).sorted()
-        let owner = users.count == 1 ? users[0] : nil
+        let claimants = Self.googlePlayClaimants(members)
+        let owner = claimants.count == 1 ? claimants.first : nil
         let update = try prepare(GooglePlaySQL.relink)
+        let link = try prepare(GooglePlaySQL.linkUser)
+        var users = Set(members.compactMap(\.userId))
         var changed = false
         for member in members {
             let sameChain = member.chainId.map { id in chainId.map { id.sameBytes(as: $0) } ?? false } ?? (chainId == nil)
-            guard !sameChain || (owner != nil && member.userId == nil) else { continue }
-            try run(update, [.text(member.token.text), .optional(chainId), .optional(owner?.text)])
+            if !sameChain {
+                try run(update, [.text(member.token.text), .optional(chainId)])
+                changed = true
+            }
+            guard member.userId == nil, let user = member.accountId ?? owner else { continue }
+            try linkGooglePlayToken(member.token.text, to: user.text, firstSeen: now, link)
+            users.insert(user)
             changed = true
         }
-        return (changed, users)
+        return (changed, users.sorted())
     }
 }
 
@@ -276,6 +318,13 @@ public enum GooglePlayMessages {
     public static let retentionMilliseconds: Int64 = 7 * Instant.millisecondsPerDay
 }
 
+/// The voids kept for tokens never read.
+public enum GooglePlayVoids {
+    /// How long the void of a token never read is kept: 30 days, the window the Voided Purchases
+    /// API lists; a void of a token read (stored) is kept for good.
+    public static let retentionMilliseconds: Int64 = 30 * Instant.millisecondsPerDay
+}
+
 /// The statements of Google Play purchases.
 enum GooglePlaySQL {
     /// The table whose lock serialises the writes of purchases and their chains.
@@ -283,7 +332,7 @@ enum GooglePlaySQL {
     /// The columns `StoreRow.googlePlayPurchase()` reads.
     static let purchaseColumns = """
         purchase_token, package_name, kind, play_product_id, user_id, linked_purchase_token, chain_id, state, acknowledged, environment,
-        observed_ms, read_ms, body, ack_attempts, ack_next_ms, ack_error
+        observed_ms, read_ms, body, ack_attempts, ack_next_ms, ack_error, account_id
         """
     /// The columns `StoreRow.googlePlayOrder()` reads, each prefixed with `table`.
     static func orderColumns(_ table: String = "") -> String {
@@ -292,17 +341,17 @@ enum GooglePlaySQL {
     }
 
     static let purchase = "SELECT \(purchaseColumns) FROM google_play_purchases WHERE purchase_token = $1"
-    /// A new purchase ($1–$11: token, package, kind, product, linked token, state, acknowledged,
-    /// environment, read instant, body, next acknowledgement), first read now.
+    /// A new purchase ($1–$12: token, package, kind, product, linked token, state, acknowledged,
+    /// environment, read instant, body, next acknowledgement, `obfuscatedExternalAccountId`), first read now.
     static let insertPurchase = """
         INSERT INTO google_play_purchases (purchase_token, package_name, kind, play_product_id, linked_purchase_token, state, acknowledged,
-            environment, observed_ms, read_ms, body, ack_attempts, ack_next_ms)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, 0, $11)
+            environment, observed_ms, read_ms, body, ack_attempts, ack_next_ms, account_id)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, 0, $11, $12)
         """
     /// A stored purchase as the newest read gives it (the parameters of ``insertPurchase``).
     static let updatePurchase = """
         UPDATE google_play_purchases SET package_name = $2, kind = $3, play_product_id = $4, linked_purchase_token = $5, state = $6,
-            acknowledged = $7, environment = $8, read_ms = $9, body = $10, ack_next_ms = $11
+            acknowledged = $7, environment = $8, read_ms = $9, body = $10, ack_next_ms = $11, account_id = $12
         WHERE purchase_token = $1
         """
     /// A purchase ($1) acknowledged, $2 more attempts counted (1 for Masthead's, 0 when a read says so).
@@ -320,13 +369,15 @@ enum GooglePlaySQL {
     static let unacknowledgedCount = "SELECT count(*) FROM google_play_purchases WHERE ack_next_ms IS NOT NULL AND observed_ms < $1"
     /// The token a token ($1) links to (NULL when none); no row when $1 is not stored.
     static let linked = "SELECT linked_purchase_token FROM google_play_purchases WHERE purchase_token = $1"
-    static let chainMember = "SELECT purchase_token, user_id, chain_id FROM google_play_purchases WHERE purchase_token = $1"
+    static let chainMember = "SELECT purchase_token, user_id, account_id, chain_id FROM google_play_purchases WHERE purchase_token = $1"
     static let successors =
-        "SELECT purchase_token, user_id, chain_id FROM google_play_purchases WHERE linked_purchase_token = $1 ORDER BY purchase_token"
-    /// A token's ($1) chain id ($2), and its user when it has none ($3, which may be NULL).
-    static let relink = "UPDATE google_play_purchases SET chain_id = $2, user_id = coalesce(user_id, $3) WHERE purchase_token = $1"
-    /// A token ($1) linked to a user ($2) when it has none.
-    static let linkUser = "UPDATE google_play_purchases SET user_id = $2 WHERE purchase_token = $1 AND user_id IS NULL"
+        "SELECT purchase_token, user_id, account_id, chain_id FROM google_play_purchases WHERE linked_purchase_token = $1 ORDER BY purchase_token"
+    /// A token's ($1) chain id ($2).
+    static let relink = "UPDATE google_play_purchases SET chain_id = $2 WHERE purchase_token = $1"
+    /// A token ($1) linked to a user ($2) when it has none and its read names no other user.
+    static let linkUser = """
+        UPDATE google_play_purchases SET user_id = $2 WHERE purchase_token = $1 AND user_id IS NULL AND (account_id IS NULL OR account_id = $2)
+        """
 
     static let order = "SELECT \(orderColumns()) FROM google_play_orders WHERE purchase_token = $1 AND order_id = $2"
     static let orders = "SELECT \(orderColumns()) FROM google_play_orders WHERE purchase_token = $1 ORDER BY start_ms, order_id"
@@ -351,11 +402,16 @@ enum GooglePlaySQL {
         WHERE p.user_id = $1 ORDER BY o.purchase_token, o.start_ms, o.order_id
         """
 
-    /// A void of an order ($1, $2) at $3, prorated when $4; the earliest is kept.
+    /// A void of an order ($1, $2) at $3, prorated when $4, recorded at $5; the earliest is kept.
     static let insertVoid = """
-        INSERT INTO google_play_voids (purchase_token, order_id, voided_ms, prorated) VALUES ($1, $2, $3, $4)
+        INSERT INTO google_play_voids (purchase_token, order_id, voided_ms, prorated, recorded_ms) VALUES ($1, $2, $3, $4, $5)
         ON CONFLICT (purchase_token, order_id) DO UPDATE SET voided_ms = excluded.voided_ms, prorated = excluded.prorated
         WHERE excluded.voided_ms < google_play_voids.voided_ms
+        """
+    /// Forgets the voids recorded before $1 of tokens never stored.
+    static let pruneVoids = """
+        DELETE FROM google_play_voids
+        WHERE recorded_ms < $1 AND NOT EXISTS (SELECT 1 FROM google_play_purchases p WHERE p.purchase_token = google_play_voids.purchase_token)
         """
     /// The void of an order ($1, $2): when, and whether prorated.
     static let void = "SELECT voided_ms, prorated FROM google_play_voids WHERE purchase_token = $1 AND order_id = $2"
@@ -373,7 +429,7 @@ extension StoreRow {
         }
         return StoredGooglePlayPurchase(
             purchaseToken: try text(0), packageName: try text(1), kind: kind, playProductId: try text(3), userId: try optionalText(4),
-            linkedPurchaseToken: try optionalText(5), chainId: try optionalText(6), state: GooglePlaySubscriptionState(word: try text(7)), acknowledged: try bool(8),
+            obfuscatedExternalAccountId: try optionalText(16), linkedPurchaseToken: try optionalText(5), chainId: try optionalText(6), state: GooglePlaySubscriptionState(word: try text(7)), acknowledged: try bool(8),
             environment: try environment(9), observed: try instant(10), lastRead: try instant(11), body: try bytes(12),
             acknowledgementAttempts: Int(try integer(13)), nextAcknowledgement: try optionalInstant(14), acknowledgementError: try optionalText(15))
     }

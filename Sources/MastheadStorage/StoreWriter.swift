@@ -132,34 +132,44 @@ public protocol StoreWriter: AnyObject {
 
     // MARK: Google Play
 
+    /// Takes the lock every Google Play write takes first (PostgreSQL's lock of the purchases
+    /// table, held until the transaction ends; nothing on SQLite), for a transaction that reads
+    /// a purchase before it stores a read of it.
+    func lockGooglePlayPurchases() throws(StorageError)
+
     /// Stores a read of a Google Play purchase token (R18): upserts the purchase (a read older
     /// than the newest one stored changes none of its state), adds the orders not stored yet and
     /// updates a stored order's expiry when this read, being the newest, gives it another (an
     /// order keeps its first `observed`, start, product and environment; a void recorded for it
     /// before it was stored applies), links the token into its chain through
-    /// `linkedPurchaseToken` (the chain's id is the first order of its first token), and gives
-    /// the chain's user to the tokens of the chain that have none. An unacknowledged purchase is owed an
+    /// `linkedPurchaseToken` (the chain's id is the first order of its first token; a link that
+    /// would close a cycle through the stored tokens is not stored), and gives a user to the
+    /// tokens of the chain that have none: the one a token's `obfuscatedExternalAccountId` names
+    /// (its exact bytes; such a token is never given another), else the chain's user when its
+    /// tokens are linked to or name one user between them (R18). The purchase is stored as of
+    /// `now`, the instant it was read (asked of Google), which decides which read is the newest. An unacknowledged purchase is owed an
     /// acknowledgement while active, in grace, canceled, on hold, paused or a purchased one-time
     /// product, due now when it was not owed before (a read never moves a due time); once
     /// acknowledged it stays so.
     /// - Returns: the users whose history changed (orders, chain id or user), sorted by bytes.
-    /// - Throws: ``StorageError/googlePlayLinkCycle(token:)`` when the linked tokens lead back to
-    ///   this one; nothing is stored then.
     func storeGooglePlayObservation(
         _ observation: GooglePlayObservation, packageName: String, kind: GooglePlayPurchaseKind, body: [UInt8], now: Instant
     ) throws(StorageError) -> [String]
 
-    /// Links a Google Play purchase token, and every token of its chain, to a user (recording the
-    /// user when new).
-    /// - Returns: ``GooglePlayLink/conflict(owner:)`` when a token of the chain is another user's
-    ///   (nothing changes), ``GooglePlayLink/unknownToken`` when the token was never stored.
+    /// Links a Google Play purchase token to a user (recording the user when new), with the
+    /// tokens of its chain that have no user and name this one, and those that name nobody when
+    /// no token of the chain is linked to or names another user (R18).
+    /// - Returns: ``GooglePlayLink/conflict(owner:)`` when the token names or is linked to
+    ///   another user, or names nobody and a token of its chain is linked to or names another
+    ///   user (nothing changes); ``GooglePlayLink/unknownToken`` when the token was never stored.
     func linkGooglePlayPurchase(token: String, to userId: String) throws(StorageError) -> GooglePlayLink
 
     /// Records that Google voided an order of a purchase token (a refund or chargeback: `prorated`
     /// for a prorated refund, R5.3; else R5.1) at `at`. The earliest void of an order counts; one
-    /// for an order not stored yet applies when a read stores it.
+    /// for an order not stored yet applies when a read stores it. The voids of tokens never stored
+    /// recorded more than ``GooglePlayVoids/retentionMilliseconds`` before `now` are deleted here.
     /// - Returns: the users whose history changed.
-    func voidGooglePlayOrder(token: String, orderId: String, at: Instant, prorated: Bool) throws(StorageError) -> [String]
+    func voidGooglePlayOrder(token: String, orderId: String, at: Instant, prorated: Bool, now: Instant) throws(StorageError) -> [String]
 
     /// Records a Pub/Sub message id (its exact bytes); answers whether it was new. Ids received
     /// more than ``GooglePlayMessages/retentionMilliseconds`` before `now` are deleted here.

@@ -20,6 +20,9 @@ public struct StoredGooglePlayPurchase: Sendable, Hashable {
     public var playProductId: String
     /// The user it is linked to, or nil while nobody has linked it.
     public var userId: String?
+    /// The app's id for the user (`obfuscatedExternalAccountId`) as its newest read gave it, or
+    /// nil without one: when set, the token is that user's or nobody's (R18).
+    public var obfuscatedExternalAccountId: String?
     /// The token it replaced (`linkedPurchaseToken`): a resubscription, upgrade or downgrade.
     public var linkedPurchaseToken: String?
     /// The id of its chain of tokens (the first order of the chain, R18), or nil while the chain has no order.
@@ -46,7 +49,7 @@ public struct StoredGooglePlayPurchase: Sendable, Hashable {
     /// A stored purchase from its fields.
     public init(
         purchaseToken: String, packageName: String, kind: GooglePlayPurchaseKind, playProductId: String, userId: String?,
-        linkedPurchaseToken: String?, chainId: String?, state: GooglePlaySubscriptionState, acknowledged: Bool, environment: Environment,
+        obfuscatedExternalAccountId: String?, linkedPurchaseToken: String?, chainId: String?, state: GooglePlaySubscriptionState, acknowledged: Bool, environment: Environment,
         observed: Instant, lastRead: Instant, body: [UInt8], acknowledgementAttempts: Int, nextAcknowledgement: Instant?,
         acknowledgementError: String?
     ) {
@@ -55,6 +58,7 @@ public struct StoredGooglePlayPurchase: Sendable, Hashable {
         self.kind = kind
         self.playProductId = playProductId
         self.userId = userId
+        self.obfuscatedExternalAccountId = obfuscatedExternalAccountId
         self.linkedPurchaseToken = linkedPurchaseToken
         self.chainId = chainId
         self.state = state
@@ -66,5 +70,23 @@ public struct StoredGooglePlayPurchase: Sendable, Hashable {
         self.acknowledgementAttempts = acknowledgementAttempts
         self.nextAcknowledgement = nextAcknowledgement
         self.acknowledgementError = acknowledgementError
+    }
+
+    /// Stored purchases compare and hash their texts by their exact bytes.
+    public static func == (lhs: StoredGooglePlayPurchase, rhs: StoredGooglePlayPurchase) -> Bool {
+        lhs.texts == rhs.texts && lhs.kind == rhs.kind && lhs.state == rhs.state && lhs.acknowledged == rhs.acknowledged
+            && lhs.environment == rhs.environment && lhs.observed == rhs.observed && lhs.lastRead == rhs.lastRead && lhs.body == rhs.body
+            && lhs.acknowledgementAttempts == rhs.acknowledgementAttempts && lhs.nextAcknowledgement == rhs.nextAcknowledgement
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(texts)
+        hasher.combine(lastRead)
+    }
+
+    /// Its texts (ids, and the last acknowledgement error) as exact keys, nil where absent.
+    private var texts: [ExactKey?] {
+        [purchaseToken, packageName, playProductId].map(ExactKey.init)
+            + [userId, obfuscatedExternalAccountId, linkedPurchaseToken, chainId, acknowledgementError].map { $0.map(ExactKey.init) }
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Masthead
+import MastheadFormats
 import MastheadJSON
+import MastheadStorage
 @testable import MastheadService
 import MastheadTestSupport
 import Synchronization
@@ -271,6 +273,80 @@ struct GooglePlayServiceTests {
         fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
         #expect(Play.post(harness, user: "ivy", token: "token-a").status == 409)
         #expect(Self.readable(harness, "ana", at: "2020-03-01T12:00:00Z") == ["2020-02", "2020-03"])
+    }
+
+    /// A notification whose read names the app's user (`obfuscatedExternalAccountId`, R18) links
+    /// the purchase to that user without a post from the app.
+    @Test(arguments: StoreBackend.tested)
+    func R18_notificationNamingAnAccountId_linksTheReaderWithoutAPost(backend: StoreBackend) throws {
+        let fake = try FakeGooglePlay(packageName: Play.package)
+        defer { fake.stop() }
+        let harness = try Play.service(fake, backend: backend)
+        defer { harness.close() }
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true, account: "ivy")) }
+        #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
+        #expect(Self.readable(harness, "ivy", at: "2020-03-10T12:00:00Z") == ["2020-02", "2020-03"])
+    }
+
+    /// A resubscription linked to another user's subscription: posted by a third user it is 409
+    /// and nothing is stored, not even Google's read (the other user's history is unchanged);
+    /// naming its own user (`obfuscatedExternalAccountId`), it is that user's, not the chain's.
+    @Test(arguments: StoreBackend.tested)
+    func purchase_linkedToAnotherUsersSubscription_is409_andNothingIsStored(backend: StoreBackend) throws {
+        let fake = try FakeGooglePlay(packageName: Play.package)
+        defer { fake.stop() }
+        let harness = try Play.service(fake, backend: backend)
+        defer { harness.close() }
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_CANCELED", acknowledged: true, autoRenew: false)) }
+        #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
+        harness.setNow("2020-06-17T12:00:01Z")
+        fake.state.withLock { $0.set("token-b", Play.tokenB(acknowledged: true)) }
+        let answer = Play.post(harness, user: "ana", token: "token-b")
+        #expect(answer.status == 409, "\(answer.body)")
+        #expect(answer.json?["error"]?["code"]?.string == "google_play_purchase_belongs_to_another_user")
+        #expect(try harness.service.reader.withLock { reader in try reader.store.googlePlayPurchase(token: "token-b") } == nil)
+        #expect(harness.call("GET", "/v1/users/ana/entitlements").status == 404)
+        #expect(Self.readable(harness, "ivy", at: "2020-07-01T12:00:00Z") == ["2020-02", "2020-03"])
+        // Named for ana by the app: ana's through the notification, and still not ivy's.
+        var named = Play.tokenB(acknowledged: true)
+        named.obfuscatedExternalAccountId = "ana"
+        fake.state.withLock { $0.set("token-b", named) }
+        #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-b"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
+        #expect(Self.readable(harness, "ana", at: "2020-07-01T12:00:00Z") == ["2020-06", "2020-07"])
+        #expect(Self.readable(harness, "ivy", at: "2020-07-01T12:00:00Z") == ["2020-02", "2020-03"])
+        #expect(Play.post(harness, user: "ivy", token: "token-b").status == 409)
+    }
+
+    /// Of two reads of a token, the one asked of Google later is kept, whichever is stored last:
+    /// an older answer committed after a newer one changes no state nor expiry.
+    @Test(arguments: StoreBackend.tested)
+    func olderRead_storedAfterANewerOne_changesNothing(backend: StoreBackend) throws {
+        let fake = try FakeGooglePlay(packageName: Play.package)
+        defer { fake.stop() }
+        let harness = try Play.service(fake, backend: backend)
+        defer { harness.close() }
+        let google = try #require(harness.service.googlePlay)
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
+        #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
+        // Renewed on Mar 20 (asked at 09:00:00), then revoked (asked at 09:00:05).
+        harness.setNow("2020-03-25T09:00:00Z")
+        fake.state.withLock {
+            $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", latestOrderId: Play.firstOrder + "..0", expiry: "2020-04-20T12:00:00Z", acknowledged: true))
+        }
+        let older = try harness.service.readGooglePlayPurchase(google, token: "token-a", oneTimeProductId: nil)
+        harness.setNow("2020-03-25T09:00:05Z")
+        fake.state.withLock {
+            $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_EXPIRED", latestOrderId: Play.firstOrder + "..0", expiry: "2020-03-25T09:00:00Z", acknowledged: true))
+        }
+        let newer = try harness.service.readGooglePlayPurchase(google, token: "token-a", oneTimeProductId: nil)
+        _ = try harness.service.storeGooglePlayRead(newer, packageName: Play.package, messageId: nil, linkTo: nil)
+        harness.setNow("2020-03-25T09:00:10Z")
+        _ = try harness.service.storeGooglePlayRead(older, packageName: Play.package, messageId: nil, linkTo: nil)
+        let stored = try harness.service.reader.withLock { reader in try reader.store.googlePlayPurchase(token: "token-a") }
+        #expect(stored?.state == .expired)
+        #expect(stored?.lastRead == DateText.rfc3339("2020-03-25T09:00:05Z"))
+        let orders = try harness.service.reader.withLock { reader in try reader.store.googlePlayOrders(token: "token-a") }
+        #expect(orders.map(\.expiry) == [DateText.rfc3339("2020-03-20T12:00:00Z"), DateText.rfc3339("2020-03-25T09:00:00Z")])
     }
 
     /// Google refusing the service account (401) is a configuration error naming the account,

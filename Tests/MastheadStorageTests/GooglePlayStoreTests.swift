@@ -20,10 +20,11 @@ struct GooglePlayStoreTests {
     }
 
     static func observation(
-        _ token: String, linked: String? = nil, state: GooglePlaySubscriptionState = .active, acknowledged: Bool = true, orders: [GooglePlayOrder]
+        _ token: String, linked: String? = nil, state: GooglePlaySubscriptionState = .active, acknowledged: Bool = true, account: String? = nil,
+        orders: [GooglePlayOrder]
     ) -> GooglePlayObservation {
         GooglePlayObservation(
-            purchaseToken: token, linkedPurchaseToken: linked, state: state, acknowledged: acknowledged, obfuscatedExternalAccountId: nil,
+            purchaseToken: token, linkedPurchaseToken: linked, state: state, acknowledged: acknowledged, obfuscatedExternalAccountId: account,
             playProductId: "monthly_sub", orders: orders, unknownProductIds: [])
     }
 
@@ -39,8 +40,10 @@ struct GooglePlayStoreTests {
         try store.inTransaction { () throws(StorageError) in try store.linkGooglePlayPurchase(token: token, to: userId) }
     }
 
-    static func void(_ store: any EntitlementStore, _ token: String, _ orderId: String, at time: Int64, prorated: Bool) throws -> [String] {
-        try store.inTransaction { () throws(StorageError) in try store.voidGooglePlayOrder(token: token, orderId: orderId, at: at(time), prorated: prorated) }
+    static func void(_ store: any EntitlementStore, _ token: String, _ orderId: String, at time: Int64, prorated: Bool, now: Int64 = 0) throws -> [String] {
+        try store.inTransaction { () throws(StorageError) in
+            try store.voidGooglePlayOrder(token: token, orderId: orderId, at: at(time), prorated: prorated, now: at(now))
+        }
     }
 
     /// The (transaction id, original transaction id) of each transaction of a user's history.
@@ -141,21 +144,71 @@ struct GooglePlayStoreTests {
         #expect(transactions.map(\.originalTransactionId) == ["googlePlay:GPA.A", "googlePlay:GPA.A"])
     }
 
-    @Test(arguments: StoreBackend.tested) func linkCycle_isRefused_andNothingIsStored(backend: StoreBackend) throws {
+    /// Google data whose links form a cycle is stored without the link that closes it (R18), so
+    /// that its notification is not refused at every delivery; the chain stays one.
+    @Test(arguments: StoreBackend.tested) func linkCycle_isStoredWithoutTheLinkThatClosesIt(backend: StoreBackend) throws {
         let fixture = try StoreFixture(backend)
         defer { fixture.remove() }
         let store = try fixture.open()
         try Self.store(store, Self.observation("a", linked: "c", orders: [Self.order("a", "GPA.A", start: 0, expiry: 100)]), now: 10)
         try Self.store(store, Self.observation("b", linked: "a", orders: [Self.order("b", "GPA.B", start: 100, expiry: 200)]), now: 10)
-        #expect(throws: StorageError.googlePlayLinkCycle(token: "c")) {
-            try Self.store(store, Self.observation("c", linked: "b", orders: [Self.order("c", "GPA.C", start: 200, expiry: 300)]), now: 20)
-        }
-        #expect(try store.googlePlayPurchase(token: "c") == nil)
-        #expect(try store.googlePlayOrders(token: "c").isEmpty)
-        #expect(throws: StorageError.googlePlayLinkCycle(token: "d")) {
-            try Self.store(store, Self.observation("d", linked: "d", orders: []), now: 20)
-        }
-        #expect(try store.googlePlayPurchase(token: "d") == nil)
+        #expect(try Self.link(store, "a", "ana") == .linked)
+        #expect(try Self.store(store, Self.observation("c", linked: "b", orders: [Self.order("c", "GPA.C", start: 200, expiry: 300)]), now: 20) == ["ana"])
+        let c = try #require(try store.googlePlayPurchase(token: "c"))
+        #expect(c.linkedPurchaseToken == nil)
+        #expect(c.userId == "ana")
+        #expect(try store.googlePlayOrders(token: "c").map(\.orderId) == ["GPA.C"])
+        #expect(try Self.ids(store, "ana").map { $0[1] } == Array(repeating: "googlePlay:GPA.C", count: 3))
+        // Read again, the same: stored, the cycle still left open.
+        try Self.store(store, Self.observation("c", linked: "b", orders: [Self.order("c", "GPA.C", start: 200, expiry: 300)]), now: 30)
+        #expect(try store.googlePlayPurchase(token: "c")?.linkedPurchaseToken == nil)
+        try Self.store(store, Self.observation("d", linked: "d", orders: [Self.order("d", "GPA.D", start: 0, expiry: 100)]), now: 20)
+        #expect(try store.googlePlayPurchase(token: "d")?.linkedPurchaseToken == nil)
+        #expect(try store.googlePlayPurchase(token: "d")?.chainId == "GPA.D")
+    }
+
+    /// A token whose read names another user (`obfuscatedExternalAccountId`), linked to a user's
+    /// token through `linkedPurchaseToken`, is not given that user: it is the named user's (R18);
+    /// nor can the chain's user take it.
+    @Test(arguments: StoreBackend.tested) func tokenNamingAnotherUser_chainedToAUsersToken_staysTheNamedUsers(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try Self.store(store, Self.observation("a", state: .expired, orders: [Self.order("a", "GPA.A", start: 0, expiry: 100)]), now: 10)
+        #expect(try Self.link(store, "a", "ana") == .linked)
+        // Another spelling of ana is another user.
+        let bo = "ana\u{301}"
+        try Self.store(store, Self.observation("b", linked: "a", account: bo, orders: [Self.order("b", "GPA.B", start: 200, expiry: 300)]), now: 20)
+        #expect(try store.googlePlayPurchase(token: "b")?.userId?.utf8.elementsEqual(bo.utf8) == true)
+        #expect(try Self.ids(store, "ana") == [["googlePlay:GPA.A", "googlePlay:GPA.A"]])
+        #expect(try Self.ids(store, bo) == [["googlePlay:GPA.B", "googlePlay:GPA.B"]])
+        #expect(try Self.link(store, "b", "ana") == .conflict(owner: bo))
+        #expect(try Self.link(store, "b", bo) == .alreadyLinked)
+        #expect(try Self.ids(store, "ana").count == 1)
+    }
+
+    /// A chain whose tokens name two users is not merged: each named token is its user's, and an
+    /// unnamed one follows nobody (R18), nor may either user link it; a read naming the user of an
+    /// unnamed chain gives the chain's unnamed tokens that user.
+    @Test(arguments: StoreBackend.tested) func chainNamingTwoUsers_isNotMerged(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try Self.store(store, Self.observation("a", state: .expired, account: "ana", orders: [Self.order("a", "GPA.A", start: 0, expiry: 100)]), now: 10)
+        try Self.store(store, Self.observation("b", linked: "a", account: "bo", orders: [Self.order("b", "GPA.B", start: 200, expiry: 300)]), now: 20)
+        try Self.store(store, Self.observation("c", linked: "b", orders: [Self.order("c", "GPA.C", start: 300, expiry: 400)]), now: 30)
+        #expect(try store.googlePlayPurchase(token: "a")?.userId == "ana")
+        #expect(try store.googlePlayPurchase(token: "b")?.userId == "bo")
+        #expect(try store.googlePlayPurchase(token: "c")?.userId == nil)
+        #expect(try Self.link(store, "c", "ana") == .conflict(owner: "bo"))
+        #expect(try Self.link(store, "c", "bo") == .conflict(owner: "ana"))
+        #expect(try Self.ids(store, "ana").map { $0[0] } == ["googlePlay:GPA.A"])
+        #expect(try Self.ids(store, "bo").map { $0[0] } == ["googlePlay:GPA.B"])
+        // One named user: the unnamed tokens of the chain are theirs.
+        try Self.store(store, Self.observation("x", state: .expired, orders: [Self.order("x", "GPA.X", start: 0, expiry: 100)]), now: 10)
+        #expect(try Self.store(store, Self.observation("y", linked: "x", account: "cy", orders: [Self.order("y", "GPA.Y", start: 100, expiry: 200)]), now: 20) == ["cy"])
+        #expect(try store.googlePlayPurchase(token: "x")?.userId == "cy")
+        #expect(try Self.ids(store, "cy").map { $0[0] } == ["googlePlay:GPA.X", "googlePlay:GPA.Y"])
     }
 
     @Test(arguments: StoreBackend.tested) func link_refusesAChainOfAnotherUser_andATokenNeverStored(backend: StoreBackend) throws {
@@ -232,6 +285,28 @@ struct GooglePlayStoreTests {
         let transactions = try store.history(forUser: "ana").transactions
         #expect(transactions.map(\.cancellation) == [Self.at(40), Self.at(140), Self.at(250)])
         #expect(transactions.map(\.revocationType) == [.refundFull, .refundProrated, .refundProrated])
+    }
+
+    /// The void of a token never read is kept 30 days from when it was recorded (the Voided
+    /// Purchases API's window), then forgotten; the void of a token read is kept, and one recorded
+    /// within the window applies when the token is read.
+    @Test(arguments: StoreBackend.tested) func voidsOfTokensNeverRead_areForgottenAfterThirtyDays(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        let day = Instant.millisecondsPerDay
+        try Self.store(store, Self.observation("read", orders: [Self.order("read", "GPA.1", start: 0, expiry: 100)]), now: 10)
+        #expect(try Self.void(store, "read", "GPA.1..0", at: 50, prorated: false, now: 0).isEmpty)
+        #expect(try Self.void(store, "unknown-1", "GPA.2", at: 50, prorated: false, now: 0).isEmpty)
+        #expect(try Self.void(store, "unknown-2", "GPA.3", at: 50, prorated: false, now: 20 * day).isEmpty)
+        #expect(try Self.void(store, "unknown-3", "GPA.4", at: 50, prorated: false, now: 30 * day).isEmpty)
+        #expect(try fixture.scalar("SELECT count(*) FROM google_play_voids") == .integer(4))
+        #expect(try Self.void(store, "unknown-4", "GPA.5", at: 50, prorated: false, now: 30 * day + 1).isEmpty)
+        #expect(try fixture.scalar("SELECT count(*) FROM google_play_voids WHERE purchase_token = 'unknown-1'") == .integer(0))
+        #expect(try fixture.scalar("SELECT count(*) FROM google_play_voids") == .integer(4))
+        // Recorded within the window: applies when the token is read.
+        try Self.store(store, Self.observation("unknown-2", orders: [Self.order("unknown-2", "GPA.3", start: 0, expiry: 100)]), now: 40 * day)
+        #expect(try store.googlePlayOrders(token: "unknown-2").map(\.refunded) == [Self.at(50)])
     }
 
     @Test(arguments: StoreBackend.tested) func messageIds_newOnce_byExactBytes_andForgottenAfterSevenDays(backend: StoreBackend) throws {

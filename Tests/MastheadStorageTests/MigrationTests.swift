@@ -144,4 +144,40 @@ struct MigrationTests {
         #expect(try store.inTransaction { () throws(StorageError) in try store.recordOutbound(head, outcome: .delivered(status: 200), now: Instant(milliseconds: 20)) })
         #expect(try claim()?.message.eventId == "a3")
     }
+
+    /// Google Play's owners and voids (SQLite 19, PostgreSQL 15): a purchase stored before reads
+    /// back naming no account until its next read, and a void stored before counts as recorded
+    /// at its voided time, so it is forgotten 30 days after it when its token was never read.
+    @Test(arguments: StoreBackend.tested) func googlePlayOwnersMigration_keepsPurchases_andDatesTheVoids(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let latest = try fixture.migrate(sqlite: 18, postgreSQL: 14)
+        let (body, no) = backend == .sqlite ? ("x'7b7d'", "0") : ("'\\x7b7d'", "false")
+        try fixture.execute("""
+            INSERT INTO google_play_purchases (purchase_token, package_name, kind, play_product_id, state, acknowledged, environment, observed_ms,
+                read_ms, body, ack_attempts)
+            VALUES ('tok', 'com.example.monthly', 'subscription', 'monthly_sub', 'SUBSCRIPTION_STATE_ACTIVE', \(no), 'production', 10, 10, \(body), 0);
+            INSERT INTO google_play_voids (purchase_token, order_id, voided_ms, prorated) VALUES ('tok', 'GPA.1', 1000, \(no)), ('gone', 'GPA.2', 1000, \(no));
+            """)
+        let store = try fixture.open()
+        #expect(try fixture.scalar("SELECT max(version) FROM migrations") == .integer(Int64(latest)))
+        let purchase = try #require(try store.googlePlayPurchase(token: "tok"))
+        #expect(purchase.obfuscatedExternalAccountId == nil)
+        #expect(try fixture.scalar("SELECT recorded_ms FROM google_play_voids WHERE purchase_token = 'gone'") == .integer(1000))
+        let day = Instant.millisecondsPerDay
+        _ = try store.inTransaction { () throws(StorageError) in
+            try store.voidGooglePlayOrder(token: "new", orderId: "GPA.3", at: Instant(milliseconds: 0), prorated: false, now: Instant(milliseconds: 30 * day + 1001))
+        }
+        #expect(try fixture.scalar("SELECT purchase_token FROM google_play_voids ORDER BY purchase_token") == .text("new"))
+        #expect(try fixture.scalar("SELECT count(*) FROM google_play_voids") == .integer(2))
+        // Read again, naming its user: it is theirs.
+        let order = GooglePlayOrder(purchaseToken: "tok", orderId: "GPA.1", productId: "monthly", start: Instant(milliseconds: 0), expiry: Instant(milliseconds: 2000), observed: Instant(milliseconds: 20))
+        let observation = GooglePlayObservation(
+            purchaseToken: "tok", state: .active, acknowledged: true, obfuscatedExternalAccountId: "ana", playProductId: "monthly_sub", orders: [order])
+        #expect(try store.inTransaction { () throws(StorageError) in
+            try store.storeGooglePlayObservation(observation, packageName: "com.example.monthly", kind: .subscription, body: [], now: Instant(milliseconds: 20))
+        } == ["ana"])
+        #expect(try store.googlePlayPurchase(token: "tok")?.obfuscatedExternalAccountId == "ana")
+        #expect(try store.googlePlayOrders(token: "tok").map(\.refunded) == [Instant(milliseconds: 1000)])
+    }
 }

@@ -38,6 +38,34 @@ struct PostgreSQLConcurrencyTests {
         return outcome.withLock { $0! }
     }
 
+    /// A Pub/Sub message id recorded while another instance holds the Google Play purchases'
+    /// lock waits for that lock before it writes anything, as every Google Play write, so that the
+    /// two never wait on each other's locks the other way round (a deadlock); the holder's record
+    /// of the same id comes first.
+    @Test func googlePlayMessage_waitsForThePurchasesLockBeforeWriting() throws {
+        let url = try TestPostgreSQL.freshDatabase()
+        let one = try PostgreSQLStore(url: url)
+        nonisolated(unsafe) let other = try PostgreSQLStore(url: url)
+        let observer = try PostgreSQLConnection(url)
+        let now = Instant(milliseconds: 10)
+        let secondNew = Mutex<Result<Bool, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let firstNew = try one.connection.inTransaction { () throws -> Bool in
+            try one.lockForNumbering("google_play_purchases")
+            Thread {
+                let result = Result { try other.connection.inTransaction { () throws -> Bool in try other.recordGooglePlayMessage("m-1", now: now) } }
+                secondNew.withLock { $0 = result }
+                done.signal()
+            }.start()
+            // Until the second waits for a lock, or has finished without waiting.
+            while try observer.scalar(Self.waiting) == .integer(0), secondNew.withLock({ $0 == nil }) { usleep(1000) }
+            return try one.recordGooglePlayMessage("m-1", now: now)
+        }
+        done.wait()
+        #expect(firstNew)
+        #expect(try secondNew.withLock { $0! }.get() == false)
+    }
+
     /// Two unsigned copies of one new transaction stored at once: the stored copy is their merge
     /// (R2.3: the cancellation of one, the later expiry of the other), not the second alone.
     @Test func save_ofOneNewTransactionFromTwoConnections_storesTheirMerge() throws {

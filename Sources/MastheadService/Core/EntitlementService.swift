@@ -269,6 +269,7 @@ public final class EntitlementService: Sendable {
         case .receiptAlreadyInUse, .appAccountTokenInUse, .notificationAlreadyRecorded, .grantBelongsToAnotherUser: return
         default: break
         }
+        if case .belongsToAnotherUser? = error as? GooglePlayServiceError { return }
         metrics.recordStoreError()
         writeFailure.withLock { $0 = "\(error)" }
     }

@@ -15,6 +15,9 @@ extension EntitlementService {
     struct GooglePlayRead: Sendable {
         var token: String
         var kind: GooglePlayPurchaseKind
+        /// When Google was asked: what the answer says held then, and of two reads the one asked
+        /// later is the newer, whichever is stored first.
+        var readAt: Instant
         /// The JSON body as Google sent it.
         var body: [UInt8]
         /// The Play product id: a subscription's first line item's, or the one-time product's.
@@ -47,18 +50,19 @@ extension EntitlementService {
     /// `oneTimeProductId`, else `purchases.subscriptionsv2.get`.
     /// - Throws: the service's error for Google's failure or an answer that cannot be read.
     func readGooglePlayPurchase(_ google: GooglePlayConnection, token: String, oneTimeProductId: String?) throws(GooglePlayServiceError) -> GooglePlayRead {
+        let readAt = clock()
         do {
             if let productId = oneTimeProductId {
                 let body = try google.client.product(packageName: google.packageName, productId: productId, token: token)
                 let product: GooglePlayProductPurchase
                 do { product = try GooglePlayProductPurchase.decode(body) } catch { throw GooglePlayServiceError.badAnswer("Google's ProductPurchase: \(error)") }
-                return GooglePlayRead(token: token, kind: .product, body: body, playProductId: productId, product: product)
+                return GooglePlayRead(token: token, kind: .product, readAt: readAt, body: body, playProductId: productId, product: product)
             }
             let body = try google.client.subscription(packageName: google.packageName, token: token)
             let subscription: SubscriptionPurchaseV2
             do { subscription = try SubscriptionPurchaseV2.decode(body) } catch { throw GooglePlayServiceError.badAnswer("Google's SubscriptionPurchaseV2: \(error)") }
             return GooglePlayRead(
-                token: token, kind: .subscription, body: body, playProductId: subscription.lineItems.first?.productId ?? "", subscription: subscription)
+                token: token, kind: .subscription, readAt: readAt, body: body, playProductId: subscription.lineItems.first?.productId ?? "", subscription: subscription)
         } catch let error as GooglePlayError {
             throw GooglePlayServiceError(error)
         } catch let error as GooglePlayServiceError {
@@ -70,28 +74,36 @@ extension EntitlementService {
 
     /// Stores `read` in one commit: the Pub/Sub `messageId` first when given (a message applied
     /// before stores nothing), the observation mapped onto the catalog with the token's earlier
-    /// orders and state, and the link of the token's chain to `userId` when given. Waits for the commit.
+    /// orders and state as of the read's ``GooglePlayRead/readAt``, and the link of the token's
+    /// chain to `userId` when given. Waits for the commit.
+    /// - Throws: ``GooglePlayServiceError/belongsToAnotherUser`` when the link to `userId` is a
+    ///   conflict: the whole commit is rolled back, nothing stored; or the store's error.
     func storeGooglePlayRead(_ read: GooglePlayRead, packageName: String, messageId: String?, linkTo userId: String?) throws -> GooglePlayStored {
         let now = clock()
+        let readAt = read.readAt
         let catalog = catalogAsMerged
         return try writeAndWait { store in
+            // The lock first, as every Google Play write: the purchase is read as no one else is writing it.
+            try store.lockGooglePlayPurchases()
             if let messageId, try !store.recordGooglePlayMessage(messageId, now: now) { return (.duplicate, []) }
             let previous = try store.googlePlayPurchase(token: read.token)
             let previousOrders = try store.googlePlayOrders(token: read.token)
             let observation =
                 if let subscription = read.subscription {
                     GooglePlayObservation(
-                        subscription: subscription, purchaseToken: read.token, catalog: catalog, readAt: now, previousOrders: previousOrders,
+                        subscription: subscription, purchaseToken: read.token, catalog: catalog, readAt: readAt, previousOrders: previousOrders,
                         previousState: previous?.state)
                 } else {
                     GooglePlayObservation(
-                        product: read.product!, purchaseToken: read.token, playProductId: read.playProductId, catalog: catalog, readAt: now,
+                        product: read.product!, purchaseToken: read.token, playProductId: read.playProductId, catalog: catalog, readAt: readAt,
                         previousOrders: previousOrders)
                 }
-            var users = try store.storeGooglePlayObservation(observation, packageName: packageName, kind: read.kind, body: read.body, now: now)
+            var users = try store.storeGooglePlayObservation(observation, packageName: packageName, kind: read.kind, body: read.body, now: readAt)
             var link: GooglePlayLink?
             if let userId {
                 link = try store.linkGooglePlayPurchase(token: read.token, to: userId)
+                // Thrown out of the write: its savepoint is rolled back, the read is not stored.
+                if case .conflict = link { throw GooglePlayServiceError.belongsToAnotherUser }
                 if link == .linked { users.append(userId) }
             }
             let owed = try store.googlePlayPurchase(token: read.token)?.nextAcknowledgement != nil
@@ -112,7 +124,7 @@ extension EntitlementService {
         let now = clock()
         return try writeAndWait { store in
             if let messageId, try !store.recordGooglePlayMessage(messageId, now: now) { return (false, []) }
-            let users = try store.voidGooglePlayOrder(token: token, orderId: orderId, at: at, prorated: prorated)
+            let users = try store.voidGooglePlayOrder(token: token, orderId: orderId, at: at, prorated: prorated, now: now)
             return (true, users.map { Change.user($0) })
         }
     }

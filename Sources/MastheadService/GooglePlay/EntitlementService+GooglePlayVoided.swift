@@ -54,8 +54,10 @@ extension EntitlementService {
 
     /// Records one voided purchase; answers how many users' histories changed.
     private func voidGooglePlayOrderReportingUsers(_ voided: VoidedPurchase) throws -> Int {
-        try writeAndWait { store in
-            let users = try store.voidGooglePlayOrder(token: voided.purchaseToken, orderId: voided.orderId, at: voided.voidedTime, prorated: voided.isPartial)
+        let now = clock()
+        return try writeAndWait { store in
+            let users = try store.voidGooglePlayOrder(
+                token: voided.purchaseToken, orderId: voided.orderId, at: voided.voidedTime, prorated: voided.isPartial, now: now)
             return (users.count, users.map { Change.user($0) })
         }
     }

@@ -105,7 +105,7 @@ extension ServiceRouter {
     /// for a one-time product). The token is read from Google, stored, linked to the user with
     /// the subscription it continues, acknowledged when owed, and answered with the user's
     /// entitlements as a receipt post is. 409 when the purchase's `obfuscatedExternalAccountId`
-    /// or its subscription's link names another user; 422 for a body that is not one, another
+    /// or its subscription's link names another user (nothing stored, the read included); 422 for a body that is not one, another
     /// package, a token Google does not know or Play products the catalog does not map (nothing
     /// stored); 502 or 503 when Google fails.
     func postGooglePlayPurchase(_ request: HTTPRequest, userId: String, reply: @escaping @Sendable (HTTPResponse) -> Void) {
@@ -119,11 +119,14 @@ extension ServiceRouter {
                 let unknown = read.unknownProductIds(in: service.catalog)
                 if !unknown.isEmpty { throw .unknownProduct(unknown) }
                 let stored: EntitlementService.GooglePlayStored
-                do { stored = try service.storeGooglePlayRead(read, packageName: google.packageName, messageId: nil, linkTo: userId) } catch {
+                do {
+                    stored = try service.storeGooglePlayRead(read, packageName: google.packageName, messageId: nil, linkTo: userId)
+                } catch GooglePlayServiceError.belongsToAnotherUser {
+                    throw .belongsToAnotherUser
+                } catch {
                     return reply(ServiceError.notStored("Google Play purchase", error).response)
                 }
-                guard case .stored(let observation, let owed, let link) = stored else { return reply(ServiceError.notStored("Google Play purchase", StorageError.closed).response) }
-                if case .conflict? = link { throw .belongsToAnotherUser }
+                guard case .stored(let observation, let owed, _) = stored else { return reply(ServiceError.notStored("Google Play purchase", StorageError.closed).response) }
                 if owed { service.acknowledgeGooglePlayPurchase(google, token: read.token, kind: read.kind, playProductId: read.playProductId) }
                 let environment: Environment = observation.orders.contains { $0.environment == .sandbox } ? .sandbox : .production
                 let answer = purchasesAnswer(userId: userId, environment: environment, what: "Google Play purchase", reply: reply)
