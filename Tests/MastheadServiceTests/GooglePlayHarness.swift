@@ -31,6 +31,18 @@ enum GooglePlayHarness {
         try ServiceHarness(backend: backend, now: now) { configure(&$0, fake) }
     }
 
+    /// Runs `body` with a fake Google and a service on a new database of `backend` asking it, its
+    /// clock at `now`; closes both after.
+    static func withService(
+        backend: StoreBackend = .sqlite, now: String = "2020-02-20T12:00:01Z", _ body: (FakeGooglePlay, ServiceHarness) throws -> Void
+    ) throws {
+        let fake = try FakeGooglePlay(packageName: package)
+        defer { fake.stop() }
+        let harness = try service(fake, backend: backend, now: now)
+        defer { harness.close() }
+        try body(fake, harness)
+    }
+
     /// A Pub/Sub push body carrying `notification` (a DeveloperNotification's JSON).
     static func push(_ notification: String, messageId: String) -> [UInt8] {
         let data = Base64.encode(Array(notification.utf8), .standard)

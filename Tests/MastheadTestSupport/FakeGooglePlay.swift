@@ -107,36 +107,19 @@ public final class FakeGooglePlay: Sendable {
     public let state = Mutex(State())
     /// The package (application id) the API answers for.
     public let packageName: String
-    let server: HTTPServer
+    let server: FakeHTTPServer<FakeGooglePlay>
     let keys: Keys
 
     /// Starts the fake on a free port, for the app `packageName`.
     public init(packageName: String) throws {
         self.packageName = packageName
         keys = try Keys.load()
-        var configuration = HTTPServerConfiguration()
-        configuration.port = 0
-        configuration.threads = 1
-        // The server's handler reaches the fake weakly: the fake owns the server.
-        let box = Mutex(WeakFake())
-        server = try HTTPServer(configuration: configuration) { request, responder in
-            guard let fake = box.withLock({ $0.fake }) else { return responder.send(.json(503, [])) }
-            responder.send(fake.answer(request))
-        }
-        box.withLock { $0.fake = self }
-        try server.start()
-    }
-
-    /// The fake, for its server's handler, without keeping it alive.
-    struct WeakFake {
-        weak var fake: FakeGooglePlay?
+        server = try FakeHTTPServer { fake, request, responder in responder.send(fake.answer(request)) }
+        try server.start(for: self)
     }
 
     /// Stops the server.
-    public func stop() {
-        server.stop(gracePeriodMilliseconds: 100)
-        server.waitUntilStopped()
-    }
+    public func stop() { server.stop() }
 
     /// The base URL of the Play Developer API (`googlePlayAPIURL`).
     public var apiURL: String { "http://127.0.0.1:\(server.port)" }
