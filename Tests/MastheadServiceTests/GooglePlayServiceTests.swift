@@ -29,36 +29,39 @@ struct GooglePlayServiceTests {
     /// resubscription through a linked token; every row answers as the App Store receipt does.
     @Test(arguments: StoreBackend.tested)
     func R18_table61_throughNotificationsAndReads_answersEveryRow(backend: StoreBackend) throws {
-        try Play.withService(backend: backend) { fake, harness in
-            fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE")) }
-            // Bought: Pub/Sub's notification, then the app's post linking it to the reader.
-            #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
-            let posted = Play.post(harness, user: "ivy", token: "token-a")
-            #expect(posted.status == 200, "\(posted.body)")
-            #expect(posted.body.contains(#""user_id":"ivy""#))
-            #expect(fake.state.withLock { $0.subscription("token-a")?.acknowledged } == true)
-            // Renewed Mar 20, cancelled Mar 25 (ends Apr 20), expired Apr 20.
-            let steps: [(now: String, type: Int, state: FakeGooglePlay.Subscription)] = [
-                ("2020-03-20T12:00:01Z", 2, Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", latestOrderId: Play.firstOrder + "..0", expiry: "2020-04-20T12:00:00Z", acknowledged: true)),
-                ("2020-03-25T09:00:00Z", 3, Play.tokenA("SUBSCRIPTION_STATE_CANCELED", latestOrderId: Play.firstOrder + "..0", expiry: "2020-04-20T12:00:00Z", acknowledged: true, autoRenew: false)),
-                ("2020-04-20T12:00:01Z", 13, Play.tokenA("SUBSCRIPTION_STATE_EXPIRED", latestOrderId: Play.firstOrder + "..0", expiry: "2020-04-20T12:00:00Z", acknowledged: true, autoRenew: false)),
-            ]
-            for (index, step) in steps.enumerated() {
-                harness.setNow(step.now)
-                fake.state.withLock { $0.set("token-a", step.state) }
-                let answer = try Play.notify(harness, fake, Play.subscriptionNotification(step.type, token: "token-a"), messageId: "m\(index + 2)")
-                #expect(answer.body == #"{"stored":true,"applied":true}"#, "\(step.now): \(answer.body)")
-            }
-            // Resubscribed Jun 17 on a new token linked to the first: the reader's without a post.
-            harness.setNow("2020-06-17T12:00:01Z")
-            fake.state.withLock { $0.set("token-b", Play.tokenB()) }
-            #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-b"), messageId: "m5").status == 200)
-            #expect(fake.state.withLock { $0.subscription("token-b")?.acknowledged } == true)
-            harness.setNow("2020-07-02T00:00:00Z")
-            for row in Table61.rows {
-                #expect(Self.readable(harness, "ivy", at: row.at) == row.readable, "\(row.at)")
-                #expect(Self.state(harness, "ivy", at: row.at) == row.state, "\(row.at)")
-            }
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE")) }
+        // Bought: Pub/Sub's notification, then the app's post linking it to the reader.
+        #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
+        let posted = Play.post(harness, user: "ivy", token: "token-a")
+        #expect(posted.status == 200, "\(posted.body)")
+        #expect(posted.body.contains(#""user_id":"ivy""#))
+        // Acknowledged after the answers, by the acknowledgement thread's pass.
+        #expect(try harness.service.acknowledgeDueGooglePlayPurchases() == .init(acknowledged: 1))
+        #expect(fake.state.withLock { $0.subscription("token-a")?.acknowledged } == true)
+        // Renewed Mar 20, cancelled Mar 25 (ends Apr 20), expired Apr 20.
+        let steps: [(now: String, type: Int, state: FakeGooglePlay.Subscription)] = [
+            ("2020-03-20T12:00:01Z", 2, Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", latestOrderId: Play.firstOrder + "..0", expiry: "2020-04-20T12:00:00Z", acknowledged: true)),
+            ("2020-03-25T09:00:00Z", 3, Play.tokenA("SUBSCRIPTION_STATE_CANCELED", latestOrderId: Play.firstOrder + "..0", expiry: "2020-04-20T12:00:00Z", acknowledged: true, autoRenew: false)),
+            ("2020-04-20T12:00:01Z", 13, Play.tokenA("SUBSCRIPTION_STATE_EXPIRED", latestOrderId: Play.firstOrder + "..0", expiry: "2020-04-20T12:00:00Z", acknowledged: true, autoRenew: false)),
+        ]
+        for (index, step) in steps.enumerated() {
+            harness.setNow(step.now)
+            fake.state.withLock { $0.set("token-a", step.state) }
+            let answer = try Play.notify(harness, fake, Play.subscriptionNotification(step.type, token: "token-a"), messageId: "m\(index + 2)")
+            #expect(answer.body == #"{"stored":true,"applied":true}"#, "\(step.now): \(answer.body)")
+        }
+        // Resubscribed Jun 17 on a new token linked to the first: the reader's without a post.
+        harness.setNow("2020-06-17T12:00:01Z")
+        fake.state.withLock { $0.set("token-b", Play.tokenB()) }
+        #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-b"), messageId: "m5").status == 200)
+        #expect(try harness.service.acknowledgeDueGooglePlayPurchases() == .init(acknowledged: 1))
+        #expect(fake.state.withLock { $0.subscription("token-b")?.acknowledged } == true)
+        harness.setNow("2020-07-02T00:00:00Z")
+        for row in Table61.rows {
+            #expect(Self.readable(harness, "ivy", at: row.at) == row.readable, "\(row.at)")
+            #expect(Self.state(harness, "ivy", at: row.at) == row.state, "\(row.at)")
         }
     }
 
@@ -66,52 +69,52 @@ struct GooglePlayServiceTests {
     /// its lapse (Apr 25 – May 25) may read the union: May's issue only through Google Play.
     @Test(arguments: StoreBackend.tested)
     func R18_aReaderWithBothStores_getsTheUnion(backend: StoreBackend) throws {
-        try Play.withService(backend: backend, now: "2020-04-25T10:00:00Z") { fake, harness in
-            #expect(harness.call("POST", "/v1/users/ivy/receipts", body: try ServiceHarness.example("table-6-1")).status == 200)
-            let may = FakeGooglePlay.Subscription(
-                state: "SUBSCRIPTION_STATE_CANCELED", startTime: "2020-04-25T10:00:00Z", latestOrderId: "GPA.5555-0000-0000-00001", acknowledged: true,
-                lineItems: [.init(productId: "the_monthly", basePlanId: "monthly", expiryTime: "2020-05-25T10:00:00Z", autoRenewEnabled: false)])
-            fake.state.withLock { $0.set("token-may", may) }
-            #expect(Play.post(harness, user: "ivy", token: "token-may").status == 200)
-            harness.setNow("2020-07-02T00:00:00Z")
-            #expect(Self.readable(harness, "ivy", at: "2020-07-01T12:00:00Z") == Self.issues)
-            #expect(Self.readable(harness, "ivy", at: "2020-05-10T00:00:00Z") == ["2020-02", "2020-03", "2020-04", "2020-05"])
-            // The check answers May from the Play order alone.
-            let check = harness.call("GET", "/v1/users/ivy/issues/the-monthly/2020-05?at=2020-07-01T12:00:00Z")
-            #expect(check.json?["readable"]?.bool == true, "\(check.body)")
-            // Acknowledged already at Google: not acknowledged again.
-            #expect(fake.seen(.acknowledge).isEmpty)
-        }
+        let (fake, harness) = try Play.start(backend: backend, now: "2020-04-25T10:00:00Z")
+        defer { Play.stop(fake, harness) }
+        #expect(harness.call("POST", "/v1/users/ivy/receipts", body: try ServiceHarness.example("table-6-1")).status == 200)
+        let may = FakeGooglePlay.Subscription(
+            state: "SUBSCRIPTION_STATE_CANCELED", startTime: "2020-04-25T10:00:00Z", latestOrderId: "GPA.5555-0000-0000-00001", acknowledged: true,
+            lineItems: [.init(productId: "the_monthly", basePlanId: "monthly", expiryTime: "2020-05-25T10:00:00Z", autoRenewEnabled: false)])
+        fake.state.withLock { $0.set("token-may", may) }
+        #expect(Play.post(harness, user: "ivy", token: "token-may").status == 200)
+        harness.setNow("2020-07-02T00:00:00Z")
+        #expect(Self.readable(harness, "ivy", at: "2020-07-01T12:00:00Z") == Self.issues)
+        #expect(Self.readable(harness, "ivy", at: "2020-05-10T00:00:00Z") == ["2020-02", "2020-03", "2020-04", "2020-05"])
+        // The check answers May from the Play order alone.
+        let check = harness.call("GET", "/v1/users/ivy/issues/the-monthly/2020-05?at=2020-07-01T12:00:00Z")
+        #expect(check.json?["readable"]?.bool == true, "\(check.body)")
+        // Acknowledged already at Google: not acknowledged again.
+        #expect(fake.seen(.acknowledge).isEmpty)
     }
 
     /// A push whose OIDC token is forged (another key), expired, for another audience or from
     /// another account, or missing, is 401: Google is not asked and nothing is stored.
     @Test(arguments: StoreBackend.tested)
     func pushTokens_forgedExpiredOrForAnotherAudience_are401_andNothingIsStored(backend: StoreBackend) throws {
-        try Play.withService(backend: backend) { fake, harness in
-            fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE")) }
-            let now = Int64(Date().timeIntervalSince1970)
-            var forged = FakeGooglePlay.PushToken(audience: Play.audience)
-            forged.forged = true
-            var expired = FakeGooglePlay.PushToken(audience: Play.audience)
-            (expired.issuedAt, expired.expiresAt) = (now - 7200, now - 3600)
-            let otherAudience = FakeGooglePlay.PushToken(audience: "https://elsewhere.test/push")
-            let otherAccount = FakeGooglePlay.PushToken(audience: Play.audience, email: "intruder@evil.iam.gserviceaccount.com")
-            var unverified = FakeGooglePlay.PushToken(audience: Play.audience)
-            unverified.emailVerified = false
-            let body = Play.push(Play.subscriptionNotification(4, token: "token-a"), messageId: "m1")
-            var authorizations: [String?] = [nil, "Basic dXNlcjpwYXNz"]
-            for token in [forged, expired, otherAudience, otherAccount, unverified] { authorizations.append("Bearer " + (try fake.mint(token))) }
-            for authorization in authorizations {
-                let answer = harness.call("POST", "/v1/notifications/google-play", authorization: authorization, body: body)
-                #expect(answer.status == 401, "\(authorization ?? "none"): \(answer.body)")
-                #expect(answer.json?["error"]?["code"]?.string == "google_play_push_refused")
-            }
-            #expect(fake.seen(.subscription).isEmpty)
-            #expect(fake.seen(.token).isEmpty)
-            // Nothing stored: the same message, authenticated, is applied (not a duplicate).
-            #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE")) }
+        let now = Int64(Date().timeIntervalSince1970)
+        var forged = FakeGooglePlay.PushToken(audience: Play.audience)
+        forged.forged = true
+        var expired = FakeGooglePlay.PushToken(audience: Play.audience)
+        (expired.issuedAt, expired.expiresAt) = (now - 7200, now - 3600)
+        let otherAudience = FakeGooglePlay.PushToken(audience: "https://elsewhere.test/push")
+        let otherAccount = FakeGooglePlay.PushToken(audience: Play.audience, email: "intruder@evil.iam.gserviceaccount.com")
+        var unverified = FakeGooglePlay.PushToken(audience: Play.audience)
+        unverified.emailVerified = false
+        let body = Play.push(Play.subscriptionNotification(4, token: "token-a"), messageId: "m1")
+        var authorizations: [String?] = [nil, "Basic dXNlcjpwYXNz"]
+        for token in [forged, expired, otherAudience, otherAccount, unverified] { authorizations.append("Bearer " + (try fake.mint(token))) }
+        for authorization in authorizations {
+            let answer = harness.call("POST", "/v1/notifications/google-play", authorization: authorization, body: body)
+            #expect(answer.status == 401, "\(authorization ?? "none"): \(answer.body)")
+            #expect(answer.json?["error"]?["code"]?.string == "google_play_push_refused")
         }
+        #expect(fake.seen(.subscription).isEmpty)
+        #expect(fake.seen(.token).isEmpty)
+        // Nothing stored: the same message, authenticated, is applied (not a duplicate).
+        #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
     }
 
     /// A one-time product (the May issue bought on its own, R13): its notification reads it with
@@ -119,67 +122,69 @@ struct GooglePlayServiceTests {
     /// `productId` links it, and the reader may read May's issue.
     @Test(arguments: StoreBackend.tested)
     func R18_R13_oneTimeProduct_isReadAcknowledgedAndLinked(backend: StoreBackend) throws {
-        try Play.withService(backend: backend, now: "2020-05-10T09:00:01Z") { fake, harness in
-            fake.state.withLock { $0.set("token-p", FakeGooglePlay.Product(productId: "issue_2020_05", purchaseTimeMillis: 1_589_101_200_000, orderId: "GPA.7777-0000-0000-00001")) }
-            let notification = #"{"version": "1.0", "packageName": "\#(Play.package)", "eventTimeMillis": "1589101201000", "oneTimeProductNotification": {"version": "1.0", "notificationType": 1, "purchaseToken": "token-p", "sku": "issue_2020_05"}}"#
-            #expect(try Play.notify(harness, fake, notification, messageId: "p1").body == #"{"stored":true,"applied":true}"#)
-            #expect(fake.seen(.product).map(\.target) == ["/androidpublisher/v3/applications/\(Play.package)/purchases/products/issue_2020_05/tokens/token-p"])
-            #expect(fake.seen(.acknowledge).map(\.target) == ["/androidpublisher/v3/applications/\(Play.package)/purchases/products/issue_2020_05/tokens/token-p:acknowledge"])
-            #expect(fake.state.withLock { $0.product("token-p")?.acknowledged } == true)
-            let posted = Play.post(harness, user: "ivy", token: "token-p", productId: "issue_2020_05")
-            #expect(posted.status == 200, "\(posted.body)")
-            #expect(Self.readable(harness, "ivy", at: "2020-07-01T12:00:00Z") == ["2020-05"])
-            #expect(fake.seen(.acknowledge).count == 1)
-        }
+        let (fake, harness) = try Play.start(backend: backend, now: "2020-05-10T09:00:01Z")
+        defer { Play.stop(fake, harness) }
+        fake.state.withLock { $0.set("token-p", FakeGooglePlay.Product(productId: "issue_2020_05", purchaseTimeMillis: 1_589_101_200_000, orderId: "GPA.7777-0000-0000-00001")) }
+        let notification = #"{"version": "1.0", "packageName": "\#(Play.package)", "eventTimeMillis": "1589101201000", "oneTimeProductNotification": {"version": "1.0", "notificationType": 1, "purchaseToken": "token-p", "sku": "issue_2020_05"}}"#
+        #expect(try Play.notify(harness, fake, notification, messageId: "p1").body == #"{"stored":true,"applied":true}"#)
+        #expect(fake.seen(.product).map(\.target) == ["/androidpublisher/v3/applications/\(Play.package)/purchases/products/issue_2020_05/tokens/token-p"])
+        #expect(try harness.service.acknowledgeDueGooglePlayPurchases() == .init(acknowledged: 1))
+        #expect(fake.seen(.acknowledge).map(\.target) == ["/androidpublisher/v3/applications/\(Play.package)/purchases/products/issue_2020_05/tokens/token-p:acknowledge"])
+        #expect(fake.state.withLock { $0.product("token-p")?.acknowledged } == true)
+        let posted = Play.post(harness, user: "ivy", token: "token-p", productId: "issue_2020_05")
+        #expect(posted.status == 200, "\(posted.body)")
+        #expect(Self.readable(harness, "ivy", at: "2020-07-01T12:00:00Z") == ["2020-05"])
+        #expect(fake.seen(.acknowledge).count == 1)
     }
 
     /// A message Pub/Sub delivers twice is applied once: the second delivery, though Google now
     /// says something else, changes nothing.
     @Test(arguments: StoreBackend.tested)
     func duplicateMessageId_isAppliedOnce(backend: StoreBackend) throws {
-        try Play.withService(backend: backend) { fake, harness in
-            fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
-            #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
-            harness.setNow("2020-03-20T12:00:01Z")
-            let renewal = Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", latestOrderId: Play.firstOrder + "..0", expiry: "2020-04-20T12:00:00Z", acknowledged: true)
-            fake.state.withLock { $0.set("token-a", renewal) }
-            let notification = Play.subscriptionNotification(2, token: "token-a")
-            #expect(try Play.notify(harness, fake, notification, messageId: "renewal-1").body == #"{"stored":true,"applied":true}"#)
-            // Google now says the renewal was refused a day later; the same message again is not applied.
-            harness.setNow("2020-03-21T12:00:00Z")
-            fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_EXPIRED", latestOrderId: Play.firstOrder + "..0", expiry: "2020-03-21T12:00:00Z", acknowledged: true)) }
-            #expect(try Play.notify(harness, fake, notification, messageId: "renewal-1").body == #"{"stored":false,"applied":false,"duplicate":true}"#)
-            #expect(Self.readable(harness, "ivy", at: "2020-04-01T12:00:00Z") == ["2020-02", "2020-03", "2020-04"])
-            // A new message id is applied.
-            #expect(try Play.notify(harness, fake, Play.subscriptionNotification(13, token: "token-a"), messageId: "expiry-1").body == #"{"stored":true,"applied":true}"#)
-            #expect(Self.readable(harness, "ivy", at: "2020-04-01T12:00:00Z") == ["2020-02", "2020-03"])
-        }
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
+        #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
+        harness.setNow("2020-03-20T12:00:01Z")
+        let renewal = Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", latestOrderId: Play.firstOrder + "..0", expiry: "2020-04-20T12:00:00Z", acknowledged: true)
+        fake.state.withLock { $0.set("token-a", renewal) }
+        let notification = Play.subscriptionNotification(2, token: "token-a")
+        #expect(try Play.notify(harness, fake, notification, messageId: "renewal-1").body == #"{"stored":true,"applied":true}"#)
+        // Google now says the renewal was refused a day later; the same message again is not applied.
+        harness.setNow("2020-03-21T12:00:00Z")
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_EXPIRED", latestOrderId: Play.firstOrder + "..0", expiry: "2020-03-21T12:00:00Z", acknowledged: true)) }
+        #expect(try Play.notify(harness, fake, notification, messageId: "renewal-1").body == #"{"stored":false,"applied":false,"duplicate":true}"#)
+        #expect(Self.readable(harness, "ivy", at: "2020-04-01T12:00:00Z") == ["2020-02", "2020-03", "2020-04"])
+        // A new message id is applied.
+        #expect(try Play.notify(harness, fake, Play.subscriptionNotification(13, token: "token-a"), messageId: "expiry-1").body == #"{"stored":true,"applied":true}"#)
+        #expect(Self.readable(harness, "ivy", at: "2020-04-01T12:00:00Z") == ["2020-02", "2020-03"])
     }
 
     /// An acknowledgement Google answers 500 is stored as owed and tried again by the next pass;
     /// the gauge counts it once a day has passed, and not once it is acknowledged.
     @Test(arguments: StoreBackend.tested)
     func acknowledgement_failedWith500_isRetried_andTheGaugeCountsIt(backend: StoreBackend) throws {
-        try Play.withService(backend: backend) { fake, harness in
-            fake.state.withLock { state in
-                state.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE"))
-                // Both tries of the acknowledgement.
-                state.failures = [.init(status: 500, endpoint: .acknowledge), .init(status: 500, endpoint: .acknowledge)]
-            }
-            #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
-            #expect(fake.seen(.acknowledge).map(\.status) == [500, 500])
-            #expect(fake.state.withLock { $0.subscription("token-a")?.acknowledged } == false)
-            #expect(Self.gauge(harness) == 0)
-            harness.setNow("2020-02-21T12:00:02Z")
-            #expect(Self.gauge(harness) == 1)
-            let report = try harness.service.acknowledgeDueGooglePlayPurchases()
-            #expect(report == .init(acknowledged: 1, failed: 0))
-            #expect(fake.state.withLock { $0.subscription("token-a")?.acknowledged } == true)
-            #expect(Self.gauge(harness) == 0)
-            // Nothing owed any more: the next pass asks Google nothing.
-            #expect(try harness.service.acknowledgeDueGooglePlayPurchases() == .init())
-            #expect(fake.seen(.acknowledge).count == 3)
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
+        fake.state.withLock { state in
+            state.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE"))
+            // Both tries of the acknowledgement.
+            state.failures = [.init(status: 500, endpoint: .acknowledge), .init(status: 500, endpoint: .acknowledge)]
         }
+        #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
+        #expect(try harness.service.acknowledgeDueGooglePlayPurchases() == .init(failed: 1))
+        #expect(fake.seen(.acknowledge).map(\.status) == [500, 500])
+        #expect(fake.state.withLock { $0.subscription("token-a")?.acknowledged } == false)
+        #expect(Self.gauge(harness) == 0)
+        harness.setNow("2020-02-21T12:00:02Z")
+        #expect(Self.gauge(harness) == 1)
+        let report = try harness.service.acknowledgeDueGooglePlayPurchases()
+        #expect(report == .init(acknowledged: 1, failed: 0))
+        #expect(fake.state.withLock { $0.subscription("token-a")?.acknowledged } == true)
+        #expect(Self.gauge(harness) == 0)
+        // Nothing owed any more: the next pass asks Google nothing.
+        #expect(try harness.service.acknowledgeDueGooglePlayPurchases() == .init())
+        #expect(fake.seen(.acknowledge).count == 3)
     }
 
     /// `masthead_google_play_unacknowledged_24h` in `/metrics`.
@@ -188,132 +193,200 @@ struct GooglePlayServiceTests {
         return text.split(separator: "\n").first { $0.hasPrefix("masthead_google_play_unacknowledged_24h ") }.flatMap { Int($0.split(separator: " ")[1]) }
     }
 
-    /// A voided purchase notification revokes the refunded order (R5.1): what it gave is no
-    /// longer readable; sent twice, it is applied once.
+    /// A voided purchase notification revokes the refunded order (R5.1) once the Voided
+    /// Purchases API lists its void, at the instant Google lists (not the body's `eventTime`):
+    /// what it gave is no longer readable from then on; sent twice, it is applied once.
     @Test(arguments: StoreBackend.tested)
-    func R18_R5_1_voidedPurchaseNotification_revokesTheOrder(backend: StoreBackend) throws {
-        try Play.withService(backend: backend) { fake, harness in
-            fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
-            #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
-            #expect(Self.readable(harness, "ivy", at: "2020-03-10T12:00:00Z") == ["2020-02", "2020-03"])
-            harness.setNow("2020-03-05T12:00:00Z")
-            let voided = Play.voidedNotification(token: "token-a", orderId: Play.firstOrder, eventTime: 1_583_409_600_000)
-            #expect(try Play.notify(harness, fake, voided, messageId: "void-1").body == #"{"stored":true,"applied":true}"#)
-            #expect(try Play.notify(harness, fake, voided, messageId: "void-1").body == #"{"stored":false,"applied":false,"duplicate":true}"#)
-            // Refunded Mar 5: as of later, the order gave nothing; as of before, it still counts (R5.1).
-            #expect(Self.readable(harness, "ivy", at: "2020-03-10T12:00:00Z") == [])
-            #expect(Self.readable(harness, "ivy", at: "2020-03-01T12:00:00Z") == ["2020-02", "2020-03"])
+    func R18_R5_1_voidedPurchaseNotification_revokesTheOrderAtTheListedInstant(backend: StoreBackend) throws {
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
+        #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
+        #expect(Self.readable(harness, "ivy", at: "2020-03-10T12:00:00Z") == ["2020-02", "2020-03"])
+        let listed = Int64(Date().timeIntervalSince1970 * 1000) - 3_600_000
+        fake.state.withLock { state in
+            state.voided = [.init(purchaseToken: "token-a", orderId: Play.firstOrder, purchaseTimeMillis: 1_582_200_000_000, voidedTimeMillis: listed)]
         }
+        // The body claims Mar 5, 2020; Google lists the void an hour ago.
+        let voided = Play.voidedNotification(token: "token-a", orderId: Play.firstOrder, eventTime: 1_583_409_600_000)
+        #expect(try Play.notify(harness, fake, voided, messageId: "void-1").body == #"{"stored":true,"applied":true}"#)
+        #expect(try Play.notify(harness, fake, voided, messageId: "void-1").body == #"{"stored":false,"applied":false,"duplicate":true}"#)
+        #expect(Self.readable(harness, "ivy", at: "2030-01-01T00:00:00Z") == [])
+        #expect(Self.readable(harness, "ivy", at: "2020-03-10T12:00:00Z") == ["2020-02", "2020-03"])
+    }
+
+    /// A voided purchase notification the Voided Purchases API does not list (replayed, or not
+    /// Google's) revokes nothing: answered 200 `"applied": false`, its message recorded.
+    @Test(arguments: StoreBackend.tested)
+    func voidedPurchaseNotification_notListedByGoogle_isNotApplied(backend: StoreBackend) throws {
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
+        #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        // Google lists another order's void only.
+        fake.state.withLock { state in
+            state.voided = [.init(purchaseToken: "token-a", orderId: Play.firstOrder + "..0", purchaseTimeMillis: 1_582_200_000_000, voidedTimeMillis: now - 60_000)]
+        }
+        let voided = Play.voidedNotification(token: "token-a", orderId: Play.firstOrder, eventTime: now - 60_000)
+        let answer = try Play.notify(harness, fake, voided, messageId: "void-1")
+        #expect(answer.status == 200, "\(answer.body)")
+        #expect(answer.json?["applied"]?.bool == false, "\(answer.body)")
+        #expect(fake.seen(.voidedPurchases).count == 1)
+        #expect(Self.readable(harness, "ivy", at: "2030-01-01T00:00:00Z") == ["2020-02", "2020-03"])
+        #expect(try Play.notify(harness, fake, voided, messageId: "void-1").body.contains(#""duplicate":true"#))
+    }
+
+    /// A void of an order that bought two line items voids both (the second is stored as
+    /// `orderId/playProductId`; Google voids the order's id).
+    @Test(arguments: StoreBackend.tested)
+    func voidOfAnOrderOfTwoLineItems_revokesBoth(backend: StoreBackend) throws {
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
+        let items: [FakeGooglePlay.LineItem] = ["monthly", "premium-monthly"].map {
+            .init(productId: "the_monthly", basePlanId: $0, expiryTime: "2020-03-20T12:00:00Z", latestSuccessfulOrderId: Play.firstOrder)
+        }
+        let both = FakeGooglePlay.Subscription(
+            state: "SUBSCRIPTION_STATE_ACTIVE", startTime: "2020-02-20T12:00:00Z", latestOrderId: Play.firstOrder, acknowledged: true, lineItems: items)
+        fake.state.withLock { $0.set("token-a", both) }
+        #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
+        let listed = Int64(Date().timeIntervalSince1970 * 1000) - 60_000
+        fake.state.withLock { state in
+            state.voided = [.init(purchaseToken: "token-a", orderId: Play.firstOrder, purchaseTimeMillis: 1_582_200_000_000, voidedTimeMillis: listed)]
+        }
+        let voided = Play.voidedNotification(token: "token-a", orderId: Play.firstOrder, eventTime: listed)
+        #expect(try Play.notify(harness, fake, voided, messageId: "void-1").body == #"{"stored":true,"applied":true}"#)
+        #expect(Self.readable(harness, "ivy", at: "2030-01-01T00:00:00Z") == [])
     }
 
     /// The Voided Purchases API, polled by `masthead refresh` (every page), revokes an order whose
     /// notification never came.
     @Test(arguments: StoreBackend.tested)
     func R18_R5_1_voidedPurchasesPoll_revokesTheOrder(backend: StoreBackend) throws {
-        try Play.withService(backend: backend) { fake, harness in
-            fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
-            #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
-            let now = Int64(Date().timeIntervalSince1970 * 1000)
-            fake.state.withLock { state in
-                state.voided = [
-                    .init(purchaseToken: "token-other", orderId: "GPA.0000-0000-0000-00001", purchaseTimeMillis: now - 86_400_000, voidedTimeMillis: now - 3_600_000),
-                    .init(purchaseToken: "token-old", orderId: "GPA.0000-0000-0000-00002", purchaseTimeMillis: now - 86_400_000, voidedTimeMillis: now - 3_000_000),
-                    .init(purchaseToken: "token-a", orderId: Play.firstOrder, purchaseTimeMillis: 1_582_200_000_000, voidedTimeMillis: now - 1_000_000),
-                ]
-            }
-            // Voided within Google's window (the last 30 days): as of a later instant the order gave nothing.
-            let later = "2030-01-01T00:00:00Z"
-            #expect(Self.readable(harness, "ivy", at: later) == ["2020-02", "2020-03"])
-            let report = try harness.service.pollGooglePlayVoidedPurchases()
-            #expect(report.pages == 2)
-            #expect(report.listed == 3)
-            #expect(report.usersChanged == 1)
-            #expect(Self.readable(harness, "ivy", at: later) == [])
-            let targets = fake.seen(.voidedPurchases).map(\.target)
-            #expect(targets.count == 2)
-            #expect(targets.allSatisfy { $0.contains("type=1") && $0.contains("startTime=") })
-            #expect(targets.last?.contains("token=page-2") == true)
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
+        #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        fake.state.withLock { state in
+            state.voided = [
+                .init(purchaseToken: "token-other", orderId: "GPA.0000-0000-0000-00001", purchaseTimeMillis: now - 86_400_000, voidedTimeMillis: now - 3_600_000),
+                .init(purchaseToken: "token-old", orderId: "GPA.0000-0000-0000-00002", purchaseTimeMillis: now - 86_400_000, voidedTimeMillis: now - 3_000_000),
+                .init(purchaseToken: "token-a", orderId: Play.firstOrder, purchaseTimeMillis: 1_582_200_000_000, voidedTimeMillis: now - 1_000_000),
+            ]
         }
+        // Voided within Google's window (the last 30 days): as of a later instant the order gave nothing.
+        let later = "2030-01-01T00:00:00Z"
+        #expect(Self.readable(harness, "ivy", at: later) == ["2020-02", "2020-03"])
+        let report = try harness.service.pollGooglePlayVoidedPurchases()
+        #expect(report.pages == 2)
+        #expect(report.listed == 3)
+        #expect(report.usersChanged == 1)
+        #expect(Self.readable(harness, "ivy", at: later) == [])
+        let targets = fake.seen(.voidedPurchases).map(\.target)
+        #expect(targets.count == 2)
+        #expect(targets.allSatisfy { $0.contains("type=1") && $0.contains("startTime=") })
+        #expect(targets.last?.contains("token=page-2") == true)
     }
 
     /// A purchase whose `obfuscatedExternalAccountId` names another user is 409 and stored for
     /// nobody; posted by that user it is theirs.
     @Test(arguments: StoreBackend.tested)
     func purchase_ofAnotherUsersAccountId_is409_andNothingIsStored(backend: StoreBackend) throws {
-        try Play.withService(backend: backend) { fake, harness in
-            fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", account: "ana")) }
-            let answer = Play.post(harness, user: "ivy", token: "token-a")
-            #expect(answer.status == 409, "\(answer.body)")
-            #expect(answer.json?["error"]?["code"]?.string == "google_play_purchase_belongs_to_another_user")
-            #expect(harness.call("GET", "/v1/users/ivy/entitlements").status == 404)
-            #expect(fake.seen(.acknowledge).isEmpty)
-            #expect(Play.post(harness, user: "ana", token: "token-a").status == 200)
-            // Linked to ana now: ivy cannot take it by posting it again.
-            fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
-            #expect(Play.post(harness, user: "ivy", token: "token-a").status == 409)
-            #expect(Self.readable(harness, "ana", at: "2020-03-01T12:00:00Z") == ["2020-02", "2020-03"])
-        }
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", account: "ana")) }
+        let answer = Play.post(harness, user: "ivy", token: "token-a")
+        #expect(answer.status == 409, "\(answer.body)")
+        #expect(answer.json?["error"]?["code"]?.string == "google_play_purchase_belongs_to_another_user")
+        #expect(harness.call("GET", "/v1/users/ivy/entitlements").status == 404)
+        #expect(fake.seen(.acknowledge).isEmpty)
+        #expect(Play.post(harness, user: "ana", token: "token-a").status == 200)
+        // Linked to ana now: ivy cannot take it by posting it again.
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
+        #expect(Play.post(harness, user: "ivy", token: "token-a").status == 409)
+        #expect(Self.readable(harness, "ana", at: "2020-03-01T12:00:00Z") == ["2020-02", "2020-03"])
     }
 
-    /// Google refusing the service account (401) is a configuration error naming the account,
-    /// for the app (502) and for a notification (502: Pub/Sub delivers it again); nothing stored.
-    @Test func google401_isAConfigurationError_namingTheAccount() throws {
-        try Play.withService { fake, harness in
-            fake.state.withLock { state in
-                state.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE"))
-                // Two per call: a 401 is asked once more with a fresh access token.
-                state.failures = Array(repeating: .init(status: 401, endpoint: .subscription), count: 4)
-            }
-            let posted = Play.post(harness, user: "ivy", token: "token-a")
-            #expect(posted.status == 502, "\(posted.body)")
-            #expect(posted.json?["error"]?["code"]?.string == "google_play_not_authorized")
-            #expect(posted.body.contains(FakeGooglePlay.serviceAccountEmail))
-            #expect(!posted.body.contains("ya29."))
-            let notified = try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1")
-            #expect(notified.status == 502, "\(notified.body)")
-            #expect(harness.call("GET", "/v1/users/ivy/entitlements").status == 404)
-            // Mended: the same message is applied when Pub/Sub delivers it again.
-            #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
+    /// Google refusing the service account (401) is a configuration error, for the app (502) and
+    /// for a notification (502: Pub/Sub delivers it again); nothing stored. The answers do not
+    /// name the account; the log does.
+    @Test func google401_isAConfigurationError_namingTheAccountInTheLogOnly() throws {
+        let (fake, harness) = try Play.start()
+        defer { Play.stop(fake, harness) }
+        let lines = Mutex<[String]>([])
+        harness.service.googlePlay?.log.send { line in lines.withLock { $0.append(line) } }
+        fake.state.withLock { state in
+            state.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE"))
+            // Two per call: a 401 is asked once more with a fresh access token.
+            state.failures = Array(repeating: .init(status: 401, endpoint: .subscription), count: 4)
         }
+        let posted = Play.post(harness, user: "ivy", token: "token-a")
+        #expect(posted.status == 502, "\(posted.body)")
+        #expect(posted.json?["error"]?["code"]?.string == "google_play_not_authorized")
+        #expect(!posted.body.contains(FakeGooglePlay.serviceAccountEmail))
+        #expect(posted.body.contains("Google refused the service account's credentials (HTTP 401)"), "\(posted.body)")
+        #expect(!posted.body.contains("ya29."))
+        let notified = try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1")
+        #expect(notified.status == 502, "\(notified.body)")
+        #expect(!notified.body.contains(FakeGooglePlay.serviceAccountEmail))
+        // The service's log names the account.
+        #expect(lines.withLock { $0 }.contains { $0.contains(FakeGooglePlay.serviceAccountEmail) })
+        #expect(harness.call("GET", "/v1/users/ivy/entitlements").status == 404)
+        // Mended: the same message is applied when Pub/Sub delivers it again.
+        #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
     }
 
     /// Google answering 503 on every try: the notification is 503 with nothing stored (Pub/Sub
     /// delivers it again), the app's post 503; a test notification is 200 and asks nothing.
     @Test func googleUnavailable_is503_andNothingIsStored() throws {
-        try Play.withService { fake, harness in
-            fake.state.withLock { state in
-                state.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE"))
-                state.failures = Array(repeating: .init(status: 503, endpoint: .subscription), count: 4)
-            }
-            let notified = try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1")
-            #expect(notified.status == 503, "\(notified.body)")
-            #expect(notified.json?["error"]?["code"]?.string == "google_play_unavailable")
-            #expect(Play.post(harness, user: "ivy", token: "token-a").status == 503)
-            #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
-            let test = #"{"version": "1.0", "packageName": "\#(Play.package)", "eventTimeMillis": "1582200001000", "testNotification": {"version": "1.0"}}"#
-            let seen = fake.seen.count
-            #expect(try Play.notify(harness, fake, test, messageId: "t1").body == #"{"stored":false,"applied":false,"test":true}"#)
-            #expect(fake.seen.count == seen)
+        let (fake, harness) = try Play.start()
+        defer { Play.stop(fake, harness) }
+        fake.state.withLock { state in
+            state.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE"))
+            state.failures = Array(repeating: .init(status: 503, endpoint: .subscription), count: 4)
         }
+        let notified = try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1")
+        #expect(notified.status == 503, "\(notified.body)")
+        #expect(notified.json?["error"]?["code"]?.string == "google_play_unavailable")
+        #expect(Play.post(harness, user: "ivy", token: "token-a").status == 503)
+        #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
+        let test = #"{"version": "1.0", "packageName": "\#(Play.package)", "eventTimeMillis": "1582200001000", "testNotification": {"version": "1.0"}}"#
+        let seen = fake.seen.count
+        #expect(try Play.notify(harness, fake, test, messageId: "t1").body == #"{"stored":false,"applied":false,"test":true}"#)
+        #expect(fake.seen.count == seen)
     }
 
     /// The app's bad bodies: 422 naming what is wrong, Google not asked.
     @Test func purchase_badBodies_are422() throws {
-        try Play.withService { fake, harness in
-            let cases: [(String, String)] = [
-                (#"{"purchaseToken": "t"}"#, "invalid_google_play_purchase"),
-                (#"{"packageName": "\#(Play.package)", "purchaseToken": ""}"#, "invalid_google_play_purchase"),
-                (#"{"packageName": "\#(Play.package)", "purchaseToken": "t", "userId": "x"}"#, "invalid_google_play_purchase"),
-                (#"{"packageName": "com.other.app", "purchaseToken": "t"}"#, "google_play_wrong_package"),
-                (#"{"packageName": "\#(Play.package)", "purchaseToken": "t", "productId": "no_such_product"}"#, "unknown_google_play_product"),
-            ]
-            for (body, code) in cases {
-                let answer = harness.call("POST", "/v1/users/ivy/google-play/purchases", json: body)
-                #expect(answer.status == 422, "\(body): \(answer.body)")
-                #expect(answer.json?["error"]?["code"]?.string == code, "\(body): \(answer.body)")
-            }
-            #expect(Play.post(harness, user: "ivy", token: "never-sold").json?["error"]?["code"]?.string == "unknown_google_play_purchase")
-            #expect(fake.seen(.subscription).count == 1)
+        let (fake, harness) = try Play.start()
+        defer { Play.stop(fake, harness) }
+        let cases: [(String, String)] = [
+            (#"{"purchaseToken": "t"}"#, "invalid_google_play_purchase"),
+            (#"{"packageName": "\#(Play.package)", "purchaseToken": ""}"#, "invalid_google_play_purchase"),
+            (#"{"packageName": "\#(Play.package)", "purchaseToken": "t", "userId": "x"}"#, "invalid_google_play_purchase"),
+            (#"{"packageName": "com.other.app", "purchaseToken": "t"}"#, "google_play_wrong_package"),
+            (#"{"packageName": "\#(Play.package)", "purchaseToken": "t", "productId": "no_such_product"}"#, "unknown_google_play_product"),
+            // Not Google's token alphabet, or too long; a control character.
+            (#"{"packageName": "\#(Play.package)", "purchaseToken": "t\u0000u"}"#, "invalid_google_play_purchase"),
+            (#"{"packageName": "\#(Play.package)", "purchaseToken": "t\nu"}"#, "invalid_google_play_purchase"),
+            (#"{"packageName": "\#(Play.package)", "purchaseToken": "a/../b"}"#, "invalid_google_play_purchase"),
+            (#"{"packageName": "\#(Play.package)", "purchaseToken": "tök"}"#, "invalid_google_play_purchase"),
+            (#"{"packageName": "\#(Play.package)", "purchaseToken": "\#(String(repeating: "a", count: 513))"}"#, "invalid_google_play_purchase"),
+            (#"{"packageName": "com.example.magazine\u0001", "purchaseToken": "t"}"#, "invalid_google_play_purchase"),
+        ]
+        for (body, code) in cases {
+            let answer = harness.call("POST", "/v1/users/ivy/google-play/purchases", json: body)
+            #expect(answer.status == 422, "\(body): \(answer.body)")
+            #expect(answer.json?["error"]?["code"]?.string == code, "\(body): \(answer.body)")
+            if code == "invalid_google_play_purchase" { #expect(answer.json?["error"]?["message"]?.string?.hasPrefix("$.") == true, "\(body): \(answer.body)") }
         }
+        #expect(Play.post(harness, user: "ivy", token: "never-sold").json?["error"]?["code"]?.string == "unknown_google_play_purchase")
+        #expect(fake.seen(.subscription).count == 1)
+        // Google refusing the token as malformed (400) is the app's error, not Google failing.
+        fake.state.withLock { $0.failures = [.init(status: 400, endpoint: .subscription)] }
+        let refused = Play.post(harness, user: "ivy", token: "malformed-token")
+        #expect(refused.status == 422, "\(refused.body)")
+        #expect(refused.json?["error"]?["message"]?.string?.hasPrefix("$.purchaseToken") == true, "\(refused.body)")
     }
 }
