@@ -31,7 +31,7 @@ struct GooglePlayPushAdmissionTests {
             let answer = Play.Pending(harness, "/v1/notifications/google-play", authorization: authorization, body: body).wait(seconds: 5)
             #expect(answer?.status == 401, "\(authorization ?? "none")")
         }
-        let genuine = try Play.notifyLater(harness, fake, Play.subscriptionNotification(4, token: "token-0"), messageId: "m1").wait(seconds: 5)
+        let genuine = try Play.notifyLater(harness, fake, Play.subscriptionNotification(4, token: "token-0"), messageId: "m1").wait(seconds: 10)
         #expect(genuine?.status == 503)
         fake.release(.subscription)
         for pending in busy { #expect(pending.wait() != nil) }
