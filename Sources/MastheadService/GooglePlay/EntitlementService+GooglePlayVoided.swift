@@ -81,6 +81,9 @@ extension EntitlementService {
         let body: [UInt8]
         do {
             body = try google.client.voidedPurchases(packageName: google.packageName, startTime: start, partialRefunds: partialRefunds, pageToken: pageToken)
+        } catch .refused(let endpoint, let status, let detail) {
+            // Not a purchase token Google refused (as for a read): the list itself.
+            throw .badAnswer(GooglePlayError.refused(endpoint: endpoint, status: status, detail: detail).description)
         } catch {
             throw google.failure(error)
         }
