@@ -9,8 +9,8 @@ extension RefreshCommand {
         var lines = ""
         var failed = false
         do {
-            let report = try service.acknowledgeDueGooglePlayPurchases()
-            lines += "refresh: google play: \(report.acknowledged) acknowledged, \(report.failed) acknowledgements failed (tried again later)\n"
+            let report = try service.acknowledgeDueGooglePlayPurchases(log: { lines += "refresh: " + $0 })
+            lines += "refresh: google play: \(report.acknowledged) acknowledged, \(report.failed) acknowledgements failed (tried again later), \(report.givenUp) given up\n"
             failed = failed || report.failed > 0
         } catch {
             lines += "refresh: google play: acknowledgements not tried: \(error)\n"

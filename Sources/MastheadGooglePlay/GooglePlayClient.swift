@@ -134,12 +134,19 @@ public final class GooglePlayClient: Sendable {
     }
 
     /// `purchases.voidedpurchases.list`: GET
-    /// `…/applications/{packageName}/purchases/voidedpurchases?startTime=…&type=1[&token=…]`
-    /// (`startTime` in milliseconds; `type=1` includes voided subscription purchases): one page,
-    /// the JSON body as sent (its `tokenPagination.nextPageToken` is the next page's `pageToken`).
-    public func voidedPurchases(packageName: String, startTime: Instant, pageToken: String?) throws(GooglePlayError) -> [UInt8] {
+    /// `…/applications/{packageName}/purchases/voidedpurchases?startTime=…[&endTime=…]&type=1[&token=…]`
+    /// (`startTime` and `endTime` in milliseconds, `endTime` now when nil; `type=1` includes
+    /// voided subscription purchases; `includeQuantityBasedPartialRefund=true` when
+    /// `partialRefunds`): one page, the JSON body as sent (its `tokenPagination.nextPageToken` is
+    /// the next page's `pageToken`).
+    public func voidedPurchases(
+        packageName: String, startTime: Instant, endTime: Instant? = nil, partialRefunds: Bool = false, pageToken: String?
+    ) throws(GooglePlayError) -> [UInt8] {
         let name = "purchases.voidedpurchases.list (\(packageName))"
-        var path = try applicationPath(packageName, name) + "/purchases/voidedpurchases?startTime=\(startTime.milliseconds)&type=1"
+        var path = try applicationPath(packageName, name) + "/purchases/voidedpurchases?startTime=\(startTime.milliseconds)"
+        if let endTime { path += "&endTime=\(endTime.milliseconds)" }
+        path += "&type=1"
+        if partialRefunds { path += "&includeQuantityBasedPartialRefund=true" }
         if let pageToken {
             guard !pageToken.isEmpty else { throw .invalidRequest(endpoint: name, reason: "the page token is empty") }
             path += "&token=" + Self.encoded(pageToken)

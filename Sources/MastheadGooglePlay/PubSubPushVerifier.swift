@@ -134,6 +134,23 @@ public final class PubSubPushVerifier: Sendable {
     ///   known while Google's keys are being fetched, or the last fetch failed (the request may be
     ///   answered as a temporary failure).
     public func verify(authorization: String?, now: Instant) throws(GooglePlayError) -> PubSubPushIdentity {
+        let jwt = try Self.token(authorization: authorization)
+        let signingKey = try key(id: jwt.keyId)
+        guard RS256.verify(jwt.signature, of: jwt.signingInput, with: signingKey) else { throw .pushRefused(.badSignature) }
+        do { return try claims(jwt.payload, now: now) } catch { throw .pushRefused(error) }
+    }
+
+    /// Checks the form of a request's `Authorization` header field, as ``verify(authorization:now:)``
+    /// does before it needs a key: `Bearer`, a token of at most ``maxTokenBytes``, three base64url
+    /// parts of JSON objects, `alg` `RS256`, a `kid`. Cheap, and needs no key: a request it
+    /// refuses may be answered at once.
+    /// - Throws: ``GooglePlayError/pushRefused(_:)`` saying why.
+    public static func checkForm(authorization: String?) throws(GooglePlayError) {
+        _ = try token(authorization: authorization)
+    }
+
+    /// The token of an `Authorization` header field, taken apart.
+    private static func token(authorization: String?) throws(GooglePlayError) -> SignedJWT {
         guard let authorization else { throw .pushRefused(.missingAuthorization) }
         let field = Array(authorization.utf8)
         guard field.count <= Self.maxTokenBytes + 16 else { throw .pushRefused(.tooLarge(bytes: field.count)) }
@@ -145,12 +162,7 @@ public final class PubSubPushVerifier: Sendable {
         let token = Array(field[(scheme.count + 1)...].drop { $0 == 0x20 })
         guard !token.isEmpty, !token.contains(0x20) else { throw .pushRefused(.notBearer) }
         guard token.count <= Self.maxTokenBytes else { throw .pushRefused(.tooLarge(bytes: token.count)) }
-
-        let jwt: SignedJWT
-        do { jwt = try SignedJWT(parsing: token) } catch { throw .pushRefused(error) }
-        let signingKey = try key(id: jwt.keyId)
-        guard RS256.verify(jwt.signature, of: jwt.signingInput, with: signingKey) else { throw .pushRefused(.badSignature) }
-        do { return try claims(jwt.payload, now: now) } catch { throw .pushRefused(error) }
+        do { return try SignedJWT(parsing: token) } catch { throw .pushRefused(error) }
     }
 
     /// Fetches Google's keys on the calling thread when they are due: none fetched yet, or the

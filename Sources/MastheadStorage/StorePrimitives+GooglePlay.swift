@@ -81,7 +81,7 @@ extension StorePrimitives {
             try lockForNumbering(GooglePlaySQL.purchasesTable)
             try run(GooglePlaySQL.pruneVoids, [.integer(now.milliseconds - GooglePlayVoids.retentionMilliseconds)])
             try run(GooglePlaySQL.insertVoid, [.text(token), .text(orderId), .integer(at.milliseconds), .bool(prorated), .integer(now.milliseconds)])
-            guard try run(GooglePlaySQL.voidOrder, [.text(token), .text(orderId), .integer(at.milliseconds), .bool(prorated)]) == 1,
+            guard try run(GooglePlaySQL.voidOrder, [.text(token), .text(orderId), .integer(at.milliseconds), .bool(prorated)]) > 0,
                 let userId = try googlePlayPurchase(token: token)?.userId
             else { return [] }
             return [userId]
@@ -109,7 +109,23 @@ extension StorePrimitives {
                 try run(
                     GooglePlaySQL.acknowledgementFailed,
                     [.text(token), .integer(Int64(attempts)), .integer(next.milliseconds), .text(RejectedNotification.keptReason(reason))])
+            case .givenUp(let reason):
+                try run(GooglePlaySQL.acknowledgementGivenUp, [.text(token), .text(RejectedNotification.keptReason(GooglePlayAcknowledgement.givenUpPrefix + reason))])
             }
+        }
+    }
+
+    public func claimGooglePlayAcknowledgement(now: Instant, leaseUntil: Instant) throws(StorageError) -> StoredGooglePlayPurchase? {
+        try inWrite { () throws(StorageError) -> StoredGooglePlayPurchase? in
+            // A purchase another connection has locked (claiming it) is skipped, not waited for.
+            let skipLocked = Self.dialect.lockingRead.isEmpty ? "" : " FOR UPDATE SKIP LOCKED"
+            guard
+                var due = try firstRow(GooglePlaySQL.firstDue + skipLocked, [.integer(now.milliseconds)], { row throws(Row.Failure) in try row.googlePlayPurchase() })
+            else { return nil }
+            // Taken only while still due: of two connections claiming it at once, the second finds it claimed.
+            guard try run(GooglePlaySQL.claim, [.text(due.purchaseToken), .integer(leaseUntil.milliseconds), .integer(now.milliseconds)]) == 1 else { return nil }
+            due.nextAcknowledgement = leaseUntil
+            return due
         }
     }
 
@@ -159,7 +175,9 @@ extension StorePrimitives {
         now: Instant
     ) throws(StorageError) {
         let acknowledged = observation.acknowledged || stored?.acknowledged == true
-        let owed = !acknowledged && Self.owesAcknowledgement(observation.state)
+        // An acknowledgement given up stays so: Google will not take it.
+        let givenUp = stored.map { $0.nextAcknowledgement == nil && $0.acknowledgementError?.hasPrefix(GooglePlayAcknowledgement.givenUpPrefix) == true } ?? false
+        let owed = !acknowledged && !givenUp && Self.owesAcknowledgement(observation.state)
         let nextAcknowledgement = owed ? (stored?.nextAcknowledgement ?? now) : nil
         let environment = observation.orders.first?.environment ?? stored?.environment ?? .production
         let values: [Value] = [
@@ -362,6 +380,16 @@ enum GooglePlaySQL {
     /// A failed acknowledgement of $1: attempts $2, next $3, error $4.
     static let acknowledgementFailed =
         "UPDATE google_play_purchases SET ack_attempts = $2, ack_next_ms = $3, ack_error = $4 WHERE purchase_token = $1 AND acknowledged = false"
+    /// An acknowledgement of $1 given up: not due again, error $2; the attempt counted.
+    static let acknowledgementGivenUp =
+        "UPDATE google_play_purchases SET ack_attempts = ack_attempts + 1, ack_next_ms = NULL, ack_error = $2 WHERE purchase_token = $1 AND acknowledged = false"
+    /// The acknowledgement due first at $1.
+    static let firstDue = """
+        SELECT \(purchaseColumns) FROM google_play_purchases WHERE ack_next_ms IS NOT NULL AND ack_next_ms <= $1
+        ORDER BY ack_next_ms, purchase_token LIMIT 1
+        """
+    /// A due acknowledgement ($1) claimed until $2, while still due at $3.
+    static let claim = "UPDATE google_play_purchases SET ack_next_ms = $2 WHERE purchase_token = $1 AND ack_next_ms IS NOT NULL AND ack_next_ms <= $3"
     static let unacknowledged = """
         SELECT \(purchaseColumns) FROM google_play_purchases WHERE ack_next_ms IS NOT NULL AND ack_next_ms <= $1
         ORDER BY ack_next_ms, purchase_token LIMIT $2
@@ -389,10 +417,12 @@ enum GooglePlaySQL {
         """
     /// A stored order's ($1, $2) expiry ($3).
     static let updateExpiry = "UPDATE google_play_orders SET expiry_ms = $3 WHERE purchase_token = $1 AND order_id = $2"
-    /// An order ($1, $2) refunded at $3, prorated when $4, unless refunded already at or before $3.
+    /// An order ($1, $2) refunded at $3, prorated when $4, unless refunded already at or before $3;
+    /// with the line items it bought after its first (stored as `$2/playProductId`), which Google
+    /// voids under the order's id.
     static let voidOrder = """
         UPDATE google_play_orders SET refunded_ms = $3, refund_prorated = $4
-        WHERE purchase_token = $1 AND order_id = $2 AND (refunded_ms IS NULL OR refunded_ms > $3)
+        WHERE purchase_token = $1 AND (order_id = $2 OR substr(order_id, 1, length($2) + 1) = $2 || '/') AND (refunded_ms IS NULL OR refunded_ms > $3)
         """
     /// The orders of the tokens linked to a user ($1), each with the token its token replaced
     /// (column 9), by token (a token's orders together), start and order id.
@@ -413,8 +443,12 @@ enum GooglePlaySQL {
         DELETE FROM google_play_voids
         WHERE recorded_ms < $1 AND NOT EXISTS (SELECT 1 FROM google_play_purchases p WHERE p.purchase_token = google_play_voids.purchase_token)
         """
-    /// The void of an order ($1, $2): when, and whether prorated.
-    static let void = "SELECT voided_ms, prorated FROM google_play_voids WHERE purchase_token = $1 AND order_id = $2"
+    /// The void of an order ($1, $2), or of the order whose later line item it is (`orderId/playProductId`):
+    /// when, and whether prorated; the earliest.
+    static let void = """
+        SELECT voided_ms, prorated FROM google_play_voids
+        WHERE purchase_token = $1 AND (order_id = $2 OR order_id || '/' = substr($2, 1, length(order_id) + 1)) ORDER BY voided_ms LIMIT 1
+        """
 
     static let pruneMessages = "DELETE FROM google_play_messages WHERE received_ms < $1"
     static let insertMessage = "INSERT INTO google_play_messages (message_id, received_ms) VALUES ($1, $2) ON CONFLICT DO NOTHING"

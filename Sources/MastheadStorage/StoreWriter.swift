@@ -175,10 +175,16 @@ public protocol StoreWriter: AnyObject {
     /// more than ``GooglePlayMessages/retentionMilliseconds`` before `now` are deleted here.
     func recordGooglePlayMessage(_ messageId: String, now: Instant) throws(StorageError) -> Bool
 
-    /// Records an attempt to acknowledge a purchase: done, or failed and due again after
-    /// ``GooglePlayAcknowledgement/retryDelayMilliseconds(afterAttempts:)``. Nothing for a token
-    /// never stored.
+    /// Records an attempt to acknowledge a purchase: done, failed and due again after
+    /// ``GooglePlayAcknowledgement/retryDelayMilliseconds(afterAttempts:)``, or given up (not due
+    /// again, nor owed again by a later read). Nothing for a token never stored.
     func recordGooglePlayAcknowledgement(token: String, outcome: GooglePlayAcknowledgement, now: Instant) throws(StorageError)
+
+    /// Claims the acknowledgement due first at `now` (nil when none is): it is not due again
+    /// before `leaseUntil`, so that another instance on the database does not try it at the same
+    /// time, and is tried again then if its outcome is never recorded. Of two connections claiming
+    /// at once, the second skips or finds it claimed.
+    func claimGooglePlayAcknowledgement(now: Instant, leaseUntil: Instant) throws(StorageError) -> StoredGooglePlayPurchase?
 
     // MARK: Issues
 

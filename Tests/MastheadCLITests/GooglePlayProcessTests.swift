@@ -52,6 +52,9 @@ struct GooglePlayProcessTests {
         let pushed = client.request("POST", "/v1/notifications/google-play", headers: ["Authorization": try fake.pushAuthorization(audience: Self.audience)], body: Array(push.utf8))
         #expect(pushed?.status == 200, "\(pushed?.body ?? "no answer")")
         #expect(pushed?.body == #"{"stored":true,"applied":true}"#)
+        // Acknowledged after the answer, by the acknowledgement thread.
+        let deadline = Date().addingTimeInterval(20)
+        while fake.state.withLock({ $0.subscription("token-a")?.acknowledged }) != true && Date() < deadline { usleep(5_000) }
         #expect(fake.state.withLock { $0.subscription("token-a")?.acknowledged } == true)
         let api = ["Authorization": "Bearer api-token"]
         let posted = client.request(
@@ -96,6 +99,9 @@ struct GooglePlayProcessTests {
             "POST", "/v1/users/ivy/google-play/purchases", headers: ["Authorization": "Bearer api-token"],
             body: Array(#"{"packageName": "\#(Self.package)", "purchaseToken": "token-a"}"#.utf8))
         #expect(posted?.status == 200, "\(posted?.body ?? "no answer")")
+        // The acknowledgement thread tries it after the answer (both tries refused).
+        let deadline = Date().addingTimeInterval(20)
+        while fake.seen(.acknowledge).count < 2 && Date() < deadline { usleep(5_000) }
         _ = server.stop(signal: SIGTERM)
         #expect(fake.state.withLock { $0.subscription("token-a")?.acknowledged } == false)
         // The acknowledgement is due again a minute after its failure: this refresh, run at once, reports it owed.

@@ -1,5 +1,6 @@
 import Foundation
 import MastheadCrypto
+import MastheadHTTP
 import MastheadJSON
 import MastheadService
 import MastheadTestSupport
@@ -31,6 +32,22 @@ enum GooglePlayHarness {
         try ServiceHarness(backend: backend, now: now) { configure(&$0, fake) }
     }
 
+    /// A fake Google and a service on a new database of `backend` asking it, its clock at `now`;
+    /// ``stop(_:_:)`` closes both.
+    static func start(backend: StoreBackend = .sqlite, now: String = "2020-02-20T12:00:01Z") throws -> (FakeGooglePlay, ServiceHarness) {
+        let fake = try FakeGooglePlay(packageName: package)
+        do { return (fake, try service(fake, backend: backend, now: now)) } catch {
+            fake.stop()
+            throw error
+        }
+    }
+
+    /// Closes what ``start(backend:now:)`` made.
+    static func stop(_ fake: FakeGooglePlay, _ harness: ServiceHarness) {
+        harness.close()
+        fake.stop()
+    }
+
     /// A Pub/Sub push body carrying `notification` (a DeveloperNotification's JSON).
     static func push(_ notification: String, messageId: String) -> [UInt8] {
         let data = Base64.encode(Array(notification.utf8), .standard)
@@ -52,6 +69,39 @@ enum GooglePlayHarness {
     /// Posts `notification` as Pub/Sub does, with a push token `fake` minted for the audience.
     static func notify(_ harness: ServiceHarness, _ fake: FakeGooglePlay, _ notification: String, messageId: String) throws -> ServiceHarness.Answer {
         harness.call("POST", "/v1/notifications/google-play", authorization: try fake.pushAuthorization(audience: audience), body: push(notification, messageId: messageId))
+    }
+
+    /// A request sent through the router, its answer awaited with a bound.
+    final class Pending: Sendable {
+        private let answer = Mutex<HTTPResponse?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        /// Sends the request; the answer is kept when it comes.
+        init(_ harness: ServiceHarness, _ target: String, authorization: String?, body: [UInt8]) {
+            let request = HTTPRequest(method: "POST", target: target, headers: authorization.map { [("Authorization", $0)] } ?? [], body: body)
+            harness.router.handle(request) { [self] response in
+                answer.withLock { $0 = response }
+                done.signal()
+            }
+        }
+
+        /// The answer, waited for at most `seconds`; nil when none came by then.
+        func wait(seconds: Double = 10) -> HTTPResponse? {
+            guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+            return answer.withLock { $0 }
+        }
+    }
+
+    /// Posts `notification` as Pub/Sub does without waiting for the answer.
+    static func notifyLater(_ harness: ServiceHarness, _ fake: FakeGooglePlay, _ notification: String, messageId: String) throws -> Pending {
+        Pending(harness, "/v1/notifications/google-play", authorization: try fake.pushAuthorization(audience: audience), body: push(notification, messageId: messageId))
+    }
+
+    /// The app posting the purchase `token` for `user`, without waiting for the answer.
+    static func postLater(_ harness: ServiceHarness, user: String, token: String) -> Pending {
+        Pending(
+            harness, "/v1/users/\(user)/google-play/purchases", authorization: "Bearer api-token",
+            body: Array(#"{"packageName": "\#(package)", "purchaseToken": "\#(token)"}"#.utf8))
     }
 
     /// The app posting the purchase `token` for `user`.

@@ -31,16 +31,16 @@ struct GooglePlayServiceTests {
     /// resubscription through a linked token; every row answers as the App Store receipt does.
     @Test(arguments: StoreBackend.tested)
     func R18_table61_throughNotificationsAndReads_answersEveryRow(backend: StoreBackend) throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake, backend: backend)
-        defer { harness.close() }
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
         fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE")) }
         // Bought: Pub/Sub's notification, then the app's post linking it to the reader.
         #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
         let posted = Play.post(harness, user: "ivy", token: "token-a")
         #expect(posted.status == 200, "\(posted.body)")
         #expect(posted.body.contains(#""user_id":"ivy""#))
+        // Acknowledged after the answers, by the acknowledgement thread's pass.
+        #expect(try harness.service.acknowledgeDueGooglePlayPurchases() == .init(acknowledged: 1))
         #expect(fake.state.withLock { $0.subscription("token-a")?.acknowledged } == true)
         // Renewed Mar 20, cancelled Mar 25 (ends Apr 20), expired Apr 20.
         let steps: [(now: String, type: Int, state: FakeGooglePlay.Subscription)] = [
@@ -58,6 +58,7 @@ struct GooglePlayServiceTests {
         harness.setNow("2020-06-17T12:00:01Z")
         fake.state.withLock { $0.set("token-b", Play.tokenB()) }
         #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-b"), messageId: "m5").status == 200)
+        #expect(try harness.service.acknowledgeDueGooglePlayPurchases() == .init(acknowledged: 1))
         #expect(fake.state.withLock { $0.subscription("token-b")?.acknowledged } == true)
         harness.setNow("2020-07-02T00:00:00Z")
         for row in Table61.rows {
@@ -70,10 +71,8 @@ struct GooglePlayServiceTests {
     /// its lapse (Apr 25 – May 25) may read the union: May's issue only through Google Play.
     @Test(arguments: StoreBackend.tested)
     func R18_aReaderWithBothStores_getsTheUnion(backend: StoreBackend) throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake, backend: backend, now: "2020-04-25T10:00:00Z")
-        defer { harness.close() }
+        let (fake, harness) = try Play.start(backend: backend, now: "2020-04-25T10:00:00Z")
+        defer { Play.stop(fake, harness) }
         #expect(harness.call("POST", "/v1/users/ivy/receipts", body: try ServiceHarness.example("table-6-1")).status == 200)
         let may = FakeGooglePlay.Subscription(
             state: "SUBSCRIPTION_STATE_CANCELED", startTime: "2020-04-25T10:00:00Z", latestOrderId: "GPA.5555-0000-0000-00001", acknowledged: true,
@@ -94,10 +93,8 @@ struct GooglePlayServiceTests {
     /// another account, or missing, is 401: Google is not asked and nothing is stored.
     @Test(arguments: StoreBackend.tested)
     func pushTokens_forgedExpiredOrForAnotherAudience_are401_andNothingIsStored(backend: StoreBackend) throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake, backend: backend)
-        defer { harness.close() }
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
         fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE")) }
         let now = Int64(Date().timeIntervalSince1970)
         var forged = FakeGooglePlay.PushToken(audience: Play.audience)
@@ -127,14 +124,13 @@ struct GooglePlayServiceTests {
     /// `productId` links it, and the reader may read May's issue.
     @Test(arguments: StoreBackend.tested)
     func R18_R13_oneTimeProduct_isReadAcknowledgedAndLinked(backend: StoreBackend) throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake, backend: backend, now: "2020-05-10T09:00:01Z")
-        defer { harness.close() }
+        let (fake, harness) = try Play.start(backend: backend, now: "2020-05-10T09:00:01Z")
+        defer { Play.stop(fake, harness) }
         fake.state.withLock { $0.set("token-p", FakeGooglePlay.Product(productId: "issue_2020_05", purchaseTimeMillis: 1_589_101_200_000, orderId: "GPA.7777-0000-0000-00001")) }
         let notification = #"{"version": "1.0", "packageName": "\#(Play.package)", "eventTimeMillis": "1589101201000", "oneTimeProductNotification": {"version": "1.0", "notificationType": 1, "purchaseToken": "token-p", "sku": "issue_2020_05"}}"#
         #expect(try Play.notify(harness, fake, notification, messageId: "p1").body == #"{"stored":true,"applied":true}"#)
         #expect(fake.seen(.product).map(\.target) == ["/androidpublisher/v3/applications/\(Play.package)/purchases/products/issue_2020_05/tokens/token-p"])
+        #expect(try harness.service.acknowledgeDueGooglePlayPurchases() == .init(acknowledged: 1))
         #expect(fake.seen(.acknowledge).map(\.target) == ["/androidpublisher/v3/applications/\(Play.package)/purchases/products/issue_2020_05/tokens/token-p:acknowledge"])
         #expect(fake.state.withLock { $0.product("token-p")?.acknowledged } == true)
         let posted = Play.post(harness, user: "ivy", token: "token-p", productId: "issue_2020_05")
@@ -147,10 +143,8 @@ struct GooglePlayServiceTests {
     /// says something else, changes nothing.
     @Test(arguments: StoreBackend.tested)
     func duplicateMessageId_isAppliedOnce(backend: StoreBackend) throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake, backend: backend)
-        defer { harness.close() }
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
         fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
         #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
         harness.setNow("2020-03-20T12:00:01Z")
@@ -172,16 +166,15 @@ struct GooglePlayServiceTests {
     /// the gauge counts it once a day has passed, and not once it is acknowledged.
     @Test(arguments: StoreBackend.tested)
     func acknowledgement_failedWith500_isRetried_andTheGaugeCountsIt(backend: StoreBackend) throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake, backend: backend)
-        defer { harness.close() }
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
         fake.state.withLock { state in
             state.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE"))
             // Both tries of the acknowledgement.
             state.failures = [.init(status: 500, endpoint: .acknowledge), .init(status: 500, endpoint: .acknowledge)]
         }
         #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
+        #expect(try harness.service.acknowledgeDueGooglePlayPurchases() == .init(failed: 1))
         #expect(fake.seen(.acknowledge).map(\.status) == [500, 500])
         #expect(fake.state.withLock { $0.subscription("token-a")?.acknowledged } == false)
         #expect(Self.gauge(harness) == 0)
@@ -202,34 +195,78 @@ struct GooglePlayServiceTests {
         return text.split(separator: "\n").first { $0.hasPrefix("masthead_google_play_unacknowledged_24h ") }.flatMap { Int($0.split(separator: " ")[1]) }
     }
 
-    /// A voided purchase notification revokes the refunded order (R5.1): what it gave is no
-    /// longer readable; sent twice, it is applied once.
+    /// A voided purchase notification revokes the refunded order (R5.1) once the Voided
+    /// Purchases API lists its void, at the instant Google lists (not the body's `eventTime`):
+    /// what it gave is no longer readable from then on; sent twice, it is applied once.
     @Test(arguments: StoreBackend.tested)
-    func R18_R5_1_voidedPurchaseNotification_revokesTheOrder(backend: StoreBackend) throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake, backend: backend)
-        defer { harness.close() }
+    func R18_R5_1_voidedPurchaseNotification_revokesTheOrderAtTheListedInstant(backend: StoreBackend) throws {
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
         fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
         #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
         #expect(Self.readable(harness, "ivy", at: "2020-03-10T12:00:00Z") == ["2020-02", "2020-03"])
-        harness.setNow("2020-03-05T12:00:00Z")
+        let listed = Int64(Date().timeIntervalSince1970 * 1000) - 3_600_000
+        fake.state.withLock { state in
+            state.voided = [.init(purchaseToken: "token-a", orderId: Play.firstOrder, purchaseTimeMillis: 1_582_200_000_000, voidedTimeMillis: listed)]
+        }
+        // The body claims Mar 5, 2020; Google lists the void an hour ago.
         let voided = Play.voidedNotification(token: "token-a", orderId: Play.firstOrder, eventTime: 1_583_409_600_000)
         #expect(try Play.notify(harness, fake, voided, messageId: "void-1").body == #"{"stored":true,"applied":true}"#)
         #expect(try Play.notify(harness, fake, voided, messageId: "void-1").body == #"{"stored":false,"applied":false,"duplicate":true}"#)
-        // Refunded Mar 5: as of later, the order gave nothing; as of before, it still counts (R5.1).
-        #expect(Self.readable(harness, "ivy", at: "2020-03-10T12:00:00Z") == [])
-        #expect(Self.readable(harness, "ivy", at: "2020-03-01T12:00:00Z") == ["2020-02", "2020-03"])
+        #expect(Self.readable(harness, "ivy", at: "2030-01-01T00:00:00Z") == [])
+        #expect(Self.readable(harness, "ivy", at: "2020-03-10T12:00:00Z") == ["2020-02", "2020-03"])
+    }
+
+    /// A voided purchase notification the Voided Purchases API does not list (replayed, or not
+    /// Google's) revokes nothing: answered 200 `"applied": false`, its message recorded.
+    @Test(arguments: StoreBackend.tested)
+    func voidedPurchaseNotification_notListedByGoogle_isNotApplied(backend: StoreBackend) throws {
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
+        #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        // Google lists another order's void only.
+        fake.state.withLock { state in
+            state.voided = [.init(purchaseToken: "token-a", orderId: Play.firstOrder + "..0", purchaseTimeMillis: 1_582_200_000_000, voidedTimeMillis: now - 60_000)]
+        }
+        let voided = Play.voidedNotification(token: "token-a", orderId: Play.firstOrder, eventTime: now - 60_000)
+        let answer = try Play.notify(harness, fake, voided, messageId: "void-1")
+        #expect(answer.status == 200, "\(answer.body)")
+        #expect(answer.json?["applied"]?.bool == false, "\(answer.body)")
+        #expect(fake.seen(.voidedPurchases).count == 1)
+        #expect(Self.readable(harness, "ivy", at: "2030-01-01T00:00:00Z") == ["2020-02", "2020-03"])
+        #expect(try Play.notify(harness, fake, voided, messageId: "void-1").body.contains(#""duplicate":true"#))
+    }
+
+    /// A void of an order that bought two line items voids both (the second is stored as
+    /// `orderId/playProductId`; Google voids the order's id).
+    @Test(arguments: StoreBackend.tested)
+    func voidOfAnOrderOfTwoLineItems_revokesBoth(backend: StoreBackend) throws {
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
+        let items: [FakeGooglePlay.LineItem] = ["monthly", "premium-monthly"].map {
+            .init(productId: "the_monthly", basePlanId: $0, expiryTime: "2020-03-20T12:00:00Z", latestSuccessfulOrderId: Play.firstOrder)
+        }
+        let both = FakeGooglePlay.Subscription(
+            state: "SUBSCRIPTION_STATE_ACTIVE", startTime: "2020-02-20T12:00:00Z", latestOrderId: Play.firstOrder, acknowledged: true, lineItems: items)
+        fake.state.withLock { $0.set("token-a", both) }
+        #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
+        let listed = Int64(Date().timeIntervalSince1970 * 1000) - 60_000
+        fake.state.withLock { state in
+            state.voided = [.init(purchaseToken: "token-a", orderId: Play.firstOrder, purchaseTimeMillis: 1_582_200_000_000, voidedTimeMillis: listed)]
+        }
+        let voided = Play.voidedNotification(token: "token-a", orderId: Play.firstOrder, eventTime: listed)
+        #expect(try Play.notify(harness, fake, voided, messageId: "void-1").body == #"{"stored":true,"applied":true}"#)
+        #expect(Self.readable(harness, "ivy", at: "2030-01-01T00:00:00Z") == [])
     }
 
     /// The Voided Purchases API, polled by `masthead refresh` (every page), revokes an order whose
     /// notification never came.
     @Test(arguments: StoreBackend.tested)
     func R18_R5_1_voidedPurchasesPoll_revokesTheOrder(backend: StoreBackend) throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake, backend: backend)
-        defer { harness.close() }
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
         fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
         #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -258,10 +295,8 @@ struct GooglePlayServiceTests {
     /// nobody; posted by that user it is theirs.
     @Test(arguments: StoreBackend.tested)
     func purchase_ofAnotherUsersAccountId_is409_andNothingIsStored(backend: StoreBackend) throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake, backend: backend)
-        defer { harness.close() }
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
         fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", account: "ana")) }
         let answer = Play.post(harness, user: "ivy", token: "token-a")
         #expect(answer.status == 409, "\(answer.body)")
@@ -279,10 +314,8 @@ struct GooglePlayServiceTests {
     /// the purchase to that user without a post from the app.
     @Test(arguments: StoreBackend.tested)
     func R18_notificationNamingAnAccountId_linksTheReaderWithoutAPost(backend: StoreBackend) throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake, backend: backend)
-        defer { harness.close() }
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
         fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true, account: "ivy")) }
         #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
         #expect(Self.readable(harness, "ivy", at: "2020-03-10T12:00:00Z") == ["2020-02", "2020-03"])
@@ -293,10 +326,8 @@ struct GooglePlayServiceTests {
     /// naming its own user (`obfuscatedExternalAccountId`), it is that user's, not the chain's.
     @Test(arguments: StoreBackend.tested)
     func purchase_linkedToAnotherUsersSubscription_is409_andNothingIsStored(backend: StoreBackend) throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake, backend: backend)
-        defer { harness.close() }
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
         fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_CANCELED", acknowledged: true, autoRenew: false)) }
         #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
         harness.setNow("2020-06-17T12:00:01Z")
@@ -321,10 +352,8 @@ struct GooglePlayServiceTests {
     /// an older answer committed after a newer one changes no state nor expiry.
     @Test(arguments: StoreBackend.tested)
     func olderRead_storedAfterANewerOne_changesNothing(backend: StoreBackend) throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake, backend: backend)
-        defer { harness.close() }
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
         let google = try #require(harness.service.googlePlay)
         fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", acknowledged: true)) }
         #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
@@ -349,13 +378,14 @@ struct GooglePlayServiceTests {
         #expect(orders.map(\.expiry) == [DateText.rfc3339("2020-03-20T12:00:00Z"), DateText.rfc3339("2020-03-25T09:00:00Z")])
     }
 
-    /// Google refusing the service account (401) is a configuration error naming the account,
-    /// for the app (502) and for a notification (502: Pub/Sub delivers it again); nothing stored.
-    @Test func google401_isAConfigurationError_namingTheAccount() throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake)
-        defer { harness.close() }
+    /// Google refusing the service account (401) is a configuration error, for the app (502) and
+    /// for a notification (502: Pub/Sub delivers it again); nothing stored. The answers do not
+    /// name the account; the log does.
+    @Test func google401_isAConfigurationError_namingTheAccountInTheLogOnly() throws {
+        let (fake, harness) = try Play.start()
+        defer { Play.stop(fake, harness) }
+        let lines = Mutex<[String]>([])
+        harness.service.googlePlay?.log.send { line in lines.withLock { $0.append(line) } }
         fake.state.withLock { state in
             state.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE"))
             // Two per call: a 401 is asked once more with a fresh access token.
@@ -364,10 +394,14 @@ struct GooglePlayServiceTests {
         let posted = Play.post(harness, user: "ivy", token: "token-a")
         #expect(posted.status == 502, "\(posted.body)")
         #expect(posted.json?["error"]?["code"]?.string == "google_play_not_authorized")
-        #expect(posted.body.contains(FakeGooglePlay.serviceAccountEmail))
+        #expect(!posted.body.contains(FakeGooglePlay.serviceAccountEmail))
+        #expect(posted.body.contains("Google refused the service account's credentials (HTTP 401)"), "\(posted.body)")
         #expect(!posted.body.contains("ya29."))
         let notified = try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1")
         #expect(notified.status == 502, "\(notified.body)")
+        #expect(!notified.body.contains(FakeGooglePlay.serviceAccountEmail))
+        // The service's log names the account.
+        #expect(lines.withLock { $0 }.contains { $0.contains(FakeGooglePlay.serviceAccountEmail) })
         #expect(harness.call("GET", "/v1/users/ivy/entitlements").status == 404)
         // Mended: the same message is applied when Pub/Sub delivers it again.
         #expect(try Play.notify(harness, fake, Play.subscriptionNotification(4, token: "token-a"), messageId: "m1").body == #"{"stored":true,"applied":true}"#)
@@ -376,10 +410,8 @@ struct GooglePlayServiceTests {
     /// Google answering 503 on every try: the notification is 503 with nothing stored (Pub/Sub
     /// delivers it again), the app's post 503; a test notification is 200 and asks nothing.
     @Test func googleUnavailable_is503_andNothingIsStored() throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake)
-        defer { harness.close() }
+        let (fake, harness) = try Play.start()
+        defer { Play.stop(fake, harness) }
         fake.state.withLock { state in
             state.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE"))
             state.failures = Array(repeating: .init(status: 503, endpoint: .subscription), count: 4)
@@ -397,23 +429,34 @@ struct GooglePlayServiceTests {
 
     /// The app's bad bodies: 422 naming what is wrong, Google not asked.
     @Test func purchase_badBodies_are422() throws {
-        let fake = try FakeGooglePlay(packageName: Play.package)
-        defer { fake.stop() }
-        let harness = try Play.service(fake)
-        defer { harness.close() }
+        let (fake, harness) = try Play.start()
+        defer { Play.stop(fake, harness) }
         let cases: [(String, String)] = [
             (#"{"purchaseToken": "t"}"#, "invalid_google_play_purchase"),
             (#"{"packageName": "\#(Play.package)", "purchaseToken": ""}"#, "invalid_google_play_purchase"),
             (#"{"packageName": "\#(Play.package)", "purchaseToken": "t", "userId": "x"}"#, "invalid_google_play_purchase"),
             (#"{"packageName": "com.other.app", "purchaseToken": "t"}"#, "google_play_wrong_package"),
             (#"{"packageName": "\#(Play.package)", "purchaseToken": "t", "productId": "no_such_product"}"#, "unknown_google_play_product"),
+            // Not Google's token alphabet, or too long; a control character.
+            (#"{"packageName": "\#(Play.package)", "purchaseToken": "t\u0000u"}"#, "invalid_google_play_purchase"),
+            (#"{"packageName": "\#(Play.package)", "purchaseToken": "t\nu"}"#, "invalid_google_play_purchase"),
+            (#"{"packageName": "\#(Play.package)", "purchaseToken": "a/../b"}"#, "invalid_google_play_purchase"),
+            (#"{"packageName": "\#(Play.package)", "purchaseToken": "tök"}"#, "invalid_google_play_purchase"),
+            (#"{"packageName": "\#(Play.package)", "purchaseToken": "\#(String(repeating: "a", count: 513))"}"#, "invalid_google_play_purchase"),
+            (#"{"packageName": "com.example.magazine\u0001", "purchaseToken": "t"}"#, "invalid_google_play_purchase"),
         ]
         for (body, code) in cases {
             let answer = harness.call("POST", "/v1/users/ivy/google-play/purchases", json: body)
             #expect(answer.status == 422, "\(body): \(answer.body)")
             #expect(answer.json?["error"]?["code"]?.string == code, "\(body): \(answer.body)")
+            if code == "invalid_google_play_purchase" { #expect(answer.json?["error"]?["message"]?.string?.hasPrefix("$.") == true, "\(body): \(answer.body)") }
         }
         #expect(Play.post(harness, user: "ivy", token: "never-sold").json?["error"]?["code"]?.string == "unknown_google_play_purchase")
         #expect(fake.seen(.subscription).count == 1)
+        // Google refusing the token as malformed (400) is the app's error, not Google failing.
+        fake.state.withLock { $0.failures = [.init(status: 400, endpoint: .subscription)] }
+        let refused = Play.post(harness, user: "ivy", token: "malformed-token")
+        #expect(refused.status == 422, "\(refused.body)")
+        #expect(refused.json?["error"]?["message"]?.string?.hasPrefix("$.purchaseToken") == true, "\(refused.body)")
     }
 }

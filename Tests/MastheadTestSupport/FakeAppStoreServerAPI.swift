@@ -88,40 +88,24 @@ public final class FakeAppStoreServerAPI: Sendable {
 
     public let state = Mutex(State())
     public let bundleId: String
-    let server: HTTPServer
+    let server: FakeHTTPServer<FakeAppStoreServerAPI>
     private let publicKey: Certificate
 
     /// Starts the fake on a free port, for the app `bundleId`.
     public init(bundleId: String) throws {
         self.bundleId = bundleId
         publicKey = try TestChain.certificate("leaf.der")
-        var configuration = HTTPServerConfiguration()
-        configuration.port = 0
-        configuration.threads = 1
-        // The server's handler reaches the fake weakly: the fake owns the server, and a strong
-        // reference back would keep both alive after the test.
-        let box = Mutex(WeakFake())
-        server = try HTTPServer(configuration: configuration) { request, responder in
-            guard let fake = box.withLock({ $0.fake }) else { return responder.send(.json(503, [])) }
+        server = try FakeHTTPServer { fake, request, responder in
             let response = fake.answer(request)
             let delay = fake.state.withLock { $0.delayMilliseconds }
             guard delay > 0 else { return responder.send(response) }
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { responder.send(response) }
         }
-        box.withLock { $0.fake = self }
-        try server.start()
-    }
-
-    /// The fake, for its server's handler, without keeping it alive.
-    struct WeakFake {
-        weak var fake: FakeAppStoreServerAPI?
+        try server.start(for: self)
     }
 
     /// Stops the server.
-    public func stop() {
-        server.stop(gracePeriodMilliseconds: 100)
-        server.waitUntilStopped()
-    }
+    public func stop() { server.stop() }
 
     public var productionURL: String { "http://127.0.0.1:\(server.port)/production" }
     public var sandboxURL: String { "http://127.0.0.1:\(server.port)/sandbox" }

@@ -74,6 +74,8 @@ public final class FakeGooglePlay: Sendable {
         /// Access tokens given, in order; the API accepts these only.
         public var accessTokens: [String] = []
         public var seen: [Seen] = []
+        /// Endpoints whose requests are held unanswered until ``FakeGooglePlay/release(_:)``.
+        public var held: Set<Endpoint> = []
 
         /// The state of the subscription token `token`.
         public func subscription(_ token: String) -> Subscription? {
@@ -107,35 +109,54 @@ public final class FakeGooglePlay: Sendable {
     public let state = Mutex(State())
     /// The package (application id) the API answers for.
     public let packageName: String
-    let server: HTTPServer
+    let server: FakeHTTPServer<FakeGooglePlay>
     let keys: Keys
 
     /// Starts the fake on a free port, for the app `packageName`.
     public init(packageName: String) throws {
         self.packageName = packageName
         keys = try Keys.load()
-        var configuration = HTTPServerConfiguration()
-        configuration.port = 0
-        configuration.threads = 1
-        // The server's handler reaches the fake weakly: the fake owns the server.
-        let box = Mutex(WeakFake())
-        server = try HTTPServer(configuration: configuration) { request, responder in
-            guard let fake = box.withLock({ $0.fake }) else { return responder.send(.json(503, [])) }
-            responder.send(fake.answer(request))
-        }
-        box.withLock { $0.fake = self }
-        try server.start()
+        server = try FakeHTTPServer { fake, request, responder in fake.receive(request, responder) }
+        try server.start(for: self)
     }
 
-    /// The fake, for its server's handler, without keeping it alive.
-    struct WeakFake {
-        weak var fake: FakeGooglePlay?
-    }
-
-    /// Stops the server.
+    /// Stops the server, answering the requests held first.
     public func stop() {
-        server.stop(gracePeriodMilliseconds: 100)
-        server.waitUntilStopped()
+        for endpoint in Set(parked.withLock { $0.map(\.endpoint) }) { release(endpoint) }
+        server.stop()
+    }
+
+    /// Requests held unanswered (``State/held``).
+    private let parked = Mutex<[(endpoint: Endpoint, request: HTTPRequest, responder: HTTPResponder)]>([])
+
+    /// Answers `request`, or holds it while its endpoint is held.
+    private func receive(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        if let endpoint = Route(request, packageName: packageName)?.endpoint {
+            let held = state.withLock { $0.held.contains(endpoint) }
+            if held { return parked.withLock { $0.append((endpoint, request, responder)) } }
+        }
+        responder.send(answer(request))
+    }
+
+    /// Stops holding the requests of `endpoint`, and answers those held.
+    public func release(_ endpoint: Endpoint) {
+        state.withLock { _ = $0.held.remove(endpoint) }
+        let released = parked.withLock { parked in
+            let released = parked.filter { $0.endpoint == endpoint }
+            parked.removeAll { $0.endpoint == endpoint }
+            return released
+        }
+        for held in released { held.responder.send(answer(held.request)) }
+    }
+
+    /// Waits until `count` requests of `endpoint` are held, at most `seconds`; answers whether they are.
+    public func waitUntilHolding(_ count: Int, _ endpoint: Endpoint, seconds: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while parked.withLock({ $0.filter { $0.endpoint == endpoint }.count }) < count {
+            guard Date() < deadline else { return false }
+            usleep(2_000)
+        }
+        return true
     }
 
     /// The base URL of the Play Developer API (`googlePlayAPIURL`).
@@ -160,7 +181,11 @@ public final class FakeGooglePlay: Sendable {
         var response: HTTPResponse
         switch route {
         case .jwks:
-            response = .json(200, keys.jwks)
+            if let failure = nextFailure(for: .jwks) {
+                response = Self.error(failure.status, "FAILURE_ON_DEMAND", "Failure on demand.")
+            } else {
+                response = .json(200, keys.jwks)
+            }
         case .token:
             if let failure = nextFailure(for: .token) {
                 response = Self.error(failure.status, "FAILURE_ON_DEMAND", "Failure on demand.")
@@ -236,17 +261,19 @@ public final class FakeGooglePlay: Sendable {
     }
 
     /// One page of voided purchases voided at or after `startTime` (milliseconds, default 30
-    /// days ago as Google's), `type=1` listing subscriptions too (0 or absent: one-time only).
+    /// days ago as Google's) and at or before `endTime` (default: now), `type=1` listing subscriptions too (0 or absent: one-time only).
     private func voidedPage(_ request: HTTPRequest) -> HTTPResponse {
         guard request.query["type"] == nil || ["0", "1"].contains(request.query["type"]!) else {
             return Self.error(400, "INVALID_ARGUMENT", "Invalid type.")
         }
         let start = request.query["startTime"].map { Int64($0) } ?? 0
         guard let start else { return Self.error(400, "INVALID_ARGUMENT", "Invalid startTime.") }
+        let end = request.query["endTime"].map { Int64($0) } ?? Int64.max
+        guard let end else { return Self.error(400, "INVALID_ARGUMENT", "Invalid endTime.") }
         let includeSubscriptions = request.query["type"] == "1"
         let (voided, pageSize, subscriptionTokens) = state.withLock { ($0.voided, $0.voidedPageSize, $0.subscriptions.map(\.token)) }
         let matching = voided.filter { purchase in
-            purchase.voidedTimeMillis >= start && (includeSubscriptions || !subscriptionTokens.contains { $0.utf8.elementsEqual(purchase.purchaseToken.utf8) })
+            purchase.voidedTimeMillis >= start && purchase.voidedTimeMillis <= end && (includeSubscriptions || !subscriptionTokens.contains { $0.utf8.elementsEqual(purchase.purchaseToken.utf8) })
         }
         let offset: Int
         if let page = request.query["token"] {

@@ -6,7 +6,7 @@ import Synchronization
 final class PeriodicThread: Sendable {
     private let name: String
     private let state = Mutex<(running: Bool, stopping: Bool)>((false, false))
-    private let wake = DispatchSemaphore(value: 0)
+    private let wakeUp = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
 
     init(name: String) { self.name = name }
@@ -22,12 +22,19 @@ final class PeriodicThread: Sendable {
         let thread = Thread { [self] in
             while !state.withLock({ $0.stopping }) {
                 pass()
-                _ = wake.wait(timeout: .now() + .seconds(intervalSeconds))
+                _ = wakeUp.wait(timeout: .now() + .seconds(intervalSeconds))
             }
             stopped.signal()
         }
         thread.name = name
         thread.start()
+    }
+
+    /// Runs the next pass now rather than at the end of the interval (after the pass under way);
+    /// nothing until started.
+    func wake() {
+        guard state.withLock({ $0.running && !$0.stopping }) else { return }
+        wakeUp.signal()
     }
 
     /// Whether ``stop()`` was called: a long pass asks between its steps.
@@ -40,7 +47,7 @@ final class PeriodicThread: Sendable {
             return state.running
         }
         guard running else { return }
-        wake.signal()
+        wakeUp.signal()
         stopped.wait()
     }
 }

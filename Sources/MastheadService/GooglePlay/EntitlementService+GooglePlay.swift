@@ -64,7 +64,7 @@ extension EntitlementService {
             return GooglePlayRead(
                 token: token, kind: .subscription, readAt: readAt, body: body, playProductId: subscription.lineItems.first?.productId ?? "", subscription: subscription)
         } catch let error as GooglePlayError {
-            throw GooglePlayServiceError(error)
+            throw google.failure(error)
         } catch let error as GooglePlayServiceError {
             throw error
         } catch {
@@ -129,61 +129,91 @@ extension EntitlementService {
         }
     }
 
-    /// Acknowledges a purchase at Google and records the outcome (done, or failed and due again
-    /// later); answers the failure, or nil.
-    @discardableResult
-    func acknowledgeGooglePlayPurchase(_ google: GooglePlayConnection, token: String, kind: GooglePlayPurchaseKind, playProductId: String) -> String? {
-        var failure: String?
-        do throws(GooglePlayError) {
-            switch kind {
-            case .subscription: try google.client.acknowledgeSubscription(packageName: google.packageName, productId: playProductId, token: token)
-            case .product: try google.client.acknowledgeProduct(packageName: google.packageName, productId: playProductId, token: token)
+    /// Acknowledges a claimed purchase at Google, or gives it up unasked once Google's three days
+    /// are over (``GooglePlayAcknowledgement/giveUpAfterMilliseconds`` after it was first read),
+    /// and records the outcome: done; given up when Google refuses it for good (HTTP 400, 404,
+    /// 410); else failed and due again later.
+    func acknowledgeGooglePlayPurchase(_ google: GooglePlayConnection, _ purchase: StoredGooglePlayPurchase, now: Instant) -> GooglePlayAcknowledgement {
+        let outcome: GooglePlayAcknowledgement
+        if now.milliseconds - purchase.observed.milliseconds > GooglePlayAcknowledgement.giveUpAfterMilliseconds {
+            outcome = .givenUp(reason: "Google's three days to acknowledge it have passed (first read \(purchase.observed))")
+        } else {
+            do throws(GooglePlayError) {
+                let (packageName, productId, token) = (google.packageName, purchase.playProductId, purchase.purchaseToken)
+                switch purchase.kind {
+                case .subscription: try google.client.acknowledgeSubscription(packageName: packageName, productId: productId, token: token)
+                case .product: try google.client.acknowledgeProduct(packageName: packageName, productId: productId, token: token)
+                }
+                outcome = .acknowledged
+            } catch .purchaseNotFound(let endpoint, let status) {
+                outcome = .givenUp(reason: GooglePlayError.purchaseNotFound(endpoint: endpoint, status: status).description)
+            } catch .refused(let endpoint, 400, let detail) {
+                outcome = .givenUp(reason: GooglePlayError.refused(endpoint: endpoint, status: 400, detail: detail).description)
+            } catch {
+                outcome = .failed(reason: error.description)
             }
-        } catch {
-            failure = error.description
         }
-        let outcome: GooglePlayAcknowledgement = failure.map { .failed(reason: $0) } ?? .acknowledged
-        let now = clock()
-        do { try answerWrite { store in try store.recordGooglePlayAcknowledgement(token: token, outcome: outcome, now: now) } } catch {
-            return failure ?? "the acknowledgement could not be recorded: \(error)"
-        }
-        return failure
+        return outcome
     }
 
     /// What one pass of acknowledgements did.
     public struct GooglePlayAcknowledgementReport: Sendable, Hashable {
         public var acknowledged = 0
+        /// Failed, tried again later.
         public var failed = 0
+        /// Given up: Google refused them for good, or its three days had passed.
+        public var givenUp = 0
+
+        /// Creates a report.
+        public init(acknowledged: Int = 0, failed: Int = 0, givenUp: Int = 0) {
+            self.acknowledged = acknowledged
+            self.failed = failed
+            self.givenUp = givenUp
+        }
     }
 
     /// Most acknowledgements one pass tries: the rest wait for the next pass.
     static let acknowledgementsPerPass = 100
 
-    /// Tries every acknowledgement due now (up to ``acknowledgementsPerPass``), each once, while
-    /// `continuing` says to go on; nothing when Google Play is off.
-    /// - Throws: when the database cannot be read.
+    /// Tries the acknowledgements due now, one claim at a time (each claimed for
+    /// ``GooglePlayAcknowledgement/leaseMilliseconds``, so that no other instance on the database
+    /// tries it meanwhile), at most ``acknowledgementsPerPass``, while `continuing` says to go on;
+    /// nothing when Google Play is off. `log` gets a line for each acknowledgement given up.
+    /// - Throws: when the database cannot be read or written.
     @discardableResult
-    public func acknowledgeDueGooglePlayPurchases(while continuing: () -> Bool = { true }) throws -> GooglePlayAcknowledgementReport {
+    public func acknowledgeDueGooglePlayPurchases(
+        while continuing: () -> Bool = { true }, log: (String) -> Void = { _ in }
+    ) throws -> GooglePlayAcknowledgementReport {
         var report = GooglePlayAcknowledgementReport()
         guard let google = googlePlay else { return report }
-        let now = clock()
-        let due = try reader.withLock { reader in try reader.store.googlePlayUnacknowledged(dueBy: now, limit: Self.acknowledgementsPerPass) }
-        for purchase in due where continuing() {
-            let failure = acknowledgeGooglePlayPurchase(google, token: purchase.purchaseToken, kind: purchase.kind, playProductId: purchase.playProductId)
-            if failure == nil { report.acknowledged += 1 } else { report.failed += 1 }
+        for _ in 0..<Self.acknowledgementsPerPass where continuing() {
+            let now = clock()
+            let lease = now.adding(milliseconds: GooglePlayAcknowledgement.leaseMilliseconds)
+            guard let purchase = try answerWrite({ store in try store.claimGooglePlayAcknowledgement(now: now, leaseUntil: lease) }) else { break }
+            let outcome = acknowledgeGooglePlayPurchase(google, purchase, now: now)
+            let recorded = clock()
+            try answerWrite { store in try store.recordGooglePlayAcknowledgement(token: purchase.purchaseToken, outcome: outcome, now: recorded) }
+            switch outcome {
+            case .acknowledged: report.acknowledged += 1
+            case .failed: report.failed += 1
+            case .givenUp(let reason):
+                report.givenUp += 1
+                log("google play: acknowledgement of a purchase of \(purchase.playProductId) given up: \(reason)\n")
+            }
         }
         return report
     }
 
     /// Starts the thread that tries the acknowledgements due every
-    /// `googlePlayAcknowledgementIntervalSeconds`, and fetches Google's push signing keys again
-    /// when they are due; ``close()`` stops it. Nothing when Google Play is off.
+    /// `googlePlayAcknowledgementIntervalSeconds`, and at once when a stored read owes one
+    /// (``GooglePlayConnection/acknowledgements``' `wake()`), and fetches Google's push signing
+    /// keys again when they are due; ``close()`` stops it. Nothing when Google Play is off.
     public func startAcknowledgingGooglePlayPurchases(log: @escaping @Sendable (String) -> Void) {
         guard let google = googlePlay else { return }
         google.acknowledgements.start(intervalSeconds: configuration.googlePlayAcknowledgementIntervalSeconds) { [self] in
             google.refreshSigningKeys()
             do {
-                let report = try acknowledgeDueGooglePlayPurchases(while: { !google.acknowledgements.isStopping })
+                let report = try acknowledgeDueGooglePlayPurchases(while: { !google.acknowledgements.isStopping }, log: log)
                 if report.failed > 0 { log("google play: \(report.acknowledged) acknowledged, \(report.failed) failed (tried again later)\n") }
             } catch {
                 log("google play: acknowledgements not tried: \(error)\n")

@@ -20,8 +20,11 @@ enum GooglePlayServiceError: ServiceFailure {
     /// The purchase names another user as its account (`obfuscatedExternalAccountId`), or its
     /// subscription is linked to another user already.
     case belongsToAnotherUser
-    /// Google refused the service account (HTTP 401 or 403): a configuration error naming the account.
-    case notAuthorized(String)
+    /// Google refused the service account (HTTP 401 or 403, the status): a configuration error.
+    /// The answer does not name the account (the service's log does).
+    case notAuthorized(status: Int)
+    /// Google refused the purchase token as malformed (HTTP 400).
+    case malformedPurchase
     /// Google answered what cannot be read, or refused the request (the reason).
     case badAnswer(String)
     /// Google could not answer now (429, 5xx, the network: the reason); try again later.
@@ -40,7 +43,12 @@ enum GooglePlayServiceError: ServiceFailure {
         case .unknownProduct(let ids):
             (422, "unknown_google_play_product", "the catalog maps no product to the Google Play product \(ids.map { "\"\($0)\"" }.joined(separator: ", "))")
         case .belongsToAnotherUser: (409, "google_play_purchase_belongs_to_another_user", "the Google Play purchase belongs to another user")
-        case .notAuthorized(let reason): (502, "google_play_not_authorized", reason)
+        case .notAuthorized(let status):
+            (
+                502, "google_play_not_authorized",
+                "Google refused the service account's credentials (HTTP \(status)): check that its key is active and that the account has access to the app in the Play Console"
+            )
+        case .malformedPurchase: (422, "invalid_google_play_purchase", "$.purchaseToken: Google refused the purchase token as malformed (HTTP 400)")
         case .badAnswer(let reason): (502, "google_play_failed", reason)
         case .unavailable(let reason): (503, "google_play_unavailable", reason)
         case .busy(let limit): (503, "google_play_busy", "\(limit) requests are asking Google already; try again shortly")
@@ -54,10 +62,12 @@ enum GooglePlayServiceError: ServiceFailure {
         }
     }
 
-    /// The error to answer when asking Google failed.
+    /// The error to answer when asking Google failed (one that names the service account says so
+    /// without it: ``GooglePlayConnection/failure(_:)`` logs it whole).
     init(_ error: GooglePlayError) {
         switch error {
-        case .notAuthorized: self = .notAuthorized(error.description)
+        case .notAuthorized(_, let status, _, _): self = .notAuthorized(status: status)
+        case .refused(_, 400, _): self = .malformedPurchase
         case .purchaseNotFound: self = .unknownPurchase
         case .rateLimited, .unavailable, .signingKeysUnavailable: self = .unavailable(error.description)
         default: self = .badAnswer(error.description)
@@ -67,7 +77,7 @@ enum GooglePlayServiceError: ServiceFailure {
     static var examples: [GooglePlayServiceError] {
         [
             .notConfigured, .pushRefused(""), .invalidNotification(""), .invalidPurchase(""), .wrongPackage(""), .unknownPurchase, .unknownProduct([]),
-            .belongsToAnotherUser, .notAuthorized(""), .badAnswer(""), .unavailable(""), .busy(1),
+            .belongsToAnotherUser, .notAuthorized(status: 403), .malformedPurchase, .badAnswer(""), .unavailable(""), .busy(1),
         ]
     }
 }

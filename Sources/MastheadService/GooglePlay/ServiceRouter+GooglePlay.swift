@@ -1,5 +1,6 @@
 import Masthead
 import MastheadFormats
+import MastheadGooglePlay
 import MastheadHTTP
 import MastheadJSON
 import MastheadStorage
@@ -18,22 +19,40 @@ extension ServiceRouter {
             .deferred { router, request, ids, reply in router.postGooglePlayPurchase(request, userId: ids[.user], reply: reply) }),
     ]
 
-    /// Most bytes of a purchase token or a Play product id posted by the app.
+    /// Most bytes of a package name or a Play product id posted by the app.
     static let maxGooglePlayIdBytes = 1024
 
-    /// A Pub/Sub push: its OIDC token verified first (401, nothing read or stored), the push and
-    /// its developer notification decoded (400), its package checked (422); then a test
-    /// notification is answered 200, a subscription or one-time product notification's token is
-    /// read from Google and stored with the message id, a voided purchase recorded; each answered
-    /// 200 once committed, a message applied before 200 as a duplicate. Google failing is a 5xx
-    /// and nothing is stored, so Pub/Sub delivers the message again.
+    /// Whether `text` is a purchase token as Google writes them (and its client sends them): 1 to
+    /// `GooglePlayClient.maxPurchaseTokenBytes` (512) ASCII letters, digits, `.`, `-` and `_`.
+    static func isGooglePlayToken(_ text: String) -> Bool {
+        (1...GooglePlayClient.maxPurchaseTokenBytes).contains(text.utf8.count)
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    true
+                default: false
+                }
+            }
+    }
+
+    /// A Pub/Sub push: its OIDC token judged first, on the event loop (401, nothing read or
+    /// stored; 503 while Google's keys are first being fetched), so that only a verified push
+    /// takes a Google thread; then the push and its developer notification decoded (400), its
+    /// package checked (422); then a test notification is answered 200, a subscription or
+    /// one-time product notification's token is read from Google and stored with the message id,
+    /// a voided purchase confirmed with Google and recorded; each answered 200 once committed, a
+    /// message applied before 200 as a duplicate. Google failing is a 5xx and nothing is stored,
+    /// so Pub/Sub delivers the message again.
     func postGooglePlayNotification(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         guard let google = service.googlePlay else { return reply(GooglePlayServiceError.notConfigured.response) }
         let authorization = request.header("Authorization")
+        let admission: GooglePlayConnection.PushAdmission
+        do throws(GooglePlayServiceError) { admission = try google.admitPush(authorization: authorization) } catch { return reply(error.response) }
         let body = request.body
         let refusal = google.run { [self] in
             do throws(GooglePlayServiceError) {
-                try google.verifyPush(authorization: authorization)
+                if case .fetchKeys = admission { try google.fetchKeysAndVerify(authorization: authorization) }
                 let push: PubSubPush
                 do { push = try PubSubPush.decode(body) } catch { throw .invalidNotification("\(error)") }
                 let notification: DeveloperNotification
@@ -44,7 +63,9 @@ extension ServiceRouter {
                 reply(error.response)
             }
         }
-        if let refusal { reply(refusal.response) }
+        guard let refusal else { return }
+        if case .fetchKeys = admission { google.abandonKeyFetch() }
+        reply(refusal.response)
     }
 
     /// Applies a verified notification; answers once it is committed.
@@ -55,9 +76,24 @@ extension ServiceRouter {
         case .test:
             return Self.googlePlayAnswer(stored: false, applied: false, extra: ("test", true))
         case .voidedPurchase(let voidedToken, let orderId, _, let refundType):
+            // Applied only as Google's Voided Purchases API lists it, at its instant: a body that
+            // is not a void Google made revokes nothing.
+            let prorated = refundType == 2
+            guard
+                let voided = try service.confirmedGooglePlayVoid(
+                    google, token: voidedToken, orderId: orderId, eventTime: notification.eventTime, partialRefund: prorated)
+            else {
+                google.log.note("voided purchase notification \(messageId) of order \(orderId) not applied: the Voided Purchases API does not list it")
+                do {
+                    guard try service.recordGooglePlayMessage(messageId) else { return Self.googlePlayAnswer(stored: false, applied: false, extra: ("duplicate", true)) }
+                } catch {
+                    return ServiceError.notStored("notification", error).response
+                }
+                return Self.googlePlayAnswer(stored: true, applied: false, error: "Google Play's Voided Purchases API does not list this void")
+            }
             let applied: Bool
             do {
-                applied = try service.voidGooglePlayOrder(token: voidedToken, orderId: orderId, at: notification.eventTime, prorated: refundType == 2, messageId: messageId)
+                applied = try service.voidGooglePlayOrder(token: voidedToken, orderId: orderId, at: voided.voidedTime, prorated: prorated || voided.isPartial, messageId: messageId)
             } catch {
                 return ServiceError.notStored("voided purchase", error).response
             }
@@ -70,7 +106,7 @@ extension ServiceRouter {
         let read: EntitlementService.GooglePlayRead
         do {
             read = try service.readGooglePlayPurchase(google, token: token, oneTimeProductId: oneTimeProductId)
-        } catch .unknownPurchase {
+        } catch .unknownPurchase, .malformedPurchase {
             // Google does not know the token: delivering the message again would not help.
             do {
                 let new = try service.recordGooglePlayMessage(messageId)
@@ -85,7 +121,8 @@ extension ServiceRouter {
             return ServiceError.notStored("notification", error).response
         }
         guard case .stored(_, let owed, _) = stored else { return Self.googlePlayAnswer(stored: false, applied: false, extra: ("duplicate", true)) }
-        if owed { service.acknowledgeGooglePlayPurchase(google, token: read.token, kind: read.kind, playProductId: read.playProductId) }
+        // Answered now: the acknowledgement thread asks Google.
+        if owed { google.acknowledgements.wake() }
         return Self.googlePlayAnswer(stored: true, applied: true)
     }
 
@@ -127,7 +164,8 @@ extension ServiceRouter {
                     return reply(ServiceError.notStored("Google Play purchase", error).response)
                 }
                 guard case .stored(let observation, let owed, _) = stored else { return reply(ServiceError.notStored("Google Play purchase", StorageError.closed).response) }
-                if owed { service.acknowledgeGooglePlayPurchase(google, token: read.token, kind: read.kind, playProductId: read.playProductId) }
+                // Answered first: the acknowledgement thread asks Google.
+                defer { if owed { google.acknowledgements.wake() } }
                 let environment: Environment = observation.orders.contains { $0.environment == .sandbox } ? .sandbox : .production
                 let answer = purchasesAnswer(userId: userId, environment: environment, what: "Google Play purchase", reply: reply)
                 do {
@@ -142,8 +180,9 @@ extension ServiceRouter {
         if let refusal { reply(refusal.response) }
     }
 
-    /// The body of a purchase: `packageName` (the configured one), `purchaseToken`, and
-    /// `productId` for a one-time product the catalog maps; no other member.
+    /// The body of a purchase: `packageName` (the configured one), `purchaseToken` (Google's
+    /// alphabet: ``isGooglePlayToken(_:)``), and `productId` for a one-time product the catalog
+    /// maps; no other member, no control character.
     private func googlePlayPurchaseBody(_ body: [UInt8], google: GooglePlayConnection) throws(AnyServiceFailure) -> (token: String, productId: String?) {
         let invalid = { (reason: String) in GooglePlayServiceError.invalidPurchase(reason) }
         let root = try Self.object(body, members: ["packageName", "purchaseToken", "productId"], invalid)
@@ -155,10 +194,14 @@ extension ServiceRouter {
             guard let text = value.string, !text.isEmpty, text.utf8.count <= Self.maxGooglePlayIdBytes else {
                 throw AnyServiceFailure(invalid("$.\(name) must be a string of 1 to \(Self.maxGooglePlayIdBytes) bytes"))
             }
+            guard !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { throw AnyServiceFailure(invalid("$.\(name) holds a control character")) }
             return text
         }
         let packageName = try text("packageName", required: true)!
         let token = try text("purchaseToken", required: true)!
+        guard Self.isGooglePlayToken(token) else {
+            throw AnyServiceFailure(invalid("$.purchaseToken must be 1 to \(GooglePlayClient.maxPurchaseTokenBytes) ASCII letters, digits, \".\", \"-\" or \"_\""))
+        }
         let productId = try text("productId", required: false)
         guard packageName.utf8.elementsEqual(google.packageName.utf8) else { throw AnyServiceFailure(GooglePlayServiceError.wrongPackage(packageName)) }
         if let productId, service.catalog.product(googlePlayProductId: productId, basePlanId: nil) == nil {
