@@ -59,9 +59,13 @@ func runScaleBenchmark(_ options: BenchOptions, masthead: String) throws {
         print("warm / hot: \(String(format: "%.2f", warmRate / hotRate))×")
     }
     print("server RSS: \(mebibytes(started.rss)) MiB at start, \(mebibytes(afterCold.rss)) MiB after cold, \(mebibytes(end.rss)) MiB at the end, peak \(mebibytes(end.peak)) MiB")
-    if cachedAfterCold > 0 {
+    // Per reader only when the cold pass left the cache about full (not when it emptied it).
+    let expected = min(options.users, options.cachedUsers ?? options.users)
+    if cachedAfterCold > 0 && cachedAfterCold * 2 >= expected {
         let perReader = Double(afterCold.rss - started.rss) / Double(cachedAfterCold)
         print("cached readers after cold: \(cachedAfterCold); RSS growth per cached reader: \(String(format: "%.0f", perReader)) bytes")
+    } else {
+        print("cached readers after cold: \(cachedAfterCold) (the cache was emptied during the pass: no figure per reader)")
     }
 }
 
