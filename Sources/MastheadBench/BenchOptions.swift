@@ -19,6 +19,8 @@ struct BenchOptions {
     var webhooks = false
     /// A PostgreSQL cluster's URL, without a database (service): two instances also run on a new database there.
     var postgreSQL: String?
+    /// The server's `maxCachedUsers` (scale); the service's default when nil.
+    var cachedUsers: Int?
 
     /// Reads the options `parsed` holds; a number out of its range is a usage error.
     init(_ parsed: Arguments) throws(CLIError) {
@@ -33,6 +35,7 @@ struct BenchOptions {
         signed = parsed.flag("signed")
         webhooks = parsed.flag("webhooks")
         postgreSQL = parsed.value("postgresql")
+        cachedUsers = try parsed.integer("cached-users", in: 1...Int.max)
     }
 
     static let usersOption = OptionSpec.value("users", "N", "Users in the generated population (default 100000).")
@@ -89,6 +92,22 @@ struct BenchOptions {
                 options: [
                     .value("seconds", "N", "Seconds of each wrk run (default 10)."),
                     .value("postgresql", "URL", "A PostgreSQL cluster, postgresql://user@host:port without a database; its user creates one."),
+                    .value("loops", "N", "Event loops of the server, 1 to 64 (default 2)."), workOption, catalogOption,
+                ]),
+            CommandSpec(
+                program: "masthead-bench", name: "scale", summary: "The download check over N stored readers, cold, warm and hot, with wrk.",
+                description: """
+                    Stores a generated population with 'masthead import' into SQLite (once: the
+                    database of a previous run for the same users and seed in --work is reused), starts
+                    the release 'masthead serve' on it and drives the download check with wrk (one
+                    thread, 32 connections) through a Lua script picking a reader and an issue at
+                    random: cold (each reader once, in a random order), warm (the N readers at random
+                    for --seconds), then 1,000 readers at random (the hot peer, same run). Prints the
+                    ratio of warm to hot, the server's RSS and its growth per cached reader.
+                    """,
+                options: [
+                    usersOption, seedOption, .value("seconds", "N", "Seconds of the warm and hot wrk runs (default 10)."),
+                    .value("cached-users", "N", "The server's maxCachedUsers (default: the service's)."),
                     .value("loops", "N", "Event loops of the server, 1 to 64 (default 2)."), workOption, catalogOption,
                 ]),
             CommandSpec(

@@ -74,6 +74,7 @@ do {
     case "database": try runDatabaseBenchmark(options, masthead: masthead)
     case "grants": try runGrantsBenchmark(options, masthead: masthead)
     case "service": try runServiceBenchmark(options, masthead: masthead)
+    case "scale": try runScaleBenchmark(options, masthead: masthead)
     case "soak": try runSoakBenchmark(options, masthead: masthead)
     default: preconditionFailure("no benchmark \(command.name)")
     }

@@ -11,7 +11,7 @@ struct BenchCommandTests {
         #expect(help.status == 0)
         #expect(help.errors == "")
         #expect(help.output.hasPrefix("masthead-bench: measure the release build"))
-        for command in ["  audit ", "  database ", "  service "] { #expect(help.output.contains(command)) }
+        for command in ["  audit ", "  database ", "  service ", "  scale "] { #expect(help.output.contains(command)) }
         #expect(try Self.bench(["help"]).output == help.output)
         #expect(try Self.bench([]).output == help.output)
         let audit = try Self.bench(["help", "audit"])
@@ -29,6 +29,7 @@ struct BenchCommandTests {
         (["service", "--loops", "0"], "masthead-bench: service: --loops must be a whole number from 1 to 64, not '0'\n"),
         (["service", "--seconds", "ten"], "masthead-bench: service: --seconds must be a whole number of at least 1, not 'ten'\n"),
         (["service", "--users", "5"], "masthead-bench: service: unknown option '--users' (see 'masthead-bench service --help')\n"),
+        (["scale", "--cached-users", "0"], "masthead-bench: scale: --cached-users must be a whole number of at least 1, not '0'\n"),
         (["database", "--user", "5"], "masthead-bench: database: unknown option '--user', did you mean '--users'? (see 'masthead-bench database --help')\n"),
         (["audti"], "masthead-bench: unknown command 'audti', did you mean 'audit'? (see 'masthead-bench --help')\n"),
         (["--users", "5"], "masthead-bench: unknown command '--users' (see 'masthead-bench --help')\n"),

@@ -7,8 +7,12 @@ import Synchronization
 /// Users are told apart by their ids' exact bytes, as the store tells them apart. Every
 /// invalidation starts a new ``Epoch``: what was read from the store, or computed, before it is
 /// put only if no invalidation came since (``put(_:for:at:)`` and its kin), so a load that raced a
-/// write is never kept. At most `maxUsers` users are kept: the cache is emptied when full, and
-/// each user keeps at most ``maxChecksPerUser`` check bodies (emptied when full too).
+/// write is never kept. At most `maxUsers` users are kept: when full, a new user takes the place
+/// of one not used since the clock hand last passed it (CLOCK, or second chance: every lookup
+/// marks its user used, the hand clears the marks it passes and stops at the first user
+/// unmarked), so readers asked again and again stay while readers asked once make way, at a
+/// constant cost per access. A new user starts unmarked: a scan of readers asked once evicts
+/// only them. Each user keeps at most ``maxChecksPerUser`` check bodies (emptied when full).
 final class HistoryCache: Sendable {
     /// When a read began, as the cache counts invalidations.
     struct Epoch: Equatable, Sendable {
@@ -69,9 +73,62 @@ final class HistoryCache: Sendable {
         var checks: [CheckKey: Check] = [:]
     }
 
+    /// A place in the clock: a user, and whether they were used since the hand last passed.
+    private struct Slot {
+        var key: ExactKey
+        var user: User
+        var used = false
+    }
+
+    /// The users in the clock's slots, found by id; slots freed by invalidations are taken first.
     private struct State {
-        var users: [ExactKey: User] = [:]
+        var index: [ExactKey: Int] = [:]
+        var slots: [Slot] = []
+        var freeSlots: [Int] = []
+        var hand = 0
         var epoch: UInt64 = 0
+
+        /// The user's slot, marked used; nil when not cached.
+        mutating func use(_ key: ExactKey) -> Int? {
+            guard let slot = index[key] else { return nil }
+            slots[slot].used = true
+            return slot
+        }
+
+        /// Puts a user in place of what the cache held for them, in a free slot, in a new slot
+        /// while fewer than `capacity`, or in place of the first unused user the hand comes to.
+        mutating func insert(_ key: ExactKey, _ user: User, capacity: Int) {
+            if let slot = index[key] {
+                slots[slot].user = user
+                return
+            }
+            let slot: Int
+            if let free = freeSlots.popLast() {
+                slot = free
+                slots[slot] = Slot(key: key, user: user)
+            } else if slots.count < capacity {
+                slot = slots.count
+                slots.append(Slot(key: key, user: user))
+            } else {
+                // Every slot is taken: each pass clears a mark, so the hand stops within one turn.
+                while slots[hand].used {
+                    slots[hand].used = false
+                    hand = (hand + 1) % slots.count
+                }
+                slot = hand
+                index[slots[slot].key] = nil
+                slots[slot] = Slot(key: key, user: user)
+                hand = (hand + 1) % slots.count
+            }
+            index[key] = slot
+        }
+
+        /// Drops a user, freeing their slot (its history is released at once).
+        mutating func remove(_ key: ExactKey) {
+            guard let slot = index.removeValue(forKey: key) else { return }
+            slots[slot] = Slot(key: ExactKey(""), user: User(history: PurchaseHistory()))
+            freeSlots.append(slot)
+        }
     }
 
     private let state = Mutex(State())
@@ -83,44 +140,44 @@ final class HistoryCache: Sendable {
     }
 
     /// How many users it holds (the `masthead_cached_users` metric).
-    var userCount: Int { state.withLock { $0.users.count } }
+    var userCount: Int { state.withLock { $0.index.count } }
 
     // MARK: Get
 
     /// The user's history, or the epoch a read of it from the store begins at.
     func lookup(_ user: ExactKey) -> Lookup {
         state.withLock { state in
-            guard let cached = state.users[user] else { return .missing(Epoch(value: state.epoch)) }
-            return .cached(cached.history)
+            guard let slot = state.use(user) else { return .missing(Epoch(value: state.epoch)) }
+            return .cached(state.slots[slot].user.history)
         }
     }
 
     /// The user's last answer for a publication and environment, if any, and the epoch now.
     func answer(_ user: ExactKey, _ key: AnswerKey) -> (PublicationEntitlement?, Epoch) {
-        state.withLock { state in (state.users[user]?.answers[key], Epoch(value: state.epoch)) }
+        state.withLock { state in (state.use(user).flatMap { state.slots[$0].user.answers[key] }, Epoch(value: state.epoch)) }
     }
 
     /// The user's check body for an issue, if any, and the epoch now.
     func check(_ user: ExactKey, _ key: CheckKey) -> (Check?, Epoch) {
-        state.withLock { state in (state.users[user]?.checks[key], Epoch(value: state.epoch)) }
+        state.withLock { state in (state.use(user).flatMap { state.slots[$0].user.checks[key] }, Epoch(value: state.epoch)) }
     }
 
     // MARK: Put
 
-    /// Keeps a history read at `epoch`, unless the cache was invalidated since; empties the cache first when full.
+    /// Keeps a history read at `epoch`, unless the cache was invalidated since; when full, in
+    /// place of the first user the clock hand finds unused.
     func put(_ history: PurchaseHistory, for user: ExactKey, at epoch: Epoch) {
         state.withLock { state in
             guard state.epoch == epoch.value else { return }
-            if state.users.count >= maxUsers { state.users.removeAll(keepingCapacity: true) }
-            state.users[user] = User(history: history)
+            state.insert(user, User(history: history), capacity: maxUsers)
         }
     }
 
     /// Keeps an answer computed at `epoch` for a user whose history is cached, unless the cache was invalidated since.
     func put(_ answer: PublicationEntitlement, for user: ExactKey, _ key: AnswerKey, at epoch: Epoch) {
         state.withLock { state in
-            guard state.epoch == epoch.value, state.users[user] != nil else { return }
-            state.users[user]?.answers[key] = answer
+            guard state.epoch == epoch.value, let slot = state.index[user] else { return }
+            state.slots[slot].user.answers[key] = answer
         }
     }
 
@@ -128,15 +185,18 @@ final class HistoryCache: Sendable {
     /// was invalidated since; empties the user's check bodies first when they are ``maxChecksPerUser``.
     func put(_ check: Check, for user: ExactKey, _ key: CheckKey, at epoch: Epoch) {
         state.withLock { state in
-            guard state.epoch == epoch.value, let cached = state.users[user] else { return }
-            if cached.checks.count >= HistoryCache.maxChecksPerUser { state.users[user]?.checks.removeAll() }
-            state.users[user]?.checks[key] = check
+            guard state.epoch == epoch.value, let slot = state.index[user] else { return }
+            if state.slots[slot].user.checks.count >= HistoryCache.maxChecksPerUser { state.slots[slot].user.checks.removeAll() }
+            state.slots[slot].user.checks[key] = check
         }
     }
 
     /// Marks a cached check as noted served; nothing when it is no longer cached.
     func markServed(_ user: ExactKey, _ key: CheckKey) {
-        state.withLock { state in state.users[user]?.checks[key]?.served = true }
+        state.withLock { state in
+            guard let slot = state.index[user] else { return }
+            state.slots[slot].user.checks[key]?.served = true
+        }
     }
 
     // MARK: Invalidate
@@ -153,7 +213,7 @@ final class HistoryCache: Sendable {
     func invalidate(users: [String]) {
         state.withLock { state in
             state.epoch += 1
-            for user in users { state.users[ExactKey(user)] = nil }
+            for user in users { state.remove(ExactKey(user)) }
         }
     }
 
@@ -161,9 +221,9 @@ final class HistoryCache: Sendable {
     func invalidateAnswers() {
         state.withLock { state in
             state.epoch += 1
-            for user in state.users.keys {
-                state.users[user]?.answers.removeAll()
-                state.users[user]?.checks.removeAll()
+            for slot in state.slots.indices {
+                state.slots[slot].user.answers.removeAll()
+                state.slots[slot].user.checks.removeAll()
             }
         }
     }
@@ -172,7 +232,7 @@ final class HistoryCache: Sendable {
     func removeAll() {
         state.withLock { state in
             state.epoch += 1
-            state.users.removeAll()
+            state = State(epoch: state.epoch)
         }
     }
 }

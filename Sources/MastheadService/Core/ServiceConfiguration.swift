@@ -168,7 +168,7 @@ public struct ServiceConfiguration: Sendable {
             "restoreTimeoutMilliseconds", \.restoreTimeoutMilliseconds,
             "A restore not done in time: 504, nothing stored; at most handlerTimeoutMilliseconds - 5000.", range: 1...Int(Int32.max)),
         .number("maxCommitBatch", \.maxCommitBatch, "Most writes committed together.", required: ServiceConfiguration.atLeastOne),
-        .number("maxCachedUsers", \.maxCachedUsers, "Most users kept in the answer cache (emptied when full).", required: ServiceConfiguration.atLeastOne),
+        .number("maxCachedUsers", \.maxCachedUsers, "Most users kept in the answer cache (when full, a new user replaces one not asked for lately).", required: ServiceConfiguration.atLeastOne),
         .toggle("polling", \.pollingEnabled, "Poll Apple for subscriptions about to expire."),
         .number("pollingIntervalSeconds", \.pollingIntervalSeconds, "Seconds between polls."),
         .number("pollingWindowSeconds", \.pollingWindowSeconds, "How far ahead polling looks for expiries, in seconds."),

@@ -1,0 +1,109 @@
+import Masthead
+@testable import MastheadService
+import Testing
+
+/// The answer cache's eviction (CLOCK, or second chance): a full cache stays full, a reader asked
+/// again and again outlives readers asked once, and an invalidation still wins over a racing load.
+struct HistoryCacheTests {
+    /// Puts a user's (empty) history as a load beginning now would (the user starts unused).
+    static func load(_ cache: HistoryCache, _ user: String) {
+        guard case .missing(let epoch) = cache.lookup(ExactKey(user)) else { return }
+        cache.put(PurchaseHistory(), for: ExactKey(user), at: epoch)
+    }
+
+    /// Whether the user's history is cached (the lookup marks them used).
+    static func isCached(_ cache: HistoryCache, _ user: String) -> Bool {
+        if case .cached = cache.lookup(ExactKey(user)) { return true }
+        return false
+    }
+
+    @Test func hotReader_survivesAScanOfColdReaders() {
+        let cache = HistoryCache(maxUsers: 8)
+        Self.load(cache, "hot")
+        for index in 0..<100 {
+            Self.load(cache, "cold-\(index)")
+            #expect(Self.isCached(cache, "hot"), "the hot reader was dropped after cold reader \(index)")
+        }
+    }
+
+    @Test func fullCache_staysFullAtItsBound() {
+        let cache = HistoryCache(maxUsers: 5)
+        for index in 0..<50 {
+            Self.load(cache, "reader-\(index)")
+            #expect(cache.userCount == min(index + 1, 5))
+        }
+    }
+
+    @Test func newUser_takesThePlaceOfTheFirstUnusedUserTheHandFinds() {
+        let cache = HistoryCache(maxUsers: 3)
+        for user in ["a", "b", "c"] { Self.load(cache, user) }
+        // a and c are asked again; b is not.
+        #expect(Self.isCached(cache, "a"))
+        #expect(Self.isCached(cache, "c"))
+        Self.load(cache, "d")
+        #expect(!Self.isCached(cache, "b"))
+        #expect(Self.isCached(cache, "a"))
+        #expect(Self.isCached(cache, "c"))
+        #expect(Self.isCached(cache, "d"))
+        #expect(cache.userCount == 3)
+    }
+
+    @Test func answersAndCheckBodies_markTheirUserUsed() {
+        let cache = HistoryCache(maxUsers: 2)
+        for user in ["a", "b"] { Self.load(cache, user) }
+        let key = HistoryCache.CheckKey(publicationId: ExactKey("p"), environment: .production, issueId: ExactKey("i"))
+        // Asked through their check body alone, a outlives b, asked once.
+        _ = cache.check(ExactKey("a"), key)
+        Self.load(cache, "c")
+        #expect(!Self.isCached(cache, "b"))
+        #expect(Self.isCached(cache, "a"))
+    }
+
+    @Test func invalidation_winsOverARacingLoad_inAFullCache() {
+        let cache = HistoryCache(maxUsers: 2)
+        for user in ["x", "y"] { Self.load(cache, user) }
+        guard case .missing(let epoch) = cache.lookup(ExactKey("z")) else {
+            Issue.record("z was cached")
+            return
+        }
+        cache.invalidate(users: ["z"])
+        cache.put(PurchaseHistory(), for: ExactKey("z"), at: epoch)
+        #expect(!Self.isCached(cache, "z"))
+        // The refused load evicted no one.
+        #expect(Self.isCached(cache, "x"))
+        #expect(Self.isCached(cache, "y"))
+    }
+
+    @Test func invalidatedUser_freesTheirPlace_forTheNextUser() {
+        let cache = HistoryCache(maxUsers: 2)
+        for user in ["x", "y"] { Self.load(cache, user) }
+        cache.invalidate(users: ["x"])
+        #expect(cache.userCount == 1)
+        Self.load(cache, "z")
+        #expect(Self.isCached(cache, "z"))
+        #expect(Self.isCached(cache, "y"))
+        #expect(!Self.isCached(cache, "x"))
+        #expect(cache.userCount == 2)
+    }
+
+    @Test func usersWithCanonicallyEquivalentIds_areTwoUsers() {
+        let cache = HistoryCache(maxUsers: 4)
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        Self.load(cache, composed)
+        #expect(!Self.isCached(cache, decomposed))
+        Self.load(cache, decomposed)
+        cache.invalidate(users: [composed])
+        #expect(!Self.isCached(cache, composed))
+        #expect(Self.isCached(cache, decomposed))
+    }
+
+    @Test func removeAll_dropsEveryUser_andTheCacheFillsAgain() {
+        let cache = HistoryCache(maxUsers: 3)
+        for index in 0..<5 { Self.load(cache, "reader-\(index)") }
+        cache.removeAll()
+        #expect(cache.userCount == 0)
+        for index in 0..<5 { Self.load(cache, "again-\(index)") }
+        #expect(cache.userCount == 3)
+    }
+}
