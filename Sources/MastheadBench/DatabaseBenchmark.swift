@@ -3,8 +3,8 @@ import Glibc
 
 /// Database: writes a generated population as `masthead generate` does, stores it with
 /// `masthead import` (each user's receipt stored and linked as the service stores posted ones,
-/// group-committed), then times `masthead audit --database` against `masthead audit --receipts`
-/// on the same users.
+/// group-committed) beside the `sqlite3` shell loading the same rows (``sqliteShellLoad(of:work:)``),
+/// then times `masthead audit --database` against `masthead audit --receipts` on the same users.
 func runDatabaseBenchmark(_ options: BenchOptions, masthead: String) throws {
     let receipts = options.work + "/database-\(options.users)-\(options.seed).jsonl"
     let database = options.work + "/database-\(options.users)-\(options.seed).sqlite"
@@ -14,6 +14,7 @@ func runDatabaseBenchmark(_ options: BenchOptions, masthead: String) throws {
         [masthead, "import", "--catalog", options.catalog, "--receipts", receipts, "--database", database], stdoutPath: options.work + "/import.txt")
     guard imported.status == 0 else { fail("masthead import exited with status \(imported.status)") }
     print("stored \(options.users) users in \(String(format: "%.1f", imported.wall)) s (masthead import): \(database)")
+    printImportAgainstShell("masthead import", imported, shell: sqliteShellLoad(of: database, work: options.work), count: options.users, unit: "users")
 
     let at = "2021-06-30T00:00:00Z"
     let fromDatabase = measure([masthead, "audit", "--catalog", options.catalog, "--database", database, "--at", at], stdoutPath: options.work + "/database-audit.jsonl")

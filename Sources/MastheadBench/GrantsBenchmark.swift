@@ -3,8 +3,8 @@ import Glibc
 
 /// Grants: writes N print-subscription grants as a CSV export (one user each, every tenth
 /// streaming with a window, every fifth open-ended; the same file for the same N and seed), then
-/// times `masthead grants import` into a new SQLite database, and the same file again (every
-/// grant unchanged).
+/// times `masthead grants import` into a new SQLite database beside the `sqlite3` shell loading
+/// the same rows (``sqliteShellLoad(of:work:)``), and the same file again (every grant unchanged).
 func runGrantsBenchmark(_ options: BenchOptions, masthead: String) throws {
     let file = options.work + "/grants-\(options.users)-\(options.seed).csv"
     let database = options.work + "/grants-\(options.users)-\(options.seed).sqlite"
@@ -13,6 +13,7 @@ func runGrantsBenchmark(_ options: BenchOptions, masthead: String) throws {
     let arguments = [masthead, "grants", "import", file, "--catalog", options.catalog, "--database", database]
     let first = measure(arguments, stdoutPath: options.work + "/grants-import.txt")
     guard first.status == 0 else { fail("masthead grants import exited with status \(first.status)") }
+    let shell = sqliteShellLoad(of: database, work: options.work)
     let again = measure(arguments, stdoutPath: options.work + "/grants-import-again.txt")
     guard again.status == 0 else { fail("masthead grants import (again) exited with status \(again.status)") }
     func row(_ name: String, _ result: Measurement, _ outputFile: String) -> String {
@@ -25,6 +26,7 @@ func runGrantsBenchmark(_ options: BenchOptions, masthead: String) throws {
     print("|---|---|---|---|---|---|")
     print(row("masthead grants import, new database", first, "grants-import.txt"))
     print(row("the same file again", again, "grants-import-again.txt"))
+    printImportAgainstShell("masthead grants import", first, shell: shell, count: options.users, unit: "grants")
 }
 
 /// Writes the grants file: a header, then one row per grant.

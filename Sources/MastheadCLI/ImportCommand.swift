@@ -18,9 +18,11 @@ struct ImportCommand: MastheadCommand {
             user under the restore behaviour, the change logged for a running service to see. The
             publisher's grants a line carries ("grants": [...], beside the purchases or alone) are
             stored in the same write, each replacing the user's grant of its id (revokedAt included).
-            maxCommitBatch lines at a time go to the service's group commit, in as few transactions as
-            it makes. A line that cannot be used (a signed line: any token refused, named by its JSON
-            path; a grant, named by its field), whose subscription the restore behaviour keeps with
+            maxCommitBatch lines at a time go to the service's group commit together, each such batch
+            in one commit: an import stopped part-way keeps the batches committed before it, and
+            importing the file again completes it. A line that cannot be used (a signed line: any
+            token refused, named by its JSON path; a grant, named by its field), whose subscription
+            the restore behaviour keeps with
             another user, or with a grant id another user holds, is reported on standard error as
             FILE:LINE: reason and stores nothing; the others are stored and the exit
             status is 1. Importing a file again gives the same histories. Standard output gets how many

@@ -40,13 +40,17 @@ extension StorePrimitives {
             results.reserveCapacity(entries.count)
             var changed: [ExactKey] = []
             var seen: Set<ExactKey> = []
+            // While the grants met are new, each is inserted before any read (see ``put(_:now:statements:insertFirst:)``).
+            var insertFirst = true
             for entry in entries {
                 do throws(StorageError) {
-                    let write = try put(entry, now: now, statements: statements)
+                    let write = try put(entry, now: now, statements: statements, insertFirst: insertFirst)
+                    insertFirst = write == .added
                     if write != .unchanged, seen.insert(ExactKey(entry.userId)).inserted { changed.append(ExactKey(entry.userId)) }
                     results.append(.success(write))
                 } catch {
                     guard case .grantBelongsToAnotherUser = error else { throw error }
+                    insertFirst = false
                     results.append(.failure(error))
                 }
             }
@@ -84,22 +88,32 @@ extension StorePrimitives {
         }
     }
 
-    /// Stores one grant for its user (see ``putGrant(_:userId:now:)``).
-    private func put(_ entry: UserGrant, now: Instant, statements: GrantStatements<Self>) throws(StorageError) -> GrantWrite {
+    /// Stores one grant for its user (see ``putGrant(_:userId:now:)``). With `insertFirst` the
+    /// grant is inserted before any read, two statements for a new grant instead of three (a bulk
+    /// import of new grants); a stored one is then read and judged as without it. A user recorded
+    /// here for a grant another user holds is removed again, so that the refused entry changes
+    /// nothing.
+    private func put(_ entry: UserGrant, now: Instant, statements: GrantStatements<Self>, insertFirst: Bool = false) throws(StorageError) -> GrantWrite {
         let key: [Value] = [.text(entry.grant.grantId)]
         let read = { (row: Row) throws(Row.Failure) in (userId: try row.text(10), grant: try row.grant()) }
+        var recordedUser = false
+        if insertFirst {
+            recordedUser = try run(statements.insertUser, [.text(entry.userId), .integer(now.milliseconds)]) == 1
+            if try run(statements.insert, Self.values(of: entry, now: now)) == 1 { return .added }
+        }
         // An insert that meets a conflict has waited for the grant it met to commit, which the
         // next read finds (grants are never deleted).
         while true {
             if let stored = try firstRow(statements.stored, key, read) {
                 guard stored.userId.sameBytes(as: entry.userId) else {
+                    if recordedUser { try run(statements.deleteUser, [.text(entry.userId)]) }
                     throw .grantBelongsToAnotherUser(grantId: entry.grant.grantId, userId: stored.userId)
                 }
                 if StoredGrant.identical(stored.grant, entry.grant) { return .unchanged }
                 try run(statements.update, Self.values(of: entry, now: now))
                 return .changed
             }
-            try run(statements.insertUser, [.text(entry.userId), .integer(now.milliseconds)])
+            if try run(statements.insertUser, [.text(entry.userId), .integer(now.milliseconds)]) == 1 { recordedUser = true }
             if try run(statements.insert, Self.values(of: entry, now: now)) == 1 { return .added }
         }
     }
@@ -124,6 +138,8 @@ extension StorePrimitives {
 struct GrantStatements<Store: StorePrimitives> {
     let stored: Store.Prepared
     let insertUser: Store.Prepared
+    /// Removes a user recorded by the same write for a grant that turned out to be another user's.
+    let deleteUser: Store.Prepared
     let insert: Store.Prepared
     let update: Store.Prepared
     let revoke: Store.Prepared
@@ -131,6 +147,7 @@ struct GrantStatements<Store: StorePrimitives> {
     init(_ store: Store) throws(StorageError) {
         stored = try store.prepare(GrantSQL.stored(Store.dialect))
         insertUser = try store.prepare(WritingSQL.insertUser)
+        deleteUser = try store.prepare(GrantSQL.deleteUser)
         insert = try store.prepare(GrantSQL.insert)
         update = try store.prepare(GrantSQL.update)
         revoke = try store.prepare(GrantSQL.revoke)
@@ -153,6 +170,8 @@ enum GrantSQL {
             end_ms = $10, revoked_ms = $11, written_ms = $12
         WHERE grant_id = $1 AND user_id = $2
         """
+    /// Deletes a user ($1): only one the same write recorded, before anything referred to it.
+    static let deleteUser = "DELETE FROM users WHERE user_id = $1"
     /// Revokes a grant ($1) as of $2, unless it is revoked already.
     static let revoke = "UPDATE grants SET revoked_ms = $2, written_ms = $2 WHERE grant_id = $1 AND revoked_ms IS NULL"
     /// A user's grants ($1) by grant id.

@@ -8,18 +8,25 @@ extension StorePrimitives {
     /// `Transaction.merged(with:)`) and written whole. A transaction not stored yet is inserted as
     /// it is; `ON CONFLICT DO NOTHING` waits for another connection inserting the same one to
     /// commit, and the new copy is then merged with that one's: two copies stored at once end as
-    /// their merge.
+    /// their merge. While the transactions met are new, each is inserted before any read (one
+    /// statement each, as an import of new users meets them); once one was stored, the next are
+    /// read first (as the same users stored again meet them). Either order stores the same rows.
     public func save(transactions: [Transaction], renewals: [RenewalInfo]) throws(StorageError) {
         let stored = try prepare(Self.dialect.statements.storedTransaction)
         let insert = try prepare(WritingSQL.insertTransaction)
         let update = try prepare(WritingSQL.updateTransaction)
+        var insertFirst = true
         for transaction in transactions {
             let key: [Value] = [.text(transaction.environment.rawValue), .text(transaction.transactionId)]
-            var previous = try firstRow(stored, key) { row throws(Row.Failure) in try row.transaction() }
+            var previous = insertFirst ? nil : try firstRow(stored, key) { row throws(Row.Failure) in try row.transaction() }
             if previous == nil {
-                if try run(insert, Self.values(of: transaction)) == 1 { continue }
+                if try run(insert, Self.values(of: transaction)) == 1 {
+                    insertFirst = true
+                    continue
+                }
                 previous = try firstRow(stored, key) { row throws(Row.Failure) in try row.transaction() }
             }
+            insertFirst = false
             let merged = previous.map { $0.merged(with: transaction) } ?? transaction
             if merged == previous { continue }
             try run(update, Self.values(of: merged))
@@ -51,11 +58,16 @@ extension StorePrimitives {
             let owner = try prepare(Self.dialect.statements.lockedOwner)
             let upsert = try prepare(WritingSQL.upsertSubscription)
             var previousOwners: Set<ExactKey> = []
+            // Those the claim inserted are linked as the upsert below would leave them.
+            var claimed: Set<SubscriptionKey> = []
             for key in subscriptions {
                 let link: [Value] = [
                     .text(key.environment.rawValue), .text(key.originalTransactionId), .text(userId), .optional(latestReceipt), .integer(now.milliseconds),
                 ]
-                if try run(claim, link) == 1 { continue }
+                if try run(claim, link) == 1 {
+                    claimed.insert(key)
+                    continue
+                }
                 let current = try firstRow(owner, [.text(key.environment.rawValue), .text(key.originalTransactionId)]) {
                     row throws(Row.Failure) in try row.text(0)
                 }
@@ -66,7 +78,7 @@ extension StorePrimitives {
                 }
                 previousOwners.insert(ExactKey(current))
             }
-            for key in subscriptions {
+            for key in subscriptions where !claimed.contains(key) {
                 try run(upsert, [
                     .text(key.environment.rawValue), .text(key.originalTransactionId), .text(userId), .optional(latestReceipt), .integer(now.milliseconds),
                 ])

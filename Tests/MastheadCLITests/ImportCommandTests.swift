@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MastheadSQLite
 import MastheadTestSupport
 import Testing
 
@@ -42,6 +43,57 @@ struct ImportCommandTests {
         #expect(try Self.importing(receipts, into: database).status == 0)
         let again = try Self.audit(["--database", database], at: "2021-06-30T00:00:00Z")
         #expect(again.output == (try Self.audit(["--database", database], at: "2021-06-30T00:00:00Z")).output)
+    }
+
+    /// Every row the database stores, each as JSON text, sorted by table and row: what an import
+    /// stored, but for the instants it stored them at (users' `created_ms`, subscriptions'
+    /// `linked_ms`, grants' `written_ms`), the migrations and the change log (its writer's id is random).
+    static func storedRows(_ path: String) throws -> [String] {
+        let database = try Database(path: path, readOnly: true)
+        let tables = try database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('migrations', 'changes') ORDER BY name")
+            .rows([]) { row throws(SQLiteError) in try row.text(0) }
+        var rows: [String] = []
+        for table in tables {
+            let columns = try database.prepare("SELECT name FROM pragma_table_info(?1) WHERE name NOT IN ('created_ms', 'linked_ms', 'written_ms')")
+                .rows([.text(table)]) { row throws(SQLiteError) in try row.text(0) }
+            rows += try database.prepare("SELECT json_array(\(columns.joined(separator: ", "))) FROM \(table)").rows([]) { row throws(SQLiteError) in
+                "\(table) \(try row.text(0))"
+            }
+        }
+        return rows.sorted()
+    }
+
+    /// An import stopped part-way (a signed line while no app is named stops it) keeps the batches
+    /// it committed; run again on the whole file, it stores every reader once: the same rows as one
+    /// run into a new database.
+    @Test func importStoppedPartWay_thenRunAgain_storesTheRowsOfOneRun() throws {
+        let folder = try Tool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let generated = folder.appendingPathComponent("users.jsonl").path
+        let generate = try Tool.run(["generate", "--catalog", "Catalog/the-monthly", "--users", "300", "--seed", "11", "--output", generated])
+        #expect(generate.status == 0, "\(generate.errors)")
+        let lines = try String(contentsOfFile: generated, encoding: .utf8).split(separator: "\n").map(String.init)
+        let signed = SignedData.line("alice", transactions: try SignedData.table61().transactions)
+        let receipts = try SignedData.write((lines[..<200] + [signed] + lines[200...]).joined(separator: "\n"), "in.jsonl", in: folder)
+        let noApp = try SignedCheckTests.catalog(app: nil, in: folder)
+        let batches = ["--maxCommitBatch", "64"] + SignedData.trustTestChain
+        let database = folder.appendingPathComponent("stopped.sqlite").path
+        let stopped = try Tool.run(["import", "--catalog", noApp, "--receipts", receipts, "--database", database] + batches)
+        #expect(stopped.status == 64, "\(stopped.errors)")
+        // The three batches before the signed line's were committed; nothing of the fourth.
+        #expect(try Self.storedRows(database).filter { $0.hasPrefix("users ") }.count == 192)
+
+        let named = batches + ["--bundle-id", "com.example.magazine"]
+        let again = try Tool.run(["import", "--catalog", noApp, "--receipts", receipts, "--database", database] + named)
+        #expect(again.status == 0, "\(again.errors)")
+        #expect(again.output == "import: 301 line(s) stored in \(database), 0 rejected\n")
+        let once = folder.appendingPathComponent("once.sqlite").path
+        let run = try Tool.run(["import", "--catalog", noApp, "--receipts", receipts, "--database", once] + named)
+        #expect(run.status == 0, "\(run.errors)")
+        let rows = try Self.storedRows(database)
+        #expect(rows.filter { $0.hasPrefix("users ") }.count == 301)
+        #expect(rows.filter { $0.hasPrefix("transactions ") }.count > 3000)
+        #expect(rows == (try Self.storedRows(once)))
     }
 
     /// Lines that cannot be used are reported as FILE:LINE, in order, and store nothing; the

@@ -62,6 +62,20 @@ struct CommitQueueTests {
         #expect(Set(logged) == Set(["first", "before", "after"].map { Change.issue(publicationId: "the-monthly", issueId: $0) }))
     }
 
+    /// Histories stored together (a batch of `masthead import`) are queued at once: the writer
+    /// commits them in as few transactions as `maxCommitBatch` allows, not the first ones alone
+    /// in a commit of their own because it woke while the others were being queued.
+    @Test func historiesStoredTogether_areCommittedInTheFewestBatches() throws {
+        let harness = try ServiceHarness { $0.maxCommitBatch = 50 }
+        defer { harness.close() }
+        let before = harness.service.writer.commits.load(ordering: .relaxed)
+        let purchases = (0..<200).map { (userId: "reader-\($0)", history: PurchaseHistory(), latestReceipt: String?.none) }
+        let failures = harness.service.store(purchases)
+        #expect(failures.allSatisfy { $0 == nil })
+        #expect(harness.service.writer.commits.load(ordering: .relaxed) == before + 4)
+        #expect(try StoreLocation(harness.path).open(readOnly: true).userIds(after: nil, limit: 300).count == 200)
+    }
+
     /// The hook runs through the same few frames after every commit: it is not wrapped again each
     /// time the writer takes it out (a closure held by a `Mutex` itself gained two reabstraction
     /// thunks per commit, so that the writer slowed with every commit and, after a few hundred

@@ -111,6 +111,30 @@ struct GrantStoreTests {
         #expect(try store.grants(forUser: "ana").map(\.grantId) == ["g-1", "g-3"])
     }
 
+    /// A batch inserts new grants before reading; an entry refused there (another user's grant id)
+    /// still records nothing, not even its user, and the entries after it are judged as ever.
+    @Test(arguments: StoreBackend.tested) func applyGrants_entryRefusedAmongNewOnes_recordsNotEvenItsUser(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        _ = try store.inTransaction { () throws(StorageError) in try store.putGrant(Self.span("g-1"), userId: "ana", now: Self.at(10)) }
+        let batch = [
+            UserGrant(userId: "bo", grant: Self.span("g-2")), UserGrant(userId: "cy", grant: Self.span("g-1")),
+            UserGrant(userId: "dee", grant: Self.span("g-3")), UserGrant(userId: "ana", grant: Self.span("g-1")),
+            UserGrant(userId: "eve", grant: Self.span("g-1", end: nil)), UserGrant(userId: "bo", grant: Self.span("g-2", end: nil)),
+        ]
+        let position = try store.changeLogPosition()
+        let outcomes = try store.inTransaction { () throws(StorageError) in try store.applyGrants(batch, now: Self.at(20), origin: 7) }
+        #expect(
+            outcomes.map(Self.outcome) == [
+                "added", "grant g-1 belongs to another user", "added", "unchanged", "grant g-1 belongs to another user", "changed",
+            ])
+        #expect(try store.userIds(after: nil, limit: 10) == ["ana", "bo", "dee"])
+        #expect(try store.changes(after: position, notFrom: 0).changes == [.user("bo"), .user("dee")])
+        #expect(Self.identical(try store.grants(forUser: "ana"), [Self.span("g-1")]))
+        #expect(Self.identical(try store.grants(forUser: "bo"), [Self.span("g-2", end: nil)]))
+    }
+
     @Test(arguments: StoreBackend.tested) func revokeGrants_revokesOnlyTheSourcesLiveGrantsNotKept(backend: StoreBackend) throws {
         let fixture = try StoreFixture(backend)
         defer { fixture.remove() }

@@ -88,13 +88,23 @@ final class CommitQueue: Sendable {
     /// with what `work` said it changed. `work` may run twice (its batch runs again when another
     /// job of it throws), so it must do nothing but its writes to the store.
     func submit(_ work: @escaping @Sendable (any EntitlementStore) throws -> [Change], completion: @escaping @Sendable (Result<[Change], any Error>) -> Void) {
-        let job = Job(run: work, done: completion)
+        submit([(work, completion)])
+    }
+
+    /// Queues several jobs at once, in their order, as ``submit(_:completion:)`` queues one: the
+    /// writer takes none of them before all are queued, so they go into as few transactions as
+    /// `maxBatch` allows rather than into a commit per job the writer happened to wake for.
+    func submit(_ submissions: [(work: @Sendable (any EntitlementStore) throws -> [Change], completion: @Sendable (Result<[Change], any Error>) -> Void)]) {
         let accepted = jobs.withLock { state -> Bool in
             guard !state.closed else { return false }
-            state.pending.append(job)
+            state.pending.append(contentsOf: submissions.map { Job(run: $0.work, done: $0.completion) })
             return true
         }
-        if accepted { wake.signal() } else { completion(.failure(StorageError.closed)) }
+        if accepted {
+            wake.signal()
+        } else {
+            for submission in submissions { submission.completion(.failure(StorageError.closed)) }
+        }
     }
 
     /// Runs `work` in the next commit and waits for it; answers what it changed.

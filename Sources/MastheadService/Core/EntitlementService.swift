@@ -294,12 +294,22 @@ public final class EntitlementService: Sendable {
         _ work: @escaping @Sendable (any EntitlementStore) throws -> (value: Value, changes: [Change]),
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
+        writer.submit([writing(work, completion: completion)])
+    }
+
+    /// `work` and `completion` as the writer's job: once committed, the caches drop what it changed
+    /// and `completion` gets what it answered (or why it was not stored).
+    func writing<Value: Sendable>(
+        _ work: @escaping @Sendable (any EntitlementStore) throws -> (value: Value, changes: [Change]),
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) -> (work: @Sendable (any EntitlementStore) throws -> [Change], completion: @Sendable (Result<[Change], any Error>) -> Void) {
         let answer = Mutex<Value?>(nil)
-        writer.submit({ store in
+        let job: @Sendable (any EntitlementStore) throws -> [Change] = { store in
             let (value, changes) = try work(store)
             answer.withLock { $0 = value }
             return changes
-        }) { [self] result in
+        }
+        return (job, { [self] result in
             switch result {
             case .success(let changes):
                 noteWrite(nil)
@@ -310,6 +320,6 @@ public final class EntitlementService: Sendable {
                 noteWrite(error)
                 completion(.failure(error))
             }
-        }
+        })
     }
 }

@@ -75,13 +75,13 @@ extension EntitlementService {
         let now = clock()
         let failures = Mutex([(any Error)?](repeating: nil, count: purchases.count))
         let committed = DispatchGroup()
-        for (index, posted) in purchases.enumerated() {
+        let jobs = purchases.enumerated().map { index, posted in
             committed.enter()
             let purchases = Self.storing(
                 posted.history.transactions, posted.history.renewals, for: posted.userId, latestReceipt: posted.latestReceipt, restore: configuration.restore,
                 now: now)
             let grants = posted.history.grants
-            write({ store in
+            return writing({ store in
                 let changes = try purchases(store)
                 for grant in grants { _ = try store.putGrant(grant, userId: posted.userId, now: now) }
                 return ((), changes)
@@ -90,6 +90,7 @@ extension EntitlementService {
                 committed.leave()
             }
         }
+        writer.submit(jobs)
         committed.wait()
         return failures.withLock { $0 }
     }
