@@ -30,14 +30,26 @@ public struct ExactKey: Hashable, Comparable, Sendable, CustomStringConvertible 
 extension String {
     /// Whether this identifier and `other` are the same bytes (not merely canonically
     /// equivalent, as `==` tells): how every id is compared.
+    /// Compares the contiguous bytes in place (every native or small string has them); a generic
+    /// walk of the two UTF-8 views costs several times as much.
     @inlinable
     public func sameBytes(as other: String) -> Bool {
-        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+        let compared = utf8.withContiguousStorageIfAvailable { bytes in
+            other.utf8.withContiguousStorageIfAvailable { otherBytes in
+                bytes.count == otherBytes.count && bytes.elementsEqual(otherBytes)
+            }
+        }
+        if let compared, let compared { return compared }
+        return utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
     }
 
     /// Whether this identifier's bytes come before `other`'s (unsigned bytes, a prefix first).
     @inlinable
     public func precedesInBytes(_ other: String) -> Bool {
-        utf8.lexicographicallyPrecedes(other.utf8)
+        let compared = utf8.withContiguousStorageIfAvailable { bytes in
+            other.utf8.withContiguousStorageIfAvailable { otherBytes in bytes.lexicographicallyPrecedes(otherBytes) }
+        }
+        if let compared, let compared { return compared }
+        return utf8.lexicographicallyPrecedes(other.utf8)
     }
 }

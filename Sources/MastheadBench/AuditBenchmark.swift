@@ -41,4 +41,11 @@ func runAuditBenchmark(_ options: BenchOptions, masthead: String) throws {
     let ratios = pairs.map { $0.python.wall / $0.audit.wall }
     print("masthead audit is " + ratios.map { String(format: "%.1fx", $0) }.joined(separator: ", ") + " the speed of the Python parse"
         + (pairs.count > 1 ? String(format: " (best of each: %.1fx)", pairs.map(\.python.wall).min()! / pairs.map(\.audit.wall).min()!) : ""))
+    // CPU time is the cost per reader whatever the cores and the machine's load: the Python
+    // parse uses one core, the audit all of them.
+    let cpuRatios = pairs.map { $0.python.cpu / $0.audit.cpu }
+    let perReader = { (cpu: Double) in String(format: "%.1f", cpu * 1e6 / Double(options.users)) }
+    print("in CPU time, the Python parse takes " + cpuRatios.map { String(format: "%.1fx", $0) }.joined(separator: ", ") + " as long as masthead audit"
+        + " (CPU microseconds a reader: audit " + pairs.map { perReader($0.audit.cpu) }.joined(separator: ", ")
+        + "; Python " + pairs.map { perReader($0.python.cpu) }.joined(separator: ", ") + ")")
 }

@@ -119,4 +119,21 @@ struct IdentifierBytesEngineTests {
         #expect((ExactKey(first) < ExactKey(second)) != (ExactKey(second) < ExactKey(first)))
         #expect(!first.sameBytes(as: second))
     }
+
+    /// Ids stored inline (up to 15 bytes) and on the heap, equal ones built apart, prefixes of
+    /// each other and canonically equivalent spellings: comparing and ordering them in place gives
+    /// what comparing their byte arrays gives.
+    @Test func sameBytesAndPrecedesInBytes_agreeWithTheByteArrays() {
+        let long = "com.example.monthly.premium"
+        let ids = [
+            "", "a", "ab", "user-1", "user-10", String(repeating: "x", count: 15), String(repeating: "x", count: 16), long, long + "2",
+            String(decoding: Array(long.utf8), as: UTF8.self), String(long.dropLast()), Self.precomposed, Self.decomposed, "\u{C5}sa", "\u{212B}sa",
+        ]
+        for first in ids {
+            for second in ids {
+                #expect(first.sameBytes(as: second) == (Array(first.utf8) == Array(second.utf8)), "\(first) and \(second)")
+                #expect(first.precedesInBytes(second) == Array(first.utf8).lexicographicallyPrecedes(Array(second.utf8)), "\(first) before \(second)")
+            }
+        }
+    }
 }
