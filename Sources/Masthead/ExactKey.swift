@@ -35,12 +35,32 @@ extension String {
     @inlinable
     public func sameBytes(as other: String) -> Bool {
         let compared = utf8.withContiguousStorageIfAvailable { bytes in
-            other.utf8.withContiguousStorageIfAvailable { otherBytes in
-                bytes.count == otherBytes.count && bytes.elementsEqual(otherBytes)
-            }
+            other.utf8.withContiguousStorageIfAvailable { otherBytes in String.equalBytes(bytes, otherBytes) }
         }
         if let compared, let compared { return compared }
         return utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+    }
+
+    /// Whether two buffers hold the same bytes, compared eight at a time.
+    @inlinable
+    static func equalBytes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = lhs.count
+        guard count == rhs.count else { return false }
+        guard count > 0, let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+        let leftRaw = UnsafeRawPointer(left)
+        let rightRaw = UnsafeRawPointer(right)
+        var offset = 0
+        while offset + 8 <= count {
+            guard leftRaw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == rightRaw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else {
+                return false
+            }
+            offset += 8
+        }
+        while offset < count {
+            guard left[offset] == right[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// Whether this identifier's bytes come before `other`'s (unsigned bytes, a prefix first).

@@ -121,13 +121,15 @@ struct IdentifierBytesEngineTests {
     }
 
     /// Ids stored inline (up to 15 bytes) and on the heap, equal ones built apart, prefixes of
-    /// each other and canonically equivalent spellings: comparing and ordering them in place gives
-    /// what comparing their byte arrays gives.
+    /// each other, ids of one length differing in a single byte and canonically equivalent
+    /// spellings: comparing and ordering them in place gives what comparing their byte arrays gives.
     @Test func sameBytesAndPrecedesInBytes_agreeWithTheByteArrays() {
         let long = "com.example.monthly.premium"
         let ids = [
             "", "a", "ab", "user-1", "user-10", String(repeating: "x", count: 15), String(repeating: "x", count: 16), long, long + "2",
             String(decoding: Array(long.utf8), as: UTF8.self), String(long.dropLast()), Self.precomposed, Self.decomposed, "\u{C5}sa", "\u{212B}sa",
+            // Equal lengths differing in one byte: within the first eight, after them, in the last.
+            "user-11", "xxxxxxxxyxxxxxxx", String(repeating: "x", count: 15) + "y", "yxxxxxxxxxxxxxxx", "com.example.monthly.premiun",
         ]
         for first in ids {
             for second in ids {
