@@ -1,4 +1,5 @@
 import Foundation
+import CEpoll
 import Glibc
 import MastheadClock
 import Synchronization
