@@ -32,7 +32,17 @@ extension String {
     /// equivalent, as `==` tells): how every id is compared.
     @inlinable
     public func sameBytes(as other: String) -> Bool {
-        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+        guard utf8.count == other.utf8.count else { return false }
+        // Compared as contiguous bytes: a dictionary of ids compares keys on every lookup, and
+        // stepping both UTF-8 views through their iterators cost several times as much.
+        var left = self
+        var right = other
+        return left.withUTF8 { left in
+            right.withUTF8 { right in
+                for index in 0..<left.count where left[index] != right[index] { return false }
+                return true
+            }
+        }
     }
 
     /// Whether this identifier's bytes come before `other`'s (unsigned bytes, a prefix first).
