@@ -1,5 +1,5 @@
-import Foundation
 import CEpoll
+import Foundation
 import Glibc
 import MastheadClock
 import Synchronization
