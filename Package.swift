@@ -111,7 +111,7 @@ let package = Package(
             swiftSettings: settings),
         .executableTarget(name: "masthead", dependencies: ["MastheadCLI"], swiftSettings: settings),
         .executableTarget(
-            name: "MastheadBench", dependencies: ["Masthead", "MastheadClock", "MastheadFormats", "MastheadSynthetic", "MastheadCLI", "MastheadPostgreSQL"],
+            name: "MastheadBench", dependencies: ["CEpoll", "Masthead", "MastheadClock", "MastheadFormats", "MastheadSynthetic", "MastheadCLI", "MastheadPostgreSQL"],
             swiftSettings: settings),
         // libFuzzer targets for the parsers and decoders; replays corpus files when built normally
         // (see .ci/fuzz, which builds it with -D FUZZING).

@@ -84,7 +84,9 @@ struct BenchOptions {
                 description: """
                     Starts the release 'masthead serve' and drives it with wrk (32 keep-alive connections
                     over loopback): the download check of a reader with a year of renewals, durable
-                    notification ingest, and /health. Needs wrk (apt-get install wrk). With --postgresql,
+                    notification ingest, and /health; then a bare epoll responder of its own (one
+                    thread, no parsing) answering the check's response bytes under the check's
+                    'wrk -t1' settings, with the check's ratio to it. Needs wrk (apt-get install wrk). With --postgresql,
                     then starts two instances on a new database of that cluster and measures the download
                     check on the instance the receipt was not posted to, and ingest into both at once (a
                     wrk each, 16 then 32 connections); the cluster's fsync and synchronous_commit are printed.

@@ -50,7 +50,8 @@ func runServiceBenchmark(_ options: BenchOptions, masthead: String) throws {
     // wrk's threads and the server's share both cores.
     let duration = "\(options.seconds)s"
     let checkURL = base + "/v1/users/reader-1/issues/the-monthly/2020-06?at=2020-12-01T00:00:00Z"
-    let checkOneThread = wrk(["-t1", "-c32", "-d" + duration, "--latency", "-H", "Authorization: Bearer bench-token", checkURL])
+    let checkArguments = ["-t1", "-c32", "-d" + duration, "--latency", "-H", "Authorization: Bearer bench-token"]
+    let checkOneThread = wrk(checkArguments + [checkURL])
     let check = wrk(["-t2", "-c32", "-d" + duration, "--latency", "-H", "Authorization: Bearer bench-token", checkURL])
     let ingest = wrk(["-t2", "-c32", "-d" + duration, "--latency", "-s", script, base + "/v1/notifications/app-store"])
     let health = wrk(["-t2", "-c32", "-d" + duration, "--latency", base + "/health"])
@@ -62,6 +63,7 @@ func runServiceBenchmark(_ options: BenchOptions, masthead: String) throws {
     print(ingest.row("POST notification, 200 after commit", threads: 2))
     print(health.row("GET /health (fixed body)", threads: 2))
     if let failures = ingest.text.split(separator: "\n").first(where: { $0.hasPrefix("non-200 answers:") }) { print(failures) }
+    compareWithBareResponder(checkURL: checkURL, arguments: checkArguments, check: checkOneThread)
     if let cluster = options.postgreSQL { try runTwoInstances(options, masthead: masthead, cluster: cluster, script: script) }
 }
 
@@ -86,7 +88,8 @@ private func runTwoInstances(_ options: BenchOptions, masthead: String, cluster:
 
     let duration = "\(options.seconds)s"
     let checkURL = "http://127.0.0.1:\(second.port)/v1/users/reader-1/issues/the-monthly/2020-06?at=2020-12-01T00:00:00Z"
-    let checkOneThread = wrk(["-t1", "-c32", "-d" + duration, "--latency", "-H", "Authorization: Bearer bench-token", checkURL])
+    let checkArguments = ["-t1", "-c32", "-d" + duration, "--latency", "-H", "Authorization: Bearer bench-token"]
+    let checkOneThread = wrk(checkArguments + [checkURL])
     let check = wrk(["-t2", "-c32", "-d" + duration, "--latency", "-H", "Authorization: Bearer bench-token", checkURL])
     // Ingest into both at once, 16 then 32 connections each, each wrk with its own transaction ids
     // (the script's argument prefixes them).

@@ -1,3 +1,5 @@
+// CEpoll declares the socket constants too (its header includes sys/socket.h): imported where they are used.
+import CEpoll
 import Glibc
 
 /// One HTTP/1.1 keep-alive connection to the server over loopback, with blocking reads and

@@ -40,6 +40,10 @@ final class EventLoop {
     /// Connections answered from the mailbox that have buffered requests (or a paused reader, or
     /// an ended stream) to go on with once the current event is handled.
     private var pending: [Connection] = []
+    /// The descriptors the last wait found ready (its storage reused from wait to wait).
+    private var ready: [Poller.Readiness] = []
+    /// The letters being delivered, swapped with the mailbox's (see ``Mailbox/take(into:)``).
+    private var letters: [Mailbox.Letter] = []
     /// This loop's largest unsent output and unparsed input of one connection, published to `state` when they grow.
     private var peakPendingOutput = 0
     private var peakBufferedInput = 0
@@ -75,9 +79,8 @@ final class EventLoop {
         mailbox.adoptCurrentThread()
         var stopDeadline: Int64?
         while true {
-            let result: (ready: [Poller.Readiness], woken: Bool)
-            do { result = try poller.wait(milliseconds: 100) } catch { break }
-            for readiness in result.ready {
+            do { try poller.wait(milliseconds: 100, into: &ready) } catch { break }
+            for readiness in ready {
                 if readiness.descriptor == listener {
                     if accepting { acceptAll() }
                     continue
@@ -261,7 +264,9 @@ final class EventLoop {
     }
 
     private func deliverMail() {
-        for letter in mailbox.take() {
+        mailbox.take(into: &letters)
+        defer { letters.removeAll(keepingCapacity: true) }
+        for letter in letters {
             guard let connection = connections[letter.descriptor], connection.requestId == letter.requestId, connection.awaitingResponse else { continue }
             state.inFlight.subtract(1, ordering: .relaxed)
             connection.awaitingResponse = false

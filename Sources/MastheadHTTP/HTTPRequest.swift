@@ -44,7 +44,8 @@ public struct HTTPRequest: Sendable {
 
     /// The first value of a header (name compared case-insensitively).
     public func header(_ name: String) -> String? {
-        let lowered = name.lowercased()
+        // Names are usually asked in lowercase ASCII already: lowercasing costs more than the search.
+        let lowered = name.utf8.contains { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 } ? name.lowercased() : name
         return headers.first { $0.name == lowered }?.value
     }
 

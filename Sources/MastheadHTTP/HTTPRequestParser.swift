@@ -57,8 +57,11 @@ package struct HTTPRequestParser {
         var lines: [Range<Int>] = []
         lines.reserveCapacity(16)
         var start = 0
-        // `contentEnd` is the newline ending the last header line (or the request line).
-        for index in 0...headEnd.contentEnd where bytes[index] == 0x0A {
+        // `contentEnd` is the newline ending the last header line (or the request line); the
+        // head was found, so there are bytes.
+        let base = bytes.baseAddress!
+        while start <= headEnd.contentEnd, let hit = memchr(base + start, 0x0A, headEnd.contentEnd + 1 - start) {
+            let index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             let end = index > start && bytes[index - 1] == 0x0D ? index - 1 : index
             lines.append(start..<end)
             start = index + 1

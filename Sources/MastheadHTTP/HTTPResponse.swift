@@ -64,9 +64,14 @@ public struct HTTPResponse: Sendable {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends a non-negative number's decimal digits.
     private static func appendNumber(_ value: Int, to bytes: inout [UInt8]) {
-        if value >= 10 { appendNumber(value / 10, to: &bytes) }
-        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+        var divisor = 1
+        while value / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// The reason phrase of a status code.

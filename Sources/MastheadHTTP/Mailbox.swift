@@ -25,11 +25,10 @@ final class Mailbox: Sendable {
         if owner.load(ordering: .relaxed) != UInt(pthread_self()) { waker.wake() }
     }
 
-    func take() -> [Letter] {
-        letters.withLock { letters in
-            let taken = letters
-            letters.removeAll(keepingCapacity: true)
-            return taken
-        }
+    /// Moves the waiting letters into `taken`, which must be empty, giving the mailbox `taken`'s
+    /// storage in exchange: a loop that empties `taken` (keeping its capacity) before the next call
+    /// takes its letters without allocating.
+    func take(into taken: inout [Letter]) {
+        letters.withLock { swap(&$0, &taken) }
     }
 }

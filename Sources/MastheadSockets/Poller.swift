@@ -65,15 +65,17 @@ public final class Poller {
         _ = epoll_ctl(descriptor, EPOLL_CTL_DEL, fd, &event)
     }
 
-    /// Waits up to `milliseconds` for ready descriptors; a wake-up returns with `woken` set.
-    public func wait(milliseconds: Int32) throws(SocketError) -> (ready: [Readiness], woken: Bool) {
+    /// Waits up to `milliseconds` for ready descriptors, put in `ready` (emptied first, its
+    /// storage reused, so a loop that passes the same array each time does not allocate);
+    /// answers whether it was woken.
+    @discardableResult
+    public func wait(milliseconds: Int32, into ready: inout [Readiness]) throws(SocketError) -> Bool {
+        ready.removeAll(keepingCapacity: true)
         let count = events.withUnsafeMutableBufferPointer { epoll_wait(descriptor, $0.baseAddress, Int32($0.count), milliseconds) }
         if count < 0 {
-            if errno == EINTR { return ([], false) }
+            if errno == EINTR { return false }
             throw SocketError("epoll_wait")
         }
-        var ready: [Readiness] = []
-        ready.reserveCapacity(Int(count))
         var woken = false
         for index in 0..<Int(count) {
             let event = events[index]
@@ -90,7 +92,7 @@ public final class Poller {
                     writable: event.events & EPOLLOUT.rawValue != 0,
                     closed: event.events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0))
         }
-        return (ready, woken)
+        return woken
     }
 
     /// A handle other threads use to wake this poller.

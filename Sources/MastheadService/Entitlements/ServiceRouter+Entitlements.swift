@@ -77,10 +77,13 @@ extension ServiceRouter {
 
     /// The `at` and `environment` query parameters (now and production when absent).
     func asOf(_ request: HTTPRequest) throws(AnyServiceFailure) -> (at: Instant, environment: Environment) {
-        var at = service.clock()
+        let at: Instant
         if let text = request.query["at"] {
             guard let instant = DateText.rfc3339(text) else { throw AnyServiceFailure(HintedFailure.hinted(EntitlementError.invalidAt, ServiceRouter.atHint(text))) }
             at = instant
+        } else {
+            // The clock is read only when the request names no instant.
+            at = service.clock()
         }
         var environment = Environment.production
         if let text = request.query["environment"] {

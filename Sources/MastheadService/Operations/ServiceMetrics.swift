@@ -19,6 +19,13 @@ final class ServiceMetrics: Sendable {
         /// Counts per latency bucket, +Inf last.
         var buckets = [Int](repeating: 0, count: ServiceMetrics.buckets.count + 1)
         var secondsSum = 0.0
+
+        /// Counts one answer of `status` that took `seconds`, in latency bucket `bucket`.
+        mutating func count(status: Int, bucket: Int, seconds: Double) {
+            byStatus[status, default: 0] += 1
+            buckets[bucket] += 1
+            secondsSum += seconds
+        }
     }
 
     private struct State {
@@ -34,10 +41,8 @@ final class ServiceMetrics: Sendable {
     func record(route: String, status: Int, seconds: Double) {
         let bucket = ServiceMetrics.buckets.firstIndex { seconds <= $0 } ?? ServiceMetrics.buckets.count
         state.withLock { state in
-            // Mutated in place through the dictionary: no copy of the route's counts per request.
-            state.routes[route, default: Route()].byStatus[status, default: 0] += 1
-            state.routes[route, default: Route()].buckets[bucket] += 1
-            state.routes[route, default: Route()].secondsSum += seconds
+            // Mutated in place through the dictionary, the route looked up once: no copy of its counts per request.
+            state.routes[route, default: Route()].count(status: status, bucket: bucket, seconds: seconds)
         }
     }
 
