@@ -81,7 +81,7 @@ def _id_bytes(value, allow_empty):
 
 def is_blank(line):
     """Whether masthead skips the receipts line (bytes): only spaces and tabs (before a final CR)."""
-    return not line.removesuffix(b"\r").translate(None, b" \t")
+    return not line.removesuffix(b"\r").strip(b" \t")
 
 
 #: A line that starts with its user id, as `masthead generate` writes them: when masthead accepts
@@ -428,7 +428,7 @@ def audit_partition(part, index, records, report):
     try:
         places, ends = [], array("q")
         end = 0
-        with open(os.path.join(folder, "lines"), "wb") as store:
+        with open(os.path.join(folder, "lines"), "wb", buffering=CHUNK) as store:
             for _, (at, line) in records:
                 store.write(line)
                 store.write(b"\n")
