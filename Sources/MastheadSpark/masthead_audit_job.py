@@ -4,14 +4,16 @@
     python3 masthead_audit_job.py --catalog DIR --receipts INPUT --at RFC3339 [--at ...]
         --output DIR [--grants FILE] [--masthead PATH] [--master URL]
 
-The receipts (and grants) lines are partitioned by a stable hash of `user_id` -- 64-bit FNV-1a of
-its UTF-8 bytes, modulo the number of partitions, the rule of `masthead audit --shard K/N` (part
-K is partition K - 1) -- and sorted within each partition by line number, grants first. Each
-partition is piped (RDD.pipe) through this file's part runner, which writes the partition's
-grants to a temporary file and streams its receipts lines into
-`masthead audit --catalog DIR --receipts - --at ... [--grants TMP] --summary-json TMP`, passing
-masthead's results through and appending its messages, its JSON summary and its exit status as
-trailer lines (`#...`, which no JSON line starts with).
+The receipts (and grants) lines are read as bytes, split at `\n` only, and partitioned by a
+stable hash of `user_id` -- 64-bit FNV-1a of its UTF-8 bytes, modulo the number of partitions, the
+rule of `masthead audit --shard K/N` (part K is partition K - 1). Each line keeps its place (its
+input split and its line within the split, which order lines as their line numbers do; the splits'
+counts of lines, gathered on the way, turn places into line numbers for messages). Each partition
+is audited by its Python worker: the lines are written to a local file as they arrive, put in
+order (grants first, then by place), the grants written to a temporary file and the receipts lines
+streamed into `masthead audit --catalog DIR --receipts - --at ... [--grants TMP] --summary-json
+TMP`; masthead's results are the partition's lines, and its messages (with places for line
+numbers), its JSON summary and its exit status go to the driver by an accumulator.
 
 OUTPUT/part-NNNNN hold the results, in input order within each part; taken together they are
 the lines of `masthead audit` of the whole input (as a multiset: the single audit writes them in
@@ -22,15 +24,13 @@ unplaced grants with the input's own names and line numbers, in the single audit
 messages and the table also go to standard error. The exit status is the audit's: 1 when a line was
 rejected, else 0; a partition whose masthead fails (any other exit, or no summary) fails the job.
 
-The job file, masthead and the catalog must be at the same paths on every executor; the part
-runner is started with PYSPARK_PYTHON (else the driver's Python).
+masthead and the catalog must be at the same paths on every executor.
 """
 
 import argparse
 import json
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -47,16 +47,17 @@ COLUMN_WIDTH = 26
 EX_USAGE = 64
 
 
-def fnv1a64(text):
-    """64-bit FNV-1a of the UTF-8 bytes of `text` (masthead's `Shard.hash`)."""
+def fnv1a64(data):
+    """64-bit FNV-1a of `data`, a user id's UTF-8 bytes (masthead's `Shard.hash`)."""
     value = FNV_OFFSET
-    for byte in text.encode("utf-8"):
+    for byte in data:
         value = ((value ^ byte) * FNV_PRIME) & MASK64
     return value
 
 
 def partition_of(user_id, partitions):
-    """The partition of a user: the hash modulo the count (part `K` of `--shard K/N` is `K - 1`)."""
+    """The partition of a user id's UTF-8 bytes: the hash modulo the count (part `K` of
+    `--shard K/N` is `K - 1`)."""
     return fnv1a64(user_id) % partitions
 
 
@@ -68,62 +69,71 @@ def _json_text(line):
         return None
 
 
-def _id_text(value, allow_empty):
-    """A user id as masthead reads one: a string or a number's text, valid Unicode."""
+def _id_bytes(value, allow_empty):
+    """A user id's UTF-8 bytes as masthead reads one: a string or a number's text, valid Unicode."""
     if not isinstance(value, str) or (not value and not allow_empty):
         return None
     try:
-        value.encode("utf-8")
+        return value.encode("utf-8")
     except UnicodeEncodeError:
         return None
-    return value
 
 
 def is_blank(line):
-    """Whether masthead skips the receipts line: only spaces and tabs (before a final CR)."""
-    return all(c in " \t" for c in line.removesuffix("\r"))
+    """Whether masthead skips the receipts line (bytes): only spaces and tabs (before a final CR)."""
+    return not line.removesuffix(b"\r").strip(b" \t")
 
 
 #: A line that starts with its user id, as `masthead generate` writes them: when masthead accepts
-#: such a line (no duplicate key, valid JSON), its user is that string.
-LEADING_USER_ID = re.compile(r'\{"user_id":"([^"\\\x00-\x1f]+)"')
+#: such a line (no duplicate key, valid JSON), its user is that string. The class leaves out the
+#: quote, the backslash (escapes) and control characters; bytes from 0x80 up are the UTF-8 of the
+#: id's other characters, taken as they are.
+LEADING_USER_ID = re.compile(rb'\{"user_id":"([^"\\\x00-\x1f]+)"')
 
 
-#: The byte-order mark masthead's JSON reader skips at the start of each line's document.
-BYTE_ORDER_MARK = "\ufeff"
+#: The byte-order mark (its UTF-8 bytes) masthead's JSON reader skips at the start of each line's document.
+BYTE_ORDER_MARK = b"\xef\xbb\xbf"
 
 
 def receipts_user_id(line):
-    """The `user_id` of a receipts line as masthead reads it (a non-empty string, or a number's
-    text), or None when it has none (masthead rejects the line; partition 0 reports it, as the
-    first shard does). Where a line goes matters only for the lines masthead accepts. One
-    byte-order mark at the start of the line is skipped, as masthead skips it on every line."""
+    """The `user_id` of a receipts line (its bytes) as masthead reads it -- a non-empty string, or
+    a number's text -- as UTF-8 bytes, or None when it has none (masthead rejects the line;
+    partition 0 reports it, as the first shard does). Where a line goes matters only for the lines
+    masthead accepts. One byte-order mark at the start of the line is skipped, as masthead skips it
+    on every line. A line that does not start with a plain `{"user_id":"..."` is parsed whole."""
     line = line.removeprefix(BYTE_ORDER_MARK)
     leading = LEADING_USER_ID.match(line)
     if leading:
         return leading.group(1)
-    root = _json_text(line)
-    return _id_text(root.get("user_id"), allow_empty=False) if isinstance(root, dict) else None
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    root = _json_text(text)
+    return _id_bytes(root.get("user_id"), allow_empty=False) if isinstance(root, dict) else None
 
 
-def grants_user_id(line, number):
-    """What grants line `number` is to masthead: ("blank", None), ("header", None) (a CSV line 1
-    whose first field is `user_id`), ("grant", user), or ("invalid", None) (masthead stops the
-    audit at such a line; partition 0 gets it)."""
-    text = line.strip(" \t\r")
+def grants_user_id(line, first_line):
+    """What a grants line (its bytes) is to masthead: ("blank", None), ("header", None) (a CSV
+    first line of the file whose first field is `user_id`), ("grant", user id bytes), or
+    ("invalid", None) (masthead stops the audit at such a line; partition 0 gets it)."""
+    try:
+        text = line.decode("utf-8").strip(" \t\r")
+    except UnicodeDecodeError:
+        return ("invalid", None)
     if not text:
         return ("blank", None)
     if text.startswith("{"):
         root = _json_text(text)
-        user = _id_text(root.get("user_id"), allow_empty=True) if isinstance(root, dict) else None
+        user = _id_bytes(root.get("user_id"), allow_empty=True) if isinstance(root, dict) else None
         return ("grant", user) if user is not None else ("invalid", None)
     if '"' in text:
         return ("invalid", None)
     fields = [field.strip(" \t\r") for field in text.split(",")]
-    if number == 1 and fields[0] == "user_id":
+    if first_line and fields[0] == "user_id":
         return ("header", None)
     if len(fields) in (3, 4) and all(fields[:3]):
-        return ("grant", fields[0])
+        return ("grant", fields[0].encode("utf-8"))
     return ("invalid", None)
 
 
@@ -315,91 +325,216 @@ def render_summary(summary):
     return "".join(out)
 
 
-# The part runner (on the executors) -----------------------------------------------------------
+# Numbering lines ----------------------------------------------------------------------------------
+
+#: The files a record comes from, in the order a partition lists them: its grants, then its receipts.
+GRANTS, RECEIPTS = 0, 1
+#: The bits of a record's place (`place`) that hold the line within its split, and the split.
+LINE_BITS, SPLIT_BITS = 40, 22
+
+
+def place(kind, split, index):
+    """A record's place as one integer: its file (`GRANTS`, `RECEIPTS`), the input split it was
+    read from and its line within the split (from 0). Places order records as (file, line number)
+    does, with no pass over the input to count each split's lines first."""
+    if not (0 <= split < 1 << SPLIT_BITS and 0 <= index < 1 << LINE_BITS):
+        raise ValueError(f"split {split}, line {index}: beyond what a place holds")
+    return (kind << (SPLIT_BITS + LINE_BITS)) | (split << LINE_BITS) | index
+
+
+class LineNumbers:
+    """The line numbers (from 1) of a file's places, given the count of lines of each of its
+    splits (every split from 0 on, blank lines counted)."""
+
+    def __init__(self, counts):
+        if sorted(counts) != list(range(len(counts))):
+            raise RuntimeError(f"line counts of splits {sorted(counts)}, not of every split from 0")
+        self.starts = []
+        total = 0
+        for split in range(len(counts)):
+            self.starts.append(total)
+            total += counts[split]
+
+    def number(self, at):
+        """The line number of place `at`."""
+        split = (at >> LINE_BITS) & ((1 << SPLIT_BITS) - 1)
+        return self.starts[split] + (at & ((1 << LINE_BITS) - 1)) + 1
+
+
+def receipts_records(partitions, line_counts):
+    """The records of one split of the receipts (a `mapPartitionsWithIndex` function): each
+    non-blank line as `(partition, (place, line))`; the split's count of lines goes to
+    `line_counts` as `{(RECEIPTS, split): count}`."""
+    def records(split, lines):
+        count = 0
+        for index, line in enumerate(lines):
+            count = index + 1
+            if is_blank(line):
+                continue
+            user = receipts_user_id(line)
+            yield (0 if user is None else partition_of(user, partitions), (place(RECEIPTS, split, index), line))
+        line_counts.add({(RECEIPTS, split): count})
+    return records
+
+
+def grants_records(partitions, line_counts):
+    """The records of one split of the grants, as `receipts_records`'s, without blank lines and
+    the header."""
+    def records(split, lines):
+        count = 0
+        for index, line in enumerate(lines):
+            count = index + 1
+            kind, user = grants_user_id(line, first_line=split == 0 and index == 0)
+            if kind in ("blank", "header"):
+                continue
+            yield (0 if user is None else partition_of(user, partitions), (place(GRANTS, split, index), line))
+        line_counts.add({(GRANTS, split): count})
+    return records
+
+
+# The partition runner (on the executors) ----------------------------------------------------------
 
 REJECTED = re.compile(r"-:(\d+): (.*)")
 UNKNOWN_USERS = re.compile(
     r" (\d+) grant\(s\) of (\d+) user\(s\) without a receipt line, not reconciled \(first: line (\d+), user (.*)\)")
+#: A grants line of a failed partition's message, until the driver knows its number.
+GRANTS_LINE = re.compile(r"\{grants-line (\d+)\}")
+#: The most bytes copied from a partition's store at once.
+CHUNK = 1 << 20
 
 
-def run_part(args):
-    """Audits one partition read from standard input (`g<LINE>\\t<grants line>` records, then
-    `r<LINE>\\t<receipts line>` records): masthead's results to standard output, then trailer
-    lines `#reject LINE\\tMESSAGE`, `#grant LINE\\tMESSAGE`, `#unknown-users GRANTS USERS LINE\\tUSER`,
-    `#other\\tTEXT`, `#summary\\tJSON` (the partition's `--summary-json`, on one line) and
-    `#status CODE` (`#failed\\tMESSAGE` when masthead failed)."""
-    source = sys.stdin.buffer
-    out = sys.stdout
-    folder = tempfile.mkdtemp(prefix="masthead-part-")
+class Part:
+    """What each partition's audit needs: the masthead binary, the catalog, the instants, whether
+    there are grants, and the variables of the environment masthead runs in that replace the
+    executor's (the driver's `PATH`, `TMPDIR`, `LANG` and `LC_ALL`)."""
+
+    def __init__(self, masthead, catalog, at, grants, environment):
+        self.masthead, self.catalog, self.at, self.grants, self.environment = masthead, catalog, at, grants, environment
+
+
+def audit_partition(part, index, records, report):
+    """Audits partition `index` from its `(partition, (place, line))` records, in any order:
+    writes them to a file as they come, sorts their places (grants first, then by line), writes
+    the grants in that order to a file (after a blank first line, so no grant is read as a
+    header), streams the receipts lines in that order into `masthead audit --receipts -
+    --summary-json TMP [--grants TMP]`, and yields masthead's result lines (bytes, without the
+    newline). Before the first result it calls `report` with the partition's report, a list of
+    `("reject", place, text)`, `("grant", place, text)`, `("unknown-users", grants, users, place,
+    user)`, `("other", message)`, `("summary", JSON text)` and `("status", code)`. A masthead that
+    fails (any exit but 0 and 1, or no summary) raises RuntimeError naming the partition, with
+    `{grants-line PLACE}` for each grants line its message names."""
+    environment = {**os.environ, **part.environment}
+    folder = tempfile.mkdtemp(prefix="masthead-part-", dir=environment.get("TMPDIR"))
     try:
-        grants_path = os.path.join(folder, "grants") if args.grants_name is not None else None
-        # Line 1 of the partition's grants file is blank, so no grant there is read as a header.
-        grant_lines = array("q", [0])
-        record = source.readline()
-        if grants_path:
-            with open(grants_path, "wb") as grants:
-                grants.write(b"\n")
-                while record.startswith(b"g"):
-                    tab = record.index(b"\t")
-                    grant_lines.append(int(record[1:tab]))
-                    grants.write(record[tab + 1:])
-                    record = source.readline()
-        summary_path = os.path.join(folder, "summary.json")
-        command = [args.masthead, "audit", "--catalog", args.catalog, "--receipts", "-", "--summary-json", summary_path]
-        for instant in args.at:
-            command += ["--at", instant]
-        if grants_path:
-            command += ["--grants", grants_path]
-        receipt_lines = array("q")
-        with open(os.path.join(folder, "errors"), "w+b") as errors:
-            process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=None, stderr=errors)
-            try:
-                while record:
-                    tab = record.index(b"\t")
-                    receipt_lines.append(int(record[1:tab]))
-                    process.stdin.write(record[tab + 1:])
-                    record = source.readline()
-                process.stdin.close()
-            except BrokenPipeError:
-                pass
-            status = process.wait()
-            errors.seek(0)
-            messages = errors.read().decode("utf-8", errors="replace").splitlines()
-        out.flush()
+        places, ends = [], array("q")
+        end = 0
+        with open(os.path.join(folder, "lines"), "wb", buffering=CHUNK) as store:
+            for _, (at, line) in records:
+                store.write(line)
+                store.write(b"\n")
+                end += len(line) + 1
+                places.append(at)
+                ends.append(end)
+        order = sorted(range(len(places)), key=places.__getitem__)
+        grants = sum(1 for at in places if at >> (SPLIT_BITS + LINE_BITS) == GRANTS)
+        with open(os.path.join(folder, "lines"), "rb") as store:
+            grants_path = os.path.join(folder, "grants") if part.grants else None
+            if grants_path:
+                with open(grants_path, "wb") as file:
+                    file.write(b"\n")
+                    _copy(store.fileno(), _spans(order[:grants], ends), file.write)
+            summary_path = os.path.join(folder, "summary.json")
+            command = [part.masthead, "audit", "--catalog", part.catalog, "--receipts", "-", "--summary-json", summary_path]
+            for instant in part.at:
+                command += ["--at", instant]
+            if grants_path:
+                command += ["--grants", grants_path]
+            results_path = os.path.join(folder, "results")
+            with open(os.path.join(folder, "errors"), "w+b") as errors, open(results_path, "wb") as results:
+                process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=results, stderr=errors, env=environment)
+                try:
+                    _copy(store.fileno(), _spans(order[grants:], ends), process.stdin.write)
+                    process.stdin.close()
+                except BrokenPipeError:
+                    pass
+                status = process.wait()
+                errors.seek(0)
+                messages = errors.read().decode("utf-8", errors="replace").splitlines()
+
+        def receipts_place(number):
+            return places[order[grants + number - 1]] if 1 <= number <= len(order) - grants else None
+
+        def grants_place(number):
+            return places[order[number - 2]] if 2 <= number <= grants + 1 else None
+
         if not os.path.exists(summary_path) or status not in (0, 1):
             text = "; ".join(messages) or "no message"
             if grants_path:
-                text = re.sub(re.escape(grants_path) + r":(\d+):", lambda m: f"{args.grants_name}:{grant_lines[int(m.group(1)) - 1]}:", text)
-            out.write(f"#failed\tmasthead audit exited with status {status}: {text}\n")
-            return
+                text = re.sub(re.escape(grants_path) + r":(\d+):", lambda m: _grants_line(grants_place(int(m.group(1))), m.group(0)), text)
+            raise RuntimeError(f"partition {index}: masthead audit exited with status {status}: {text}")
         # The messages come before the summary table, which the JSON summary stands for.
         start = messages.index("audit summary") if "audit summary" in messages else len(messages)
-        for message in messages[:start]:
-            out.write(_trailer(message, grants_path, receipt_lines, grant_lines))
+        entries = [_entry(message, grants_path, receipts_place, grants_place) for message in messages[:start]]
         with open(summary_path, encoding="utf-8") as file:
-            out.write(f"#summary\t{json.dumps(json.load(file), ensure_ascii=False, separators=(',', ':'))}\n")
-        out.write(f"#status {status}\n")
+            entries.append(("summary", file.read()))
+        entries.append(("status", status))
+        report(entries)
+        with open(results_path, "rb") as file:
+            for line in file:
+                yield line.removesuffix(b"\n")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _trailer(message, grants_path, receipt_lines, grant_lines):
-    """One message of masthead's as a trailer line, with the input's own line numbers."""
+def _spans(order, ends):
+    """The byte ranges of the store's records `order` (indices into `ends`, where each record
+    ends), records next to each other in the file joined into one range."""
+    start = stop = None
+    for record in order:
+        begin = ends[record - 1] if record else 0
+        if begin == stop:
+            stop = ends[record]
+            continue
+        if stop is not None:
+            yield start, stop
+        start, stop = begin, ends[record]
+    if stop is not None:
+        yield start, stop
+
+
+def _copy(descriptor, spans, write):
+    """Writes the byte ranges `spans` of the file open as `descriptor`, at most `CHUNK` bytes at a time."""
+    for start, stop in spans:
+        while start < stop:
+            chunk = os.pread(descriptor, min(stop - start, CHUNK), start)
+            if not chunk:
+                raise RuntimeError(f"the partition's store ends at byte {start}, before {stop}")
+            write(chunk)
+            start += len(chunk)
+
+
+def _grants_line(at, text):
+    """A grants line of a failed partition's message: `{grants-line PLACE}:`, or the text as it is."""
+    return text if at is None else f"{{grants-line {at}}}:"
+
+
+def _entry(message, grants_path, receipts_place, grants_place):
+    """One message of masthead's as a report entry, its lines as places."""
     rejected = REJECTED.fullmatch(message)
     if rejected:
-        line = receipt_lines[int(rejected.group(1)) - 1]
-        return f"#reject {line}\t{{receipts}}:{line}: {rejected.group(2)}\n"
+        at = receipts_place(int(rejected.group(1)))
+        if at is not None:
+            return ("reject", at, rejected.group(2))
     if grants_path and message.startswith(grants_path + ":"):
         rest = message[len(grants_path) + 1:]
         unknown = UNKNOWN_USERS.fullmatch(rest)
-        if unknown:
+        if unknown and grants_place(int(unknown.group(3))) is not None:
             grants, users, first, user = unknown.groups()
-            return f"#unknown-users {grants} {users} {grant_lines[int(first) - 1]}\t{user}\n"
+            return ("unknown-users", int(grants), int(users), grants_place(int(first)), user)
         problem = re.fullmatch(r"(\d+): (.*)", rest)
-        if problem:
-            line = grant_lines[int(problem.group(1)) - 1]
-            return f"#grant {line}\t{{grants}}:{line}: {problem.group(2)}\n"
-    return f"#other\t{message}\n"
+        if problem and grants_place(int(problem.group(1))) is not None:
+            return ("grant", grants_place(int(problem.group(1))), problem.group(2))
+    return ("other", message)
 
 
 # The driver ---------------------------------------------------------------------------------------
@@ -426,15 +561,6 @@ def arguments(argv):
     return parser.parse_args(argv)
 
 
-def part_arguments(argv):
-    parser = Parser(prog="masthead_audit_job.py --part")
-    parser.add_argument("--masthead", required=True)
-    parser.add_argument("--catalog", required=True)
-    parser.add_argument("--at", required=True, action="append")
-    parser.add_argument("--grants-name")
-    return parser.parse_args(argv)
-
-
 def resolve_masthead(path):
     """The masthead binary: the path given, else `masthead` on PATH; absolute."""
     found = shutil.which(path or "masthead")
@@ -447,32 +573,6 @@ def resolve_masthead(path):
 def hadoop_path(path):
     """A path Hadoop reads: local paths made absolute, URLs (hdfs://, s3a://, file:) as given."""
     return path if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", path) else os.path.abspath(path)
-
-
-def numbered_lines(sc, path):
-    """The file's lines split at `\\n` only (as masthead splits them) with their numbers from 1."""
-    lines = sc.newAPIHadoopFile(
-        hadoop_path(path), "org.apache.hadoop.mapreduce.lib.input.TextInputFormat", "org.apache.hadoop.io.LongWritable",
-        "org.apache.hadoop.io.Text", conf={"textinputformat.record.delimiter": "\n"})
-    return lines.values().zipWithIndex().map(lambda pair: (pair[1] + 1, pair[0]))
-
-
-def receipts_records(partitions):
-    def record(numbered):
-        number, line = numbered
-        user = receipts_user_id(line)
-        return ((0 if user is None else partition_of(user, partitions), 1, number), line)
-    return record
-
-
-def grants_records(partitions):
-    def records(numbered):
-        number, line = numbered
-        kind, user = grants_user_id(line, number)
-        if kind in ("blank", "header"):
-            return []
-        return [((0 if user is None else partition_of(user, partitions), 0, number), line)]
-    return records
 
 
 def run_job(args):
@@ -492,8 +592,9 @@ def run_job(args):
 
     from pyspark import AccumulatorParam, SparkConf, SparkContext
 
-    class Trailers(AccumulatorParam):
-        """The partitions' trailer lines by partition: a re-run task replaces its partition's."""
+    class ByKey(AccumulatorParam):
+        """Values by key (a partition's report, a split's count of lines): a task run again
+        replaces its own."""
 
         def zero(self, value):
             return {}
@@ -511,79 +612,83 @@ def run_job(args):
     sc.setLogLevel("WARN")
     try:
         partitions = max(1, sc.defaultParallelism)
-        records = numbered_lines(sc, args.receipts).filter(lambda numbered: not is_blank(numbered[1])).map(receipts_records(partitions))
+        # Lines split at `\n` only, as masthead splits them, and kept as bytes.
+        sc._jsc.hadoopConfiguration().set("textinputformat.record.delimiter", "\n")
+        line_counts = sc.accumulator({}, ByKey())
+        records = sc.textFile(hadoop_path(args.receipts), use_unicode=False).mapPartitionsWithIndex(
+            receipts_records(partitions, line_counts))
         if args.grants:
-            records = numbered_lines(sc, args.grants).flatMap(grants_records(partitions)).union(records)
-        encoded = records.repartitionAndSortWithinPartitions(partitions, partitionFunc=lambda key: key[0]).map(
-            lambda pair: f"{'g' if pair[0][1] == 0 else 'r'}{pair[0][2]}\t{pair[1]}")
-        # The executors' Python, as Spark chooses it for its workers.
-        python = os.environ.get("PYSPARK_PYTHON") or sys.executable
-        command = [python, os.path.abspath(__file__), "--part", "--masthead", masthead, "--catalog", os.path.abspath(args.catalog)]
-        for instant in args.at:
-            command += ["--at", instant]
-        if args.grants:
-            command += ["--grants-name", args.grants]
+            records = sc.textFile(hadoop_path(args.grants), use_unicode=False).mapPartitionsWithIndex(
+                grants_records(partitions, line_counts)).union(records)
         environment = {name: os.environ[name] for name in ("PATH", "TMPDIR", "LANG", "LC_ALL") if name in os.environ}
-        trailers = sc.accumulator({}, Trailers())
+        part = Part(masthead, os.path.abspath(args.catalog), args.at, bool(args.grants), environment)
+        reports = sc.accumulator({}, ByKey())
 
-        def results(index, lines):
-            kept = []
-            for line in lines:
-                if line.startswith("#"):
-                    if line.startswith("#failed\t"):
-                        raise RuntimeError(f"partition {index}: {line[len('#failed'):].strip()}")
-                    kept.append(line)
-                else:
-                    yield line
-            trailers.add({index: kept})
+        def audited(index, records):
+            return audit_partition(part, index, records, lambda entries: reports.add({index: entries}))
 
-        piped = encoded.pipe(shlex.join(command), env=environment, checkCode=True)
         try:
-            piped.mapPartitionsWithIndex(results).saveAsTextFile(os.path.abspath(args.output))
+            records.partitionBy(partitions, partitionFunc=lambda partition: partition).mapPartitionsWithIndex(audited).saveAsTextFile(
+                os.path.abspath(args.output))
         except Exception as error:
             shutil.rmtree(args.output, ignore_errors=True)
             failed = re.search(r"RuntimeError: (partition \d+: .*)", str(error))
-            sys.stderr.write(f"masthead_audit_job.py: the audit failed: {failed.group(1) if failed else error}\n")
+            text = failed.group(1) if failed else str(error)
+            if failed and args.grants:
+                grants = LineNumbers(_split_counts(line_counts.value, GRANTS))
+                text = GRANTS_LINE.sub(lambda m: f"{args.grants}:{grants.number(int(m.group(1)))}", text)
+            sys.stderr.write(f"masthead_audit_job.py: the audit failed: {text}\n")
             return 1
-        collected = trailers.value
+        collected = reports.value
+        counts = line_counts.value
     finally:
         sc.stop()
     if sorted(collected) != list(range(partitions)):
-        raise RuntimeError(f"trailers of {len(collected)} of {partitions} partitions")
-    return finish(args, [collected[index] for index in range(partitions)])
+        raise RuntimeError(f"reports of {len(collected)} of {partitions} partitions")
+    numbers = {kind: LineNumbers(_split_counts(counts, kind)) for kind in (GRANTS, RECEIPTS)}
+    return finish(args, [collected[index] for index in range(partitions)], numbers)
 
 
-def finish(args, trailers):
-    """Adds up the partitions' JSON summaries and their messages, writes OUTPUT/summary.json,
-    OUTPUT/summary.txt (the total laid out as masthead's table) and OUTPUT/messages.txt, prints
-    the messages and the table to standard error and returns the exit status."""
+def _split_counts(counts, kind):
+    """The counts of lines of one file's splits, by split, from `{(file, split): count}`."""
+    return {split: count for (of, split), count in counts.items() if of == kind}
+
+
+def finish(args, reports, numbers):
+    """Adds up the partitions' JSON summaries and their messages (their places numbered with
+    `numbers[GRANTS]` and `numbers[RECEIPTS]`), writes OUTPUT/summary.json, OUTPUT/summary.txt
+    (the total laid out as masthead's table) and OUTPUT/messages.txt, prints the messages and the
+    table to standard error and returns the exit status."""
     rejected, grant_problems, others = [], [], []
     unknown = None
     total = None
     status = 0
-    for lines in trailers:
+    for entries in reports:
         part = None
-        for line in lines:
-            head, _, rest = line.partition("\t")
-            if head.startswith("#reject "):
-                rejected.append((int(head.split()[1]), rest.replace("{receipts}", args.receipts, 1)))
-            elif head.startswith("#grant "):
-                grant_problems.append((int(head.split()[1]), rest.replace("{grants}", args.grants, 1)))
-            elif head.startswith("#unknown-users "):
-                grants, users, first = (int(n) for n in head.split()[1:])
+        for entry in entries:
+            kind = entry[0]
+            if kind == "reject":
+                line = numbers[RECEIPTS].number(entry[1])
+                rejected.append((line, f"{args.receipts}:{line}: {entry[2]}"))
+            elif kind == "grant":
+                line = numbers[GRANTS].number(entry[1])
+                grant_problems.append((line, f"{args.grants}:{line}: {entry[2]}"))
+            elif kind == "unknown-users":
+                _, grants, users, at, user = entry
+                first = numbers[GRANTS].number(at)
                 if unknown is None:
-                    unknown = [grants, users, first, rest]
+                    unknown = [grants, users, first, user]
                 else:
                     unknown[0] += grants
                     unknown[1] += users
                     if first < unknown[2]:
-                        unknown[2:] = [first, rest]
-            elif head == "#summary":
-                part = read_summary(rest)
-            elif head.startswith("#status "):
-                status = max(status, int(head.split()[1]))
+                        unknown[2:] = [first, user]
+            elif kind == "summary":
+                part = read_summary(entry[1])
+            elif kind == "status":
+                status = max(status, entry[1])
             else:
-                others.append(rest)
+                others.append(entry[1])
         if part is None:
             raise SummaryError("a partition without a summary")
         total = part if total is None else add_summaries(total, part)
@@ -607,9 +712,6 @@ def finish(args, trailers):
 
 def main(argv):
     try:
-        if argv[:1] == ["--part"]:
-            run_part(part_arguments(argv[1:]))
-            return 0
         return run_job(arguments(argv))
     except Usage as usage:
         sys.stderr.write(f"{usage}\n")

@@ -3,11 +3,15 @@
     python3 -m unittest discover -s Tests/MastheadSpark
 """
 
+import argparse
+import contextlib
+import io
 import json
 import os
+import shutil
 import sys
+import tempfile
 import unittest
-from array import array
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "MastheadSpark"))
 
@@ -75,54 +79,76 @@ def summary():
 class HashTests(unittest.TestCase):
     def test_fnv1a64_matchesPublishedVectors_andSwiftShardHash(self):
         # The FNV reference vectors; "" and "a" are also pinned for Swift in ShardTests.
-        self.assertEqual(job.fnv1a64(""), 0xCBF29CE484222325)
-        self.assertEqual(job.fnv1a64("a"), 0xAF63DC4C8601EC8C)
-        self.assertEqual(job.fnv1a64("foobar"), 0x85944171F73967E8)
+        self.assertEqual(job.fnv1a64(b""), 0xCBF29CE484222325)
+        self.assertEqual(job.fnv1a64(b"a"), 0xAF63DC4C8601EC8C)
+        self.assertEqual(job.fnv1a64(b"foobar"), 0x85944171F73967E8)
 
     def test_fnv1a64_hashesUTF8Bytes_notCodePoints(self):
-        self.assertEqual(job.fnv1a64("é"), job.fnv1a64("\u00e9"))
-        self.assertNotEqual(job.fnv1a64("é"), job.fnv1a64("e\u0301"))
+        self.assertEqual(job.fnv1a64("é".encode()), job.fnv1a64(b"\xc3\xa9"))
+        self.assertNotEqual(job.fnv1a64("é".encode()), job.fnv1a64("e\u0301".encode()))
 
     def test_partitionOf_isTheHashModuloTheCount(self):
-        for user in ("user-0", "user-17", "ü", "1234"):
+        for user in (b"user-0", b"user-17", "ü".encode(), b"1234"):
             self.assertEqual(job.partition_of(user, 7), job.fnv1a64(user) % 7)
 
 
 class UserIdTests(unittest.TestCase):
     def test_receiptsUserId_leadingIdAndParsedIdAgree(self):
-        self.assertEqual(job.receipts_user_id('{"user_id":"user-1","receipt":{}}'), "user-1")
-        self.assertEqual(job.receipts_user_id('{"receipt": {}, "user_id": "user-1"}'), "user-1")
-        self.assertEqual(job.receipts_user_id('{"user_id":"a\\u00e9","receipt":{}}'), "a\u00e9")
+        self.assertEqual(job.receipts_user_id(b'{"user_id":"user-1","receipt":{}}'), b"user-1")
+        self.assertEqual(job.receipts_user_id(b'{"receipt": {}, "user_id": "user-1"}'), b"user-1")
+        self.assertEqual(job.receipts_user_id(b'{"user_id":"a\\u00e9","receipt":{}}'), "a\u00e9".encode())
+
+    def test_receiptsUserId_leadingScan_takesUTF8BytesAsTheyAre(self):
+        line = '{"user_id":"caf\u00e9 \u212b\U0001f600","receipt":{}}'.encode()
+        self.assertEqual(job.receipts_user_id(line), "caf\u00e9 \u212b\U0001f600".encode())
+        self.assertEqual(job.receipts_user_id(line), job.receipts_user_id(json.dumps(json.loads(line)).encode()))
+
+    def test_receiptsUserId_fallsBackToParsing_whereTheScanIsUnsure(self):
+        # Escapes, spaces, another first key, a number: the line is parsed whole, as masthead reads it.
+        for line, user in (
+            (b'{"user_id":"a\\"b","receipt":{}}', b'a"b'),
+            (b'{"user_id":"a\\\\b","receipt":{}}', b"a\\b"),
+            (b'{"user_id":"\\u0075ser-1","receipt":{}}', b"user-1"),
+            (b'{ "user_id":"user-1","receipt":{}}', b"user-1"),
+            (b'{"user_id" : "user-1","receipt":{}}', b"user-1"),
+            (b'{"user_id":12,"receipt":{}}', b"12"),
+        ):
+            self.assertEqual(job.receipts_user_id(line), user, line)
+        # An empty id, a control character inside the id, an escaped lone surrogate: no user (partition 0).
+        for line in (b'{"user_id":"","receipt":{}}', b'{"user_id":"a\tb","receipt":{}}', b'{"user_id":"\\ud800","receipt":{}}'):
+            self.assertIsNone(job.receipts_user_id(line), line)
 
     def test_receiptsUserId_skipsOneByteOrderMark_asMastheadDoesOnEveryLine(self):
         # masthead accepts such a line as its user's, so it must go to that user's partition.
-        self.assertEqual(job.receipts_user_id('\ufeff{"user_id":"user-1","receipt":{}}'), "user-1")
-        self.assertEqual(job.receipts_user_id('\ufeff{"receipt": {}, "user_id": "user-2"}'), "user-2")
+        self.assertEqual(job.receipts_user_id(b'\xef\xbb\xbf{"user_id":"user-1","receipt":{}}'), b"user-1")
+        self.assertEqual(job.receipts_user_id(b'\xef\xbb\xbf{"receipt": {}, "user_id": "user-2"}'), b"user-2")
         # A second mark is not skipped by masthead: the line is rejected (partition 0).
-        self.assertIsNone(job.receipts_user_id('\ufeff\ufeff{"user_id":"user-1","receipt":{}}'))
+        self.assertIsNone(job.receipts_user_id(b'\xef\xbb\xbf\xef\xbb\xbf{"user_id":"user-1","receipt":{}}'))
 
     def test_receiptsUserId_numberIsItsText(self):
-        self.assertEqual(job.receipts_user_id('{"user_id": 4.20, "receipt": {}}'), "4.20")
-        self.assertEqual(job.receipts_user_id('{"user_id": -7, "receipt": {}}'), "-7")
+        self.assertEqual(job.receipts_user_id(b'{"user_id": 4.20, "receipt": {}}'), b"4.20")
+        self.assertEqual(job.receipts_user_id(b'{"user_id": -7, "receipt": {}}'), b"-7")
 
     def test_receiptsUserId_noneWithoutOne(self):
-        for line in ('{"user_id": "", "receipt": {}}', '{"receipt": {}}', '{"user_id": "x", ', "[1]", '{"user_id": true}'):
+        for line in (b'{"user_id": "", "receipt": {}}', b'{"receipt": {}}', b'{"user_id": "x", ', b"[1]", b'{"user_id": true}', b"\xff{}"):
             self.assertIsNone(job.receipts_user_id(line), line)
 
     def test_isBlank_spacesAndTabsBeforeCR(self):
-        self.assertTrue(job.is_blank(" \t\r"))
-        self.assertFalse(job.is_blank("\r\r"))
+        self.assertTrue(job.is_blank(b" \t\r"))
+        self.assertTrue(job.is_blank(b""))
+        self.assertFalse(job.is_blank(b"\r\r"))
+        self.assertFalse(job.is_blank(b" x"))
 
-    def test_grantsUserId_headerOnlyAtLineOne(self):
-        self.assertEqual(job.grants_user_id("user_id,publication,issue_id", 1), ("header", None))
-        self.assertEqual(job.grants_user_id("user_id,publication,issue_id", 2), ("grant", "user_id"))
+    def test_grantsUserId_headerOnlyAtTheFirstLine(self):
+        self.assertEqual(job.grants_user_id(b"user_id,publication,issue_id", first_line=True), ("header", None))
+        self.assertEqual(job.grants_user_id(b"user_id,publication,issue_id", first_line=False), ("grant", b"user_id"))
 
     def test_grantsUserId_csvAndJSONLines(self):
-        self.assertEqual(job.grants_user_id(" u-1 , the-monthly , 2020-09 ,\r", 3), ("grant", "u-1"))
-        self.assertEqual(job.grants_user_id('{"user_id": 12, "publication": "p", "issue_id": "i"}', 3), ("grant", "12"))
-        self.assertEqual(job.grants_user_id(" \t", 3), ("blank", None))
-        for line in ('"u",p,i', "u,p", "u,,i", "a,b,c,d,e", '{"publication": "p"}'):
-            self.assertEqual(job.grants_user_id(line, 3), ("invalid", None), line)
+        self.assertEqual(job.grants_user_id(b" u-1 , the-monthly , 2020-09 ,\r", False), ("grant", b"u-1"))
+        self.assertEqual(job.grants_user_id(b'{"user_id": 12, "publication": "p", "issue_id": "i"}', False), ("grant", b"12"))
+        self.assertEqual(job.grants_user_id(b" \t", False), ("blank", None))
+        for line in (b'"u",p,i', b"u,p", b"u,,i", b"a,b,c,d,e", b'{"publication": "p"}', b"\xff,p,i"):
+            self.assertEqual(job.grants_user_id(line, False), ("invalid", None), line)
 
 
 class IdentifierTests(unittest.TestCase):
@@ -135,13 +161,13 @@ class IdentifierTests(unittest.TestCase):
     def test_userIds_ofTwoSpellings_areReadAsTheirBytes_andHashedApart(self):
         for first, second in self.PAIRS:
             for user in (first, second):
-                raw = '{"user_id":"%s","receipt":{}}' % user
-                escaped = json.dumps({"receipt": {}, "user_id": user})
-                self.assertEqual(job.receipts_user_id(raw).encode("utf-8"), user.encode("utf-8"))
-                self.assertEqual(job.receipts_user_id(escaped).encode("utf-8"), user.encode("utf-8"))
-                self.assertEqual(job.grants_user_id(f"{user},the-monthly,2020-03", 2)[1].encode("utf-8"), user.encode("utf-8"))
-            self.assertNotEqual(job.fnv1a64(first), job.fnv1a64(second))
-            self.assertTrue(any(job.partition_of(first, n) != job.partition_of(second, n) for n in range(2, 9)), (first, second))
+                raw = ('{"user_id":"%s","receipt":{}}' % user).encode()
+                escaped = json.dumps({"receipt": {}, "user_id": user}).encode()
+                self.assertEqual(job.receipts_user_id(raw), user.encode("utf-8"))
+                self.assertEqual(job.receipts_user_id(escaped), user.encode("utf-8"))
+                self.assertEqual(job.grants_user_id(f"{user},the-monthly,2020-03".encode(), False)[1], user.encode("utf-8"))
+            self.assertNotEqual(job.fnv1a64(first.encode()), job.fnv1a64(second.encode()))
+            self.assertTrue(any(job.partition_of(first.encode(), n) != job.partition_of(second.encode(), n) for n in range(2, 9)), (first, second))
 
     def test_summaries_keepProductsOfTwoSpellingsApart(self):
         one = summary()
@@ -223,17 +249,142 @@ class SummaryTests(unittest.TestCase):
                 job.read_summary(text)
 
 
-class TrailerTests(unittest.TestCase):
-    def test_trailer_givesRejectedAndGrantLinesTheirInputNumbers(self):
-        receipts = array("q", [4, 9, 12])
-        grants = array("q", [0, 3, 40])
-        self.assertEqual(job._trailer("-:2: missing field $.user_id (line 1)", "/t/g", receipts, grants),
-                         "#reject 9\t{receipts}:9: missing field $.user_id (line 1)\n")
-        self.assertEqual(job._trailer("/t/g:3: unknown publication x", "/t/g", receipts, grants),
-                         "#grant 40\t{grants}:40: unknown publication x\n")
-        self.assertEqual(
-            job._trailer("/t/g: 5 grant(s) of 2 user(s) without a receipt line, not reconciled (first: line 2, user u-1)", "/t/g", receipts, grants),
-            "#unknown-users 5 2 3\tu-1\n")
+class Counts:
+    """An accumulator's stand-in: what was added, by key."""
+
+    def __init__(self):
+        self.value = {}
+
+    def add(self, value):
+        self.value.update(value)
+
+
+#: A stand-in for masthead audit: each receipts line `bad…` rejected, every other one written back
+#: as `out <line>`; each grants line holding `unknown` reported, and one line about the grants of
+#: users without a receipt line (first: line 2); the receipts it read go to `<summary>.receipts`.
+FAKE_MASTHEAD = """\
+import sys
+args = sys.argv[1:]
+summary = args[args.index("--summary-json") + 1]
+grants = args[args.index("--grants") + 1] if "--grants" in args else None
+data = sys.stdin.buffer.read()
+open(summary + ".receipts", "wb").write(data)
+lines = data.split(b"\\n")[:-1]
+for number, line in enumerate(lines, 1):
+    if line.startswith(b"bad"):
+        sys.stderr.write(f"-:{number}: bad line\\n")
+    else:
+        sys.stdout.buffer.write(b"out " + line + b"\\n")
+if grants:
+    held = open(grants, "rb").read().split(b"\\n")[:-1]
+    if b"fail" in held[-1]:
+        sys.stderr.write(f"{grants}:{len(held)}: cannot read\\n")
+        sys.exit(65)
+    for number, line in enumerate(held, 1):
+        if b"unknown" in line:
+            sys.stderr.write(f"{grants}:{number}: unknown publication\\n")
+    sys.stderr.write(f"{grants}: 2 grant(s) of 1 user(s) without a receipt line, not reconciled (first: line 2, user u-9)\\n")
+sys.stderr.write("audit summary\\n  lines read   3\\n")
+open(summary, "w").write('{"linesRead":3}')
+sys.exit(1 if any(line.startswith(b"bad") for line in lines) else 0)
+"""
+
+
+class PlaceTests(unittest.TestCase):
+    def test_places_orderAsFileThenLineNumber(self):
+        places = [job.place(job.RECEIPTS, 0, 0), job.place(job.GRANTS, 3, 7), job.place(job.RECEIPTS, 1, 0),
+                  job.place(job.RECEIPTS, 0, 9), job.place(job.GRANTS, 0, 2)]
+        self.assertEqual(sorted(places), [places[4], places[1], places[0], places[3], places[2]])
+        with self.assertRaises(ValueError):
+            job.place(job.RECEIPTS, 0, 1 << job.LINE_BITS)
+
+    def test_lineNumbers_countEveryEarlierSplitsLines(self):
+        numbers = job.LineNumbers({0: 3, 1: 2, 2: 4})
+        self.assertEqual(numbers.number(job.place(job.RECEIPTS, 0, 0)), 1)
+        self.assertEqual(numbers.number(job.place(job.RECEIPTS, 1, 1)), 5)
+        self.assertEqual(numbers.number(job.place(job.GRANTS, 2, 3)), 9)
+        with self.assertRaises(RuntimeError):
+            job.LineNumbers({0: 3, 2: 4})
+
+    def test_receiptsRecords_numberEveryLine_leaveBlankOnesOut_andCountTheSplitsLines(self):
+        counts = Counts()
+        lines = [b'{"user_id":"user-1","receipt":{}}', b" \t\r", b'{"receipt":{}}']
+        records = list(job.receipts_records(5, counts)(3, iter(lines)))
+        self.assertEqual(records, [
+            (job.partition_of(b"user-1", 5), (job.place(job.RECEIPTS, 3, 0), lines[0])),
+            (0, (job.place(job.RECEIPTS, 3, 2), lines[2]))])
+        self.assertEqual(counts.value, {(job.RECEIPTS, 3): 3})
+
+    def test_grantsRecords_takeAHeaderOnlyAtTheFirstSplitsFirstLine(self):
+        counts = Counts()
+        header = b"user_id,publication,issue_id"
+        self.assertEqual(list(job.grants_records(3, counts)(0, iter([header, b""]))), [])
+        self.assertEqual(list(job.grants_records(3, counts)(1, iter([header]))),
+                         [(job.partition_of(b"user_id", 3), (job.place(job.GRANTS, 1, 0), header))])
+        self.assertEqual(counts.value, {(job.GRANTS, 0): 2, (job.GRANTS, 1): 1})
+
+
+class PartitionTests(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp()
+        self.masthead = os.path.join(self.folder, "masthead")
+        with open(self.masthead, "w") as file:
+            file.write(f"#!{sys.executable}\n{FAKE_MASTHEAD}")
+        os.chmod(self.masthead, 0o755)
+
+    def tearDown(self):
+        shutil.rmtree(self.folder)
+
+    def audit(self, records, grants=True):
+        reports = []
+        part = job.Part(self.masthead, "catalog", ["2021-03-31T23:59:59Z"], grants, {"TMPDIR": self.folder})
+        results = list(job.audit_partition(part, 2, iter(records), reports.append))
+        return results, reports
+
+    def test_auditPartition_streamsLinesInPlaceOrder_whateverOrderTheyCameIn(self):
+        R, G = job.RECEIPTS, job.GRANTS
+        # Two splits' runs, the later one first, and grants among them, as a shuffle may bring them.
+        records = [(2, (job.place(R, 1, 0), b"r-1-0")), (2, (job.place(R, 1, 4), b"bad-1-4")), (2, (job.place(G, 0, 5), b"g-0-5")),
+                   (2, (job.place(R, 0, 2), b"r-0-2")), (2, (job.place(R, 0, 3), b"r-0-3")), (2, (job.place(G, 0, 1), b"unknown-0-1"))]
+        results, reports = self.audit(records)
+        self.assertEqual(results, [b"out r-0-2", b"out r-0-3", b"out r-1-0"])
+        [entries] = reports
+        self.assertEqual(entries, [
+            ("reject", job.place(R, 1, 4), "bad line"),
+            ("grant", job.place(G, 0, 1), "unknown publication"),
+            ("unknown-users", 2, 1, job.place(G, 0, 1), "u-9"),
+            ("summary", '{"linesRead":3}'),
+            ("status", 1)])
+        self.assertEqual(os.listdir(self.folder), ["masthead"], "the partition's files are removed")
+
+    def test_auditPartition_withoutRecords_stillAuditsTheEmptyPartition(self):
+        results, reports = self.audit([], grants=False)
+        self.assertEqual(results, [])
+        self.assertEqual(reports, [[("summary", '{"linesRead":3}'), ("status", 0)]])
+
+    def test_auditPartition_failed_namesThePartition_andTheGrantsLineByPlace(self):
+        records = [(2, (job.place(job.GRANTS, 1, 8), b"fail")), (2, (job.place(job.GRANTS, 0, 1), b"g")), (2, (job.place(job.RECEIPTS, 0, 0), b"r"))]
+        with self.assertRaises(RuntimeError) as raised:
+            self.audit(records)
+        self.assertEqual(str(raised.exception),
+                         f"partition 2: masthead audit exited with status 65: {{grants-line {job.place(job.GRANTS, 1, 8)}}}: cannot read")
+
+    def test_finish_numbersMessagesByTheirLines_inTheAuditsOrder(self):
+        R, G = job.RECEIPTS, job.GRANTS
+        reports = [
+            [("reject", job.place(R, 1, 0), "x"), ("grant", job.place(G, 0, 4), "unknown issue"), ("other", "note"),
+             ("summary", SUMMARY_JSON), ("status", 1)],
+            [("reject", job.place(R, 0, 5), "y"), ("unknown-users", 2, 1, job.place(G, 0, 3), "u-2"),
+             ("unknown-users", 1, 1, job.place(G, 1, 0), "u-3"), ("summary", SUMMARY_JSON), ("status", 0)],
+        ]
+        numbers = {R: job.LineNumbers({0: 10, 1: 10}), G: job.LineNumbers({0: 6, 1: 1})}
+        args = argparse.Namespace(receipts="users.jsonl", grants="grants.csv", output=self.folder)
+        with contextlib.redirect_stderr(io.StringIO()):
+            status = job.finish(args, reports, numbers)
+        self.assertEqual(status, 1)
+        with open(os.path.join(self.folder, "messages.txt"), encoding="utf-8") as file:
+            self.assertEqual(file.read(), "users.jsonl:6: y\nusers.jsonl:11: x\ngrants.csv:5: unknown issue\n"
+                             "grants.csv: 3 grant(s) of 2 user(s) without a receipt line, not reconciled (first: line 4, user u-2)\nnote\n")
 
 
 if __name__ == "__main__":
