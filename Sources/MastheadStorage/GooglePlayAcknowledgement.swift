@@ -5,9 +5,8 @@ public enum GooglePlayAcknowledgement: Hashable, Sendable {
     case acknowledged
     /// It failed (`reason`, kept as ``RejectedNotification/keptReason(_:)`` cuts it): tried again after ``retryDelayMilliseconds(afterAttempts:)``.
     case failed(reason: String)
-    /// It will never succeed: Google refused it for good (HTTP 400, 404 or 410), or Google's
-    /// three days to acknowledge have passed (``giveUpAfterMilliseconds``) and Google has refunded
-    /// the purchase. Not tried again; kept with ``givenUpPrefix`` and `reason` as its error.
+    /// It will never succeed: Google refused it for good (HTTP 400, 404 or 410). Not tried again;
+    /// kept with ``givenUpPrefix`` and `reason` as its error.
     case givenUp(reason: String)
 
     /// How long after its `attempts`-th failed attempt an acknowledgement is tried again, in
@@ -16,10 +15,6 @@ public enum GooglePlayAcknowledgement: Hashable, Sendable {
     public static func retryDelayMilliseconds(afterAttempts attempts: Int) -> Int64 {
         min(60_000 << Int64(min(max(attempts - 1, 0), 6)), 3_600_000)
     }
-
-    /// How long after a purchase was first read its acknowledgement is given up without asking
-    /// Google: Google's three days, and an hour for the clocks.
-    public static let giveUpAfterMilliseconds: Int64 = 3 * 86_400_000 + 3_600_000
 
     /// How long a claimed acknowledgement is not claimed again
     /// (``StoreWriter/claimGooglePlayAcknowledgement(now:leaseUntil:)``), unless its outcome is

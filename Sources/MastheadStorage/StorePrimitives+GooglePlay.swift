@@ -5,12 +5,15 @@ public import Masthead
 /// acknowledgement, and the Pub/Sub messages already received. Tokens, order ids and message ids
 /// are their exact bytes.
 ///
-/// Every write (a read stored, a link, a void, a Pub/Sub message id, an acknowledgement's
-/// outcome) takes the purchases table's lock first, before any other statement
+/// Every write (a read stored, a link, a void, a Pub/Sub message id, an acknowledgement's claim
+/// or outcome) takes the purchases table's lock first, before any other statement of its own
 /// (``StorePrimitives/lockForNumbering(_:)``: PostgreSQL's table lock, nothing on SQLite whose
 /// writer excludes the others), so that a chain is read and rewritten by one connection at a
 /// time (two tokens of a chain stored at once by two instances still end with one chain id and
-/// one user) and no two instances wait on each other's rows and locks the other way round.
+/// one user) and no two Google Play writes wait on each other's rows and locks the other way
+/// round. The service's group commit may run other writes before it in the same transaction:
+/// should two instances' transactions then deadlock, PostgreSQL rolls one back and its writes
+/// run again one by one.
 ///
 /// A token whose read names an `obfuscatedExternalAccountId` (kept as `account_id`) is that
 /// user's or nobody's: it is linked to that user when stored, and never given another (R18).
@@ -117,12 +120,13 @@ extension StorePrimitives {
 
     public func claimGooglePlayAcknowledgement(now: Instant, leaseUntil: Instant) throws(StorageError) -> StoredGooglePlayPurchase? {
         try inWrite { () throws(StorageError) -> StoredGooglePlayPurchase? in
-            // A purchase another connection has locked (claiming it) is skipped, not waited for.
-            let skipLocked = Self.dialect.lockingRead.isEmpty ? "" : " FOR UPDATE SKIP LOCKED"
+            // The purchases' lock first, as every Google Play write: of two instances claiming at
+            // once, the second waits and then finds the first's purchase claimed.
+            try lockForNumbering(GooglePlaySQL.purchasesTable)
             guard
-                var due = try firstRow(GooglePlaySQL.firstDue + skipLocked, [.integer(now.milliseconds)], { row throws(Row.Failure) in try row.googlePlayPurchase() })
+                var due = try firstRow(GooglePlaySQL.firstDue, [.integer(now.milliseconds)], { row throws(Row.Failure) in try row.googlePlayPurchase() })
             else { return nil }
-            // Taken only while still due: of two connections claiming it at once, the second finds it claimed.
+            // Taken only while still due.
             guard try run(GooglePlaySQL.claim, [.text(due.purchaseToken), .integer(leaseUntil.milliseconds), .integer(now.milliseconds)]) == 1 else { return nil }
             due.nextAcknowledgement = leaseUntil
             return due

@@ -217,8 +217,9 @@ struct GooglePlayServiceTests {
         #expect(Self.readable(harness, "ivy", at: "2020-03-10T12:00:00Z") == ["2020-02", "2020-03"])
     }
 
-    /// A voided purchase notification the Voided Purchases API does not list (replayed, or not
-    /// Google's) revokes nothing: answered 200 `"applied": false`, its message recorded.
+    /// A voided purchase notification the Voided Purchases API does not list revokes nothing:
+    /// within an hour of its event 503 (Google may list it a little later; Pub/Sub delivers it
+    /// again), after that (replayed, or not Google's) 200 `"applied": false`, its message recorded.
     @Test(arguments: StoreBackend.tested)
     func voidedPurchaseNotification_notListedByGoogle_isNotApplied(backend: StoreBackend) throws {
         let (fake, harness) = try Play.start(backend: backend)
@@ -230,11 +231,18 @@ struct GooglePlayServiceTests {
         fake.state.withLock { state in
             state.voided = [.init(purchaseToken: "token-a", orderId: Play.firstOrder + "..0", purchaseTimeMillis: 1_582_200_000_000, voidedTimeMillis: now - 60_000)]
         }
-        let voided = Play.voidedNotification(token: "token-a", orderId: Play.firstOrder, eventTime: now - 60_000)
+        // Notified a minute ago: Google may not list it yet, so Pub/Sub is to deliver it again.
+        let recent = Play.voidedNotification(token: "token-a", orderId: Play.firstOrder, eventTime: now - 60_000)
+        let retried = try Play.notify(harness, fake, recent, messageId: "void-0")
+        #expect(retried.status == 503, "\(retried.body)")
+        #expect(retried.json?["error"]?["code"]?.string == "google_play_unavailable", "\(retried.body)")
+        #expect(fake.seen(.voidedPurchases).count == 1)
+        // Notified two hours ago and still not listed: recorded, not applied.
+        let voided = Play.voidedNotification(token: "token-a", orderId: Play.firstOrder, eventTime: now - 7_200_000)
         let answer = try Play.notify(harness, fake, voided, messageId: "void-1")
         #expect(answer.status == 200, "\(answer.body)")
         #expect(answer.json?["applied"]?.bool == false, "\(answer.body)")
-        #expect(fake.seen(.voidedPurchases).count == 1)
+        #expect(fake.seen(.voidedPurchases).count == 2)
         #expect(Self.readable(harness, "ivy", at: "2030-01-01T00:00:00Z") == ["2020-02", "2020-03"])
         #expect(try Play.notify(harness, fake, voided, messageId: "void-1").body.contains(#""duplicate":true"#))
     }

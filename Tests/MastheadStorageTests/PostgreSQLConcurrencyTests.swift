@@ -66,6 +66,37 @@ struct PostgreSQLConcurrencyTests {
         #expect(try secondNew.withLock { $0! }.get() == false)
     }
 
+    /// An acknowledgement claimed while another instance holds the Google Play purchases' lock
+    /// waits for that lock before it reads or locks any purchase, as every Google Play write, so
+    /// that a claim and a read being stored never wait on each other's locks the other way round.
+    @Test func googlePlayAcknowledgementClaim_waitsForThePurchasesLock() throws {
+        let url = try TestPostgreSQL.freshDatabase()
+        let one = try PostgreSQLStore(url: url)
+        nonisolated(unsafe) let other = try PostgreSQLStore(url: url)
+        let observer = try PostgreSQLConnection(url)
+        let now = Instant(milliseconds: 10)
+        let claimed = Mutex<Result<StoredGooglePlayPurchase?, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let waited = try one.connection.inTransaction { () throws -> Bool in
+            try one.lockForNumbering("google_play_purchases")
+            Thread {
+                let result = Result {
+                    try other.connection.inTransaction { () throws -> StoredGooglePlayPurchase? in
+                        try other.claimGooglePlayAcknowledgement(now: now, leaseUntil: now.adding(milliseconds: 1000))
+                    }
+                }
+                claimed.withLock { $0 = result }
+                done.signal()
+            }.start()
+            // Until the claim waits for a lock, or has finished without waiting.
+            while try observer.scalar(Self.waiting) == .integer(0), claimed.withLock({ $0 == nil }) { usleep(1000) }
+            return claimed.withLock { $0 == nil }
+        }
+        done.wait()
+        #expect(waited)
+        #expect(try claimed.withLock { $0! }.get() == nil)
+    }
+
     /// Two unsigned copies of one new transaction stored at once: the stored copy is their merge
     /// (R2.3: the cancellation of one, the later expiry of the other), not the second alone.
     @Test func save_ofOneNewTransactionFromTwoConnections_storesTheirMerge() throws {

@@ -5,7 +5,7 @@ import Synchronization
 /// A thread running a pass now and then every interval, until stopped (after the pass under way).
 final class PeriodicThread: Sendable {
     private let name: String
-    private let state = Mutex<(running: Bool, stopping: Bool)>((false, false))
+    private let state = Mutex<(running: Bool, stopping: Bool, woken: Bool)>((false, false, false))
     private let wakeUp = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
 
@@ -21,6 +21,7 @@ final class PeriodicThread: Sendable {
         guard started else { return }
         let thread = Thread { [self] in
             while !state.withLock({ $0.stopping }) {
+                state.withLock { $0.woken = false }
                 pass()
                 _ = wakeUp.wait(timeout: .now() + .seconds(intervalSeconds))
             }
@@ -31,10 +32,14 @@ final class PeriodicThread: Sendable {
     }
 
     /// Runs the next pass now rather than at the end of the interval (after the pass under way);
-    /// nothing until started.
+    /// nothing until started. Wakes made before that pass begins all ask for that one pass.
     func wake() {
-        guard state.withLock({ $0.running && !$0.stopping }) else { return }
-        wakeUp.signal()
+        let signal = state.withLock { state -> Bool in
+            guard state.running, !state.stopping, !state.woken else { return false }
+            state.woken = true
+            return true
+        }
+        if signal { wakeUp.signal() }
     }
 
     /// Whether ``stop()`` was called: a long pass asks between its steps.

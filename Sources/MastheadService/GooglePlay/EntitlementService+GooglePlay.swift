@@ -129,31 +129,26 @@ extension EntitlementService {
         }
     }
 
-    /// Acknowledges a claimed purchase at Google, or gives it up unasked once Google's three days
-    /// are over (``GooglePlayAcknowledgement/giveUpAfterMilliseconds`` after it was first read),
-    /// and records the outcome: done; given up when Google refuses it for good (HTTP 400, 404,
-    /// 410); else failed and due again later.
-    func acknowledgeGooglePlayPurchase(_ google: GooglePlayConnection, _ purchase: StoredGooglePlayPurchase, now: Instant) -> GooglePlayAcknowledgement {
-        let outcome: GooglePlayAcknowledgement
-        if now.milliseconds - purchase.observed.milliseconds > GooglePlayAcknowledgement.giveUpAfterMilliseconds {
-            outcome = .givenUp(reason: "Google's three days to acknowledge it have passed (first read \(purchase.observed))")
-        } else {
-            do throws(GooglePlayError) {
-                let (packageName, productId, token) = (google.packageName, purchase.playProductId, purchase.purchaseToken)
-                switch purchase.kind {
-                case .subscription: try google.client.acknowledgeSubscription(packageName: packageName, productId: productId, token: token)
-                case .product: try google.client.acknowledgeProduct(packageName: packageName, productId: productId, token: token)
-                }
-                outcome = .acknowledged
-            } catch .purchaseNotFound(let endpoint, let status) {
-                outcome = .givenUp(reason: GooglePlayError.purchaseNotFound(endpoint: endpoint, status: status).description)
-            } catch .refused(let endpoint, 400, let detail) {
-                outcome = .givenUp(reason: GooglePlayError.refused(endpoint: endpoint, status: 400, detail: detail).description)
-            } catch {
-                outcome = .failed(reason: error.description)
+    /// Acknowledges a claimed purchase at Google and answers the outcome: done; given up when
+    /// Google refuses it for good (HTTP 400, 404, 410); else failed and due again later. Google is
+    /// always asked, however long ago the purchase was first read: its three days run from when
+    /// the purchase completed (a pending one can complete days after its first read), which only
+    /// Google knows, so only Google's refusal gives an acknowledgement up.
+    func acknowledgeGooglePlayPurchase(_ google: GooglePlayConnection, _ purchase: StoredGooglePlayPurchase) -> GooglePlayAcknowledgement {
+        do throws(GooglePlayError) {
+            let (packageName, productId, token) = (google.packageName, purchase.playProductId, purchase.purchaseToken)
+            switch purchase.kind {
+            case .subscription: try google.client.acknowledgeSubscription(packageName: packageName, productId: productId, token: token)
+            case .product: try google.client.acknowledgeProduct(packageName: packageName, productId: productId, token: token)
             }
+            return .acknowledged
+        } catch .purchaseNotFound(let endpoint, let status) {
+            return .givenUp(reason: GooglePlayError.purchaseNotFound(endpoint: endpoint, status: status).description)
+        } catch .refused(let endpoint, 400, let detail) {
+            return .givenUp(reason: GooglePlayError.refused(endpoint: endpoint, status: 400, detail: detail).description)
+        } catch {
+            return .failed(reason: error.description)
         }
-        return outcome
     }
 
     /// What one pass of acknowledgements did.
@@ -161,7 +156,7 @@ extension EntitlementService {
         public var acknowledged = 0
         /// Failed, tried again later.
         public var failed = 0
-        /// Given up: Google refused them for good, or its three days had passed.
+        /// Given up: Google refused them for good (HTTP 400, 404, 410).
         public var givenUp = 0
 
         /// Creates a report.
@@ -190,7 +185,7 @@ extension EntitlementService {
             let now = clock()
             let lease = now.adding(milliseconds: GooglePlayAcknowledgement.leaseMilliseconds)
             guard let purchase = try answerWrite({ store in try store.claimGooglePlayAcknowledgement(now: now, leaseUntil: lease) }) else { break }
-            let outcome = acknowledgeGooglePlayPurchase(google, purchase, now: now)
+            let outcome = acknowledgeGooglePlayPurchase(google, purchase)
             let recorded = clock()
             try answerWrite { store in try store.recordGooglePlayAcknowledgement(token: purchase.purchaseToken, outcome: outcome, now: recorded) }
             switch outcome {

@@ -19,6 +19,10 @@ extension ServiceRouter {
             .deferred { router, request, ids, reply in router.postGooglePlayPurchase(request, userId: ids[.user], reply: reply) }),
     ]
 
+    /// How long after a voided purchase notification's `eventTime` a void Google does not list
+    /// yet is answered 503 (Pub/Sub delivers the message again) rather than recorded as not applied.
+    static let voidListingDelayMilliseconds: Int64 = 3_600_000
+
     /// Most bytes of a package name or a Play product id posted by the app.
     static let maxGooglePlayIdBytes = 1024
 
@@ -83,6 +87,11 @@ extension ServiceRouter {
                 let voided = try service.confirmedGooglePlayVoid(
                     google, token: voidedToken, orderId: orderId, eventTime: notification.eventTime, partialRefund: prorated)
             else {
+                // Google may list a void a little after it notifies it: a recent one is asked for
+                // again when Pub/Sub delivers the message again.
+                if GooglePlayConnection.systemNow().milliseconds - notification.eventTime.milliseconds < Self.voidListingDelayMilliseconds {
+                    throw .unavailable("Google Play's Voided Purchases API does not list this void yet")
+                }
                 google.log.note("voided purchase notification \(messageId) of order \(orderId) not applied: the Voided Purchases API does not list it")
                 do {
                     guard try service.recordGooglePlayMessage(messageId) else { return Self.googlePlayAnswer(stored: false, applied: false, extra: ("duplicate", true)) }
