@@ -160,17 +160,10 @@ private func scaleScript(publicationId: String, issueIds: [String]) -> String {
 
 /// Runs wrk until the file `finished` appears, then interrupts it (it prints its figures for the time it ran).
 private func interruptedWrk(_ arguments: [String], when finished: String) -> WrkResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    do { try process.run() } catch { fail("cannot run wrk: \(error)") }
+    let (process, output) = runWrk(arguments)
     while access(finished, F_OK) != 0 && process.isRunning { usleep(20_000) }
     process.interrupt()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return WrkResult(text: String(decoding: data, as: UTF8.self))
+    return finishWrk(process, output)
 }
 
 /// A process's resident memory now and at its peak, in bytes (`VmRSS`, `VmHWM`).

@@ -169,15 +169,24 @@ func wrk(_ arguments: [String]) -> WrkResult { startWrk(arguments)() }
 
 /// Starts wrk; the function returned waits for it and answers its figures.
 func startWrk(_ arguments: [String]) -> () -> WrkResult {
+    let (process, output) = runWrk(arguments)
+    return { finishWrk(process, output) }
+}
+
+/// Starts wrk with its standard output on a pipe.
+func runWrk(_ arguments: [String]) -> (Process, Pipe) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
     process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
     do { try process.run() } catch { fail("cannot run wrk: \(error)") }
-    return {
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return WrkResult(text: String(decoding: data, as: UTF8.self))
-    }
+    return (process, output)
+}
+
+/// Waits for a wrk started by ``runWrk(_:)`` and answers its figures.
+func finishWrk(_ process: Process, _ output: Pipe) -> WrkResult {
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return WrkResult(text: String(decoding: data, as: UTF8.self))
 }
