@@ -100,6 +100,7 @@ struct GoogleSigningKeysTests {
         let rotated = try GooglePlayTestKeys.jwks([("rotated-2", GooglePlayTestKeys.otherKey())])
         let fetches = Counter()
         let background = Background()
+        defer { background.discardAll() }
         let clock = MonotonicClock()
         let verifier = PubSubPushVerifier(
             audience: PubSubPushVerifierTests.audience, serviceAccount: PubSubPushVerifierTests.pushAccount,
@@ -135,6 +136,7 @@ struct GoogleSigningKeysTests {
     @Test func verifier_reportsAFailedFetch_asKeysUnavailable_andWaitsAMinuteToAskAgain() throws {
         let fetches = Counter()
         let background = Background()
+        defer { background.discardAll() }
         let clock = MonotonicClock()
         let unavailable = GooglePlayError.signingKeysUnavailable(url: "https://www.googleapis.com/oauth2/v3/certs", reason: "HTTP 503")
         let verifier = PubSubPushVerifier(
@@ -166,6 +168,7 @@ struct GoogleSigningKeysTests {
         let url = google.url + "/oauth2/v3/certs"
         let clock = MonotonicClock()
         let background = Background()
+        defer { background.discardAll() }
         let verifier = PubSubPushVerifier(
             audience: PubSubPushVerifierTests.audience, serviceAccount: PubSubPushVerifierTests.pushAccount,
             keys: try GoogleSigningKeys(jwks: GooglePlayTestKeys.oidcJWKS()),
@@ -237,6 +240,9 @@ final class Background: Sendable {
 
     var run: @Sendable (@escaping @Sendable () -> Void) -> Void { { job in self.work.withLock { $0.append(job) } } }
     var pending: Int { work.withLock { $0.count } }
+
+    /// Drops the jobs not run: each holds the verifier that queued it, which holds this queue.
+    func discardAll() { work.withLock { $0 = [] } }
 
     func runAll() {
         let jobs = work.withLock { jobs in
