@@ -60,6 +60,20 @@ public struct GooglePlayOrder: Sendable, Hashable {
         hasher.combine(observed)
     }
 
+    /// The order with one more refund of it taken in (R18): of an order's refunds the earliest
+    /// instant counts, and the order is refunded in part (R5.3) only while every refund of it was
+    /// partial; a full refund, reported before or after a partial one, makes it refunded in full
+    /// (R5.1) from the earliest. So the refunds of an order combine in any order of arrival.
+    /// - Parameters:
+    ///   - at: when Google voided the order (its `voidedTimeMillis`) or a read said it was cancelled.
+    ///   - prorated: whether that refund was partial.
+    public func refunding(at: Instant, prorated: Bool) -> GooglePlayOrder {
+        var order = self
+        order.refunded = refunded.map { min($0, at) } ?? at
+        order.refundIsProrated = prorated && (refunded == nil || refundIsProrated)
+        return order
+    }
+
     /// The prefix of every transaction id (and original transaction id) made from a Google Play
     /// order; no App Store id begins with it (R18).
     public static let transactionIdPrefix = "googlePlay:"

@@ -201,9 +201,10 @@ extension StorePrimitives {
         }
     }
 
-    /// Adds the orders not stored yet (with the void recorded for them, if any) and, for the
-    /// newest read, updates the expiry of those stored with another; of the refunds an order is
-    /// given (its reads', its voids'), the earliest counts. Answers whether anything changed.
+    /// Adds the orders not stored yet (with the voids recorded for them, if any) and, for the
+    /// newest read, updates the expiry of those stored with another; the refunds an order is
+    /// given (its reads', its voids') combine as ``GooglePlayOrder/refunding(at:prorated:)``
+    /// says. Answers whether anything changed.
     private func storeGooglePlayOrders(_ orders: [GooglePlayOrder], token: String, updatingExpiries: Bool) throws(StorageError) -> Bool {
         let storedOrder = try prepare(GooglePlaySQL.order)
         let pendingVoid = try prepare(GooglePlaySQL.void)
@@ -214,17 +215,13 @@ extension StorePrimitives {
         for order in orders {
             let key: [Value] = [.text(token), .text(order.orderId)]
             guard let stored = try firstRow(storedOrder, key, { row throws(Row.Failure) in try row.googlePlayOrder() }) else {
-                var refund = order.refunded.map { (at: $0, prorated: order.refundIsProrated) }
-                if let void = try firstRow(pendingVoid, key, { row throws(Row.Failure) in (at: try row.instant(0), prorated: try row.bool(1)) }),
-                    refund.map({ void.at < $0.at }) ?? true
-                {
-                    refund = void
-                }
+                let voids = try rows(pendingVoid, key) { row throws(Row.Failure) in (at: try row.instant(0), prorated: try row.bool(1)) }
+                let voided = voids.reduce(order) { order, void in order.refunding(at: void.at, prorated: void.prorated) }
                 try run(
                     insert,
                     key + [
                         .text(order.productId), .integer(order.start.milliseconds), .optional(order.expiry?.milliseconds), .text(order.environment.rawValue),
-                        .optional(refund?.at.milliseconds), .bool(refund?.prorated ?? false), .integer(order.observed.milliseconds),
+                        .optional(voided.refunded?.milliseconds), .bool(voided.refundIsProrated), .integer(order.observed.milliseconds),
                     ])
                 changed = true
                 continue
@@ -233,9 +230,12 @@ extension StorePrimitives {
                 try run(updateExpiry, key + [.optional(order.expiry?.milliseconds)])
                 changed = true
             }
-            if let refunded = order.refunded, stored.refunded.map({ refunded < $0 }) ?? true {
-                try run(refund, key + [.integer(refunded.milliseconds), .bool(order.refundIsProrated)])
-                changed = true
+            if let refunded = order.refunded {
+                let voided = stored.refunding(at: refunded, prorated: order.refundIsProrated)
+                if voided.refunded != stored.refunded || voided.refundIsProrated != stored.refundIsProrated {
+                    try run(refund, key + [.integer(refunded.milliseconds), .bool(order.refundIsProrated)])
+                    changed = true
+                }
             }
         }
         return changed
@@ -421,12 +421,16 @@ enum GooglePlaySQL {
         """
     /// A stored order's ($1, $2) expiry ($3).
     static let updateExpiry = "UPDATE google_play_orders SET expiry_ms = $3 WHERE purchase_token = $1 AND order_id = $2"
-    /// An order ($1, $2) refunded at $3, prorated when $4, unless refunded already at or before $3;
-    /// with the line items it bought after its first (stored as `$2/playProductId`), which Google
-    /// voids under the order's id.
+    /// An order ($1, $2) refunded at $3, prorated when $4, with the line items it bought after its
+    /// first (stored as `$2/playProductId`), which Google voids under the order's id; combined
+    /// with a refund stored as ``GooglePlayOrder/refunding(at:prorated:)`` does (the earliest
+    /// instant; partial only while every refund was), and only the rows it changes.
     static let voidOrder = """
-        UPDATE google_play_orders SET refunded_ms = $3, refund_prorated = $4
-        WHERE purchase_token = $1 AND (order_id = $2 OR substr(order_id, 1, length($2) + 1) = $2 || '/') AND (refunded_ms IS NULL OR refunded_ms > $3)
+        UPDATE google_play_orders
+        SET refunded_ms = CASE WHEN refunded_ms IS NULL OR $3 < refunded_ms THEN $3 ELSE refunded_ms END,
+            refund_prorated = CASE WHEN refunded_ms IS NULL THEN $4 ELSE refund_prorated AND $4 END
+        WHERE purchase_token = $1 AND (order_id = $2 OR substr(order_id, 1, length($2) + 1) = $2 || '/')
+            AND (refunded_ms IS NULL OR refunded_ms > $3 OR (refund_prorated AND NOT $4))
         """
     /// The orders of the tokens linked to a user ($1), each with the token its token replaced
     /// (column 9), by token (a token's orders together), start and order id.
@@ -436,22 +440,25 @@ enum GooglePlaySQL {
         WHERE p.user_id = $1 ORDER BY o.purchase_token, o.start_ms, o.order_id
         """
 
-    /// A void of an order ($1, $2) at $3, prorated when $4, recorded at $5; the earliest is kept.
+    /// A void of an order ($1, $2) at $3, prorated when $4, recorded at $5; combined with one
+    /// recorded before as ``voidOrder`` combines refunds.
     static let insertVoid = """
         INSERT INTO google_play_voids (purchase_token, order_id, voided_ms, prorated, recorded_ms) VALUES ($1, $2, $3, $4, $5)
-        ON CONFLICT (purchase_token, order_id) DO UPDATE SET voided_ms = excluded.voided_ms, prorated = excluded.prorated
-        WHERE excluded.voided_ms < google_play_voids.voided_ms
+        ON CONFLICT (purchase_token, order_id) DO UPDATE
+        SET voided_ms = CASE WHEN excluded.voided_ms < google_play_voids.voided_ms THEN excluded.voided_ms ELSE google_play_voids.voided_ms END,
+            prorated = google_play_voids.prorated AND excluded.prorated
+        WHERE excluded.voided_ms < google_play_voids.voided_ms OR (google_play_voids.prorated AND NOT excluded.prorated)
         """
     /// Forgets the voids recorded before $1 of tokens never stored.
     static let pruneVoids = """
         DELETE FROM google_play_voids
         WHERE recorded_ms < $1 AND NOT EXISTS (SELECT 1 FROM google_play_purchases p WHERE p.purchase_token = google_play_voids.purchase_token)
         """
-    /// The void of an order ($1, $2), or of the order whose later line item it is (`orderId/playProductId`):
-    /// when, and whether prorated; the earliest.
+    /// The voids of an order ($1, $2), and of the order whose later line item it is (`orderId/playProductId`):
+    /// when, and whether prorated.
     static let void = """
         SELECT voided_ms, prorated FROM google_play_voids
-        WHERE purchase_token = $1 AND (order_id = $2 OR order_id || '/' = substr($2, 1, length(order_id) + 1)) ORDER BY voided_ms LIMIT 1
+        WHERE purchase_token = $1 AND (order_id = $2 OR order_id || '/' = substr($2, 1, length(order_id) + 1))
         """
 
     static let pruneMessages = "DELETE FROM google_play_messages WHERE received_ms < $1"

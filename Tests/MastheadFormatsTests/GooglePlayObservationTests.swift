@@ -181,7 +181,8 @@ struct GooglePlayObservationTests {
     }
 
     /// A one-time product bought is a single-issue purchase of its catalog product (R13); once
-    /// cancelled it is refunded in full (R5.1) from the read that says so; pending gives nothing.
+    /// cancelled it is refunded in full (R5.1) from the read that says so, or from an earlier
+    /// partial refund, which it makes full; pending gives nothing.
     @Test func R18_R13_oneTimeProduct_purchasedCancelledPending() throws {
         let bought = try GooglePlayProductPurchase.decode(GooglePlayDecoderTests.fixture("product-purchase.json"))
         let observation = GooglePlayObservation(
@@ -197,7 +198,15 @@ struct GooglePlayObservationTests {
             product: cancelled, purchaseToken: "o", playProductId: "issue_2020_05", catalog: Self.catalog,
             readAt: DateText.rfc3339("2020-05-03T00:00:00Z")!, previousOrders: observation.orders)
         #expect(refund.orders.map(\.refunded?.description) == ["2020-05-03T00:00:00Z"])
+        #expect(refund.orders.map(\.refundIsProrated) == [false])
         #expect(refund.orders.map(\.observed) == observation.orders.map(\.observed))
+        // Refunded in part before (a void stored): the cancelled read makes it a full refund from the earlier void.
+        let partlyRefunded = observation.orders.map { $0.refunding(at: DateText.rfc3339("2020-05-02T00:00:00Z")!, prorated: true) }
+        let fullAfterPartial = GooglePlayObservation(
+            product: cancelled, purchaseToken: "o", playProductId: "issue_2020_05", catalog: Self.catalog,
+            readAt: DateText.rfc3339("2020-05-03T00:00:00Z")!, previousOrders: partlyRefunded)
+        #expect(fullAfterPartial.orders.map(\.refunded?.description) == ["2020-05-02T00:00:00Z"])
+        #expect(fullAfterPartial.orders.map(\.refundIsProrated) == [false])
         var pending = bought
         pending.purchaseState = .oneTimePending
         #expect(

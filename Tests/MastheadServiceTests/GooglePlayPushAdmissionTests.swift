@@ -18,11 +18,17 @@ struct GooglePlayPushAdmissionTests {
         // Google's keys are had: a test notification fetched them.
         let test = #"{"version": "1.0", "packageName": "\#(Play.package)", "eventTimeMillis": "1582200001000", "testNotification": {"version": "1.0"}}"#
         #expect(try Play.notify(harness, fake, test, messageId: "t1").status == 200)
+        // Its Google thread is let go just after the answer: wait for it, so each post below takes one.
+        let google = try #require(harness.service.googlePlay)
+        let idle = Date().addingTimeInterval(10)
+        while google.threadsInUse > 0, Date() < idle { usleep(1_000) }
+        #expect(google.threadsInUse == 0)
         fake.state.withLock { state in
             for index in 0..<GooglePlayConnection.maxConcurrent { state.set("token-\(index)", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE")) }
             state.held = [.subscription]
         }
         let busy = (0..<GooglePlayConnection.maxConcurrent).map { Play.postLater(harness, user: "ivy", token: "token-\($0)") }
+        #expect(google.threadsInUse == GooglePlayConnection.maxConcurrent)
         #expect(fake.waitUntilHolding(GooglePlayConnection.maxConcurrent, .subscription))
         var forged = FakeGooglePlay.PushToken(audience: Play.audience)
         forged.forged = true

@@ -295,8 +295,79 @@ struct GooglePlayServiceTests {
         #expect(Self.readable(harness, "ivy", at: later) == [])
         let targets = fake.seen(.voidedPurchases).map(\.target)
         #expect(targets.count == 2)
-        #expect(targets.allSatisfy { $0.contains("type=1") && $0.contains("startTime=") })
+        #expect(targets.allSatisfy { $0.contains("type=1") && $0.contains("startTime=") && $0.contains("includeQuantityBasedPartialRefund=true") })
         #expect(targets.last?.contains("token=page-2") == true)
+    }
+
+    /// The revocation types of the refunds in `user`'s entitlements to The Monthly as of `at`.
+    static func refundTypes(_ harness: ServiceHarness, _ user: String, at: String) -> [String?] {
+        guard let publications = harness.call("GET", "/v1/users/\(user)/entitlements?at=\(at)").json?["publications"],
+            let refunded = Array(publications.elements).first?["refunded"]
+        else { return [] }
+        return refunded.elements.map { $0["revocationType"]?.string }
+    }
+
+    /// An order Google refunds in part (`refundType` 2) and then in full, or in full and then in
+    /// part, is refunded in full (R5.1) from the earlier void, whichever notification comes first
+    /// (R18): before the earlier void it paid for everything, from it on for nothing.
+    @Test(arguments: StoreBackend.tested, [true, false])
+    func R18_R5_1_partialAndFullVoidsOfOneOrder_refundItInFull_inEitherOrder(backend: StoreBackend, partialFirst: Bool) throws {
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", expiry: "2040-01-01T00:00:00Z", acknowledged: true)) }
+        #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let (partialAt, fullAt) = (now - 7_200_000, now - 3_600_000)
+        fake.state.withLock { state in
+            state.voided = [
+                .init(purchaseToken: "token-a", orderId: Play.firstOrder, purchaseTimeMillis: 1_582_200_000_000, voidedTimeMillis: partialAt, refundType: 2),
+                .init(purchaseToken: "token-a", orderId: Play.firstOrder, purchaseTimeMillis: 1_582_200_000_000, voidedTimeMillis: fullAt, refundType: 1),
+            ]
+        }
+        let later = "2041-01-01T00:00:00Z"
+        #expect(Self.readable(harness, "ivy", at: later) == Self.issues)
+        let partial = Play.voidedNotification(token: "token-a", orderId: Play.firstOrder, eventTime: partialAt, refundType: 2)
+        let full = Play.voidedNotification(token: "token-a", orderId: Play.firstOrder, eventTime: fullAt, refundType: 1)
+        let first = partialFirst ? (partial, "void-partial") : (full, "void-full")
+        let second = partialFirst ? (full, "void-full") : (partial, "void-partial")
+        #expect(try Play.notify(harness, fake, first.0, messageId: first.1).body == #"{"stored":true,"applied":true}"#)
+        // A partial refund alone ends the order at the void (R5.3): every issue was published before it.
+        #expect(Self.readable(harness, "ivy", at: later) == (partialFirst ? Self.issues : []))
+        #expect(Self.refundTypes(harness, "ivy", at: later) == [partialFirst ? "REFUND_PRORATED" : "REFUND_FULL"])
+        #expect(try Play.notify(harness, fake, second.0, messageId: second.1).body == #"{"stored":true,"applied":true}"#)
+        #expect(Self.readable(harness, "ivy", at: later) == [])
+        #expect(Self.refundTypes(harness, "ivy", at: later) == ["REFUND_FULL"])
+        // From the earlier void on, not before it (R10).
+        #expect(Self.readable(harness, "ivy", at: Instant(milliseconds: partialAt).description) == [])
+        #expect(Self.readable(harness, "ivy", at: Instant(milliseconds: partialAt - 1).description) == Self.issues)
+        // The poll lists both again: nothing changes.
+        #expect(try harness.service.pollGooglePlayVoidedPurchases().usersChanged == 0)
+        #expect(Self.readable(harness, "ivy", at: later) == [])
+    }
+
+    /// The poll reads partial refunds too: an order refunded only in part ends at the void
+    /// (R5.3), and a full refund listed beside it makes it refunded in full (R5.1).
+    @Test(arguments: StoreBackend.tested)
+    func R18_R5_3_voidedPurchasesPoll_readsPartialRefunds(backend: StoreBackend) throws {
+        let (fake, harness) = try Play.start(backend: backend)
+        defer { Play.stop(fake, harness) }
+        fake.state.withLock { $0.set("token-a", Play.tokenA("SUBSCRIPTION_STATE_ACTIVE", expiry: "2040-01-01T00:00:00Z", acknowledged: true)) }
+        #expect(Play.post(harness, user: "ivy", token: "token-a").status == 200)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let partial = FakeGooglePlay.VoidedPurchase(
+            purchaseToken: "token-a", orderId: Play.firstOrder, purchaseTimeMillis: 1_582_200_000_000, voidedTimeMillis: now - 7_200_000, refundType: 2)
+        fake.state.withLock { $0.voided = [partial] }
+        let later = "2041-01-01T00:00:00Z"
+        #expect(try harness.service.pollGooglePlayVoidedPurchases().usersChanged == 1)
+        #expect(Self.refundTypes(harness, "ivy", at: later) == ["REFUND_PRORATED"])
+        #expect(Self.readable(harness, "ivy", at: later) == Self.issues)
+        fake.state.withLock { state in
+            state.voided.append(
+                .init(purchaseToken: "token-a", orderId: Play.firstOrder, purchaseTimeMillis: 1_582_200_000_000, voidedTimeMillis: now - 3_600_000, refundType: 1))
+        }
+        #expect(try harness.service.pollGooglePlayVoidedPurchases().usersChanged == 1)
+        #expect(Self.refundTypes(harness, "ivy", at: later) == ["REFUND_FULL"])
+        #expect(Self.readable(harness, "ivy", at: later) == [])
     }
 
     /// A purchase whose `obfuscatedExternalAccountId` names another user is 409 and stored for

@@ -258,7 +258,7 @@ struct GooglePlayStoreTests {
         #expect(try store.history(forUser: "bo").transactions.map(\.expires) == [Self.at(200)])
     }
 
-    @Test(arguments: StoreBackend.tested) func void_fullAndProrated_theEarliestKept_andOneBeforeTheOrderAppliesWhenItIsRead(backend: StoreBackend) throws {
+    @Test(arguments: StoreBackend.tested) func void_reportedAgain_theEarliestKept_andOneBeforeTheOrderAppliesWhenItIsRead(backend: StoreBackend) throws {
         let fixture = try StoreFixture(backend)
         defer { fixture.remove() }
         let store = try fixture.open()
@@ -270,11 +270,11 @@ struct GooglePlayStoreTests {
         #expect(try Self.link(store, "tok", "ana") == .linked)
         #expect(try Self.void(store, "tok", "GPA.1..0", at: 150, prorated: true) == ["ana"])
         // Reported again (notification and poll): a later void changes nothing, an earlier one counts.
-        #expect(try Self.void(store, "tok", "GPA.1..0", at: 160, prorated: false).isEmpty)
+        #expect(try Self.void(store, "tok", "GPA.1..0", at: 160, prorated: true).isEmpty)
         #expect(try Self.void(store, "tok", "GPA.1..0", at: 140, prorated: true) == ["ana"])
         // A void of an order not read yet waits for it; the earliest reported counts.
+        #expect(try Self.void(store, "tok", "GPA.1..1", at: 260, prorated: true).isEmpty)
         #expect(try Self.void(store, "tok", "GPA.1..1", at: 250, prorated: true).isEmpty)
-        #expect(try Self.void(store, "tok", "GPA.1..1", at: 260, prorated: false).isEmpty)
         try Self.store(store, Self.observation("tok", orders: [Self.order("tok", "GPA.1..1", start: 200, expiry: 300)]), now: 270)
         // A read refunding an order (a cancelled one-time purchase) counts when earlier than the void.
         var refunded = Self.order("tok", "GPA.1", start: 0, expiry: 100)
@@ -285,6 +285,52 @@ struct GooglePlayStoreTests {
         let transactions = try store.history(forUser: "ana").transactions
         #expect(transactions.map(\.cancellation) == [Self.at(40), Self.at(140), Self.at(250)])
         #expect(transactions.map(\.revocationType) == [.refundFull, .refundProrated, .refundProrated])
+    }
+
+    /// An order refunded in part and in full, in either order of arrival, is refunded in full
+    /// (R5.1) from the earlier of the two (R18), whether the order was stored before the voids or
+    /// read after them, and whether the full refund came as a void or as a read of a cancelled
+    /// one-time purchase; a void that changes nothing reports no user.
+    @Test(arguments: StoreBackend.tested) func void_partialAndFullOfOneOrder_refundItInFull_fromTheEarlier_inEitherOrder(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        let store = try fixture.open()
+        try Self.store(
+            store,
+            Self.observation(
+                "tok",
+                orders: [
+                    Self.order("tok", "GPA.1", start: 0, expiry: 100), Self.order("tok", "GPA.1..0", start: 100, expiry: 200),
+                    Self.order("tok", "GPA.1..1", start: 200, expiry: 300),
+                ]),
+            now: 10)
+        #expect(try Self.link(store, "tok", "ana") == .linked)
+        // Stored order, partial then full: full from the partial's instant.
+        #expect(try Self.void(store, "tok", "GPA.1..0", at: 150, prorated: true) == ["ana"])
+        #expect(try Self.void(store, "tok", "GPA.1..0", at: 160, prorated: false) == ["ana"])
+        #expect(try Self.void(store, "tok", "GPA.1..0", at: 170, prorated: false).isEmpty)
+        #expect(try Self.void(store, "tok", "GPA.1..0", at: 155, prorated: true).isEmpty)
+        // Stored order, full then partial: an earlier partial moves the full refund's instant only.
+        #expect(try Self.void(store, "tok", "GPA.1..1", at: 260, prorated: false) == ["ana"])
+        #expect(try Self.void(store, "tok", "GPA.1..1", at: 250, prorated: true) == ["ana"])
+        #expect(try Self.void(store, "tok", "GPA.1..1", at: 270, prorated: true).isEmpty)
+        // Voids before the order is read, in each order of arrival.
+        #expect(try Self.void(store, "tok", "GPA.1..2", at: 350, prorated: true).isEmpty)
+        #expect(try Self.void(store, "tok", "GPA.1..2", at: 360, prorated: false).isEmpty)
+        #expect(try Self.void(store, "tok", "GPA.1..3", at: 460, prorated: false).isEmpty)
+        #expect(try Self.void(store, "tok", "GPA.1..3", at: 450, prorated: true).isEmpty)
+        try Self.store(
+            store, Self.observation("tok", orders: [Self.order("tok", "GPA.1..2", start: 300, expiry: 400), Self.order("tok", "GPA.1..3", start: 400, expiry: 500)]),
+            now: 470)
+        // A read refunding in full (a cancelled one-time purchase) after a partial void.
+        #expect(try Self.void(store, "tok", "GPA.1", at: 50, prorated: true) == ["ana"])
+        var cancelled = Self.order("tok", "GPA.1", start: 0, expiry: 100)
+        cancelled.refunded = Self.at(60)
+        try Self.store(store, Self.observation("tok", orders: [cancelled]), now: 480)
+        let transactions = try store.history(forUser: "ana").transactions
+        #expect(transactions.map(\.transactionId) == ["GPA.1", "GPA.1..0", "GPA.1..1", "GPA.1..2", "GPA.1..3"].map { "googlePlay:" + $0 })
+        #expect(transactions.map(\.cancellation) == [Self.at(50), Self.at(150), Self.at(250), Self.at(350), Self.at(450)])
+        #expect(transactions.map(\.revocationType) == Array(repeating: .refundFull, count: 5))
     }
 
     /// The void of a token never read is kept 30 days from when it was recorded (the Voided

@@ -261,7 +261,8 @@ public final class FakeGooglePlay: Sendable {
     }
 
     /// One page of voided purchases voided at or after `startTime` (milliseconds, default 30
-    /// days ago as Google's) and at or before `endTime` (default: now), `type=1` listing subscriptions too (0 or absent: one-time only).
+    /// days ago as Google's) and at or before `endTime` (default: now), `type=1` listing subscriptions too (0 or absent: one-time only),
+    /// quantity-based partial refunds (`refundType` 2) only with `includeQuantityBasedPartialRefund=true`.
     private func voidedPage(_ request: HTTPRequest) -> HTTPResponse {
         guard request.query["type"] == nil || ["0", "1"].contains(request.query["type"]!) else {
             return Self.error(400, "INVALID_ARGUMENT", "Invalid type.")
@@ -271,9 +272,11 @@ public final class FakeGooglePlay: Sendable {
         let end = request.query["endTime"].map { Int64($0) } ?? Int64.max
         guard let end else { return Self.error(400, "INVALID_ARGUMENT", "Invalid endTime.") }
         let includeSubscriptions = request.query["type"] == "1"
+        let includePartialRefunds = request.query["includeQuantityBasedPartialRefund"] == "true"
         let (voided, pageSize, subscriptionTokens) = state.withLock { ($0.voided, $0.voidedPageSize, $0.subscriptions.map(\.token)) }
         let matching = voided.filter { purchase in
-            purchase.voidedTimeMillis >= start && purchase.voidedTimeMillis <= end && (includeSubscriptions || !subscriptionTokens.contains { $0.utf8.elementsEqual(purchase.purchaseToken.utf8) })
+            purchase.voidedTimeMillis >= start && purchase.voidedTimeMillis <= end && (includePartialRefunds || purchase.refundType != 2)
+                && (includeSubscriptions || !subscriptionTokens.contains { $0.utf8.elementsEqual(purchase.purchaseToken.utf8) })
         }
         let offset: Int
         if let page = request.query["token"] {

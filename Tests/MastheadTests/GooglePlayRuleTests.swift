@@ -94,6 +94,34 @@ struct GooglePlayRuleTests {
         #expect(result.status.state == .expired)
     }
 
+    /// An order refunded in part and then in full (or in full, then in part) is refunded in full
+    /// (R5.1) from the earliest of its refunds, whatever order they arrive in: every permutation
+    /// of its refunds gives the same order; as of the earliest refund it pays for nothing, just
+    /// before it for everything (R10).
+    @Test func R18_R5_1_partialAndFullRefundsOfAnOrder_refundItInFull_fromTheEarliest_inAnyOrder() {
+        let order = Self.order("token-a", Self.firstOrder + "..0", "2020-03-20T12:00", "2020-05-20T12:00")
+        let refunds: [(at: Instant, prorated: Bool)] = [
+            (Mock.instant("2020-04-10T00:00"), true), (Mock.instant("2020-04-25T00:00"), false), (Mock.instant("2020-04-12T00:00"), true),
+        ]
+        let orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]].map { permutation in
+            permutation.reduce(order) { order, index in order.refunding(at: refunds[index].at, prorated: refunds[index].prorated) }
+        }
+        for refunded in orders {
+            #expect(refunded.refunded == Mock.instant("2020-04-10T00:00"))
+            #expect(refunded.refundIsProrated == false)
+        }
+        // Partial refunds only: the order ends at the earliest (R5.3).
+        let partial = order.refunding(at: Mock.instant("2020-04-12T00:00"), prorated: true).refunding(at: Mock.instant("2020-04-10T00:00"), prorated: true)
+        #expect(partial.refunded == Mock.instant("2020-04-10T00:00"))
+        #expect(partial.refundIsProrated)
+        let transactions = [Self.order("token-a", Self.firstOrder, "2020-02-20T12:00", "2020-03-20T12:00"), orders[0]].map {
+            $0.transaction(chainId: Self.firstOrder)
+        }
+        #expect(Mock.evaluate(transactions, at: "2020-04-09T23:59").readableIssueIds == ["2020-02", "2020-03", "2020-04"])
+        #expect(Mock.evaluate(transactions, at: "2020-04-10T00:00").readableIssueIds == ["2020-02", "2020-03"])
+        #expect(Mock.evaluate(transactions, at: "2020-06-01T12:00").readableIssueIds == ["2020-02", "2020-03"])
+    }
+
     /// An account hold is a lapse (R8): the renewal after it starts when the payment recovered,
     /// so the issue published during the hold is not readable and the next period unlocks the
     /// latest issue again.

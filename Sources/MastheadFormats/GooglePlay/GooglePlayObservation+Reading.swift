@@ -59,7 +59,8 @@ extension GooglePlayObservation {
     /// purchased product is one order from its `purchaseTimeMillis`, without expiry (the catalog
     /// product's type decides what it gives: a single issue, a pass, a free subscription); a
     /// cancelled one is that order refunded in full no later than `readAt` (R5.1; an earlier
-    /// voided time stored for it stands); a pending one gives nothing. The quantity does not
+    /// voided time stored for it stands, and a partial refund stored becomes a full one); a
+    /// pending one gives nothing. The quantity does not
     /// multiply what it gives. A product the catalog does not map is listed in
     /// ``unknownProductIds`` and bought as an unknown product, as for subscriptions.
     /// - Parameters:
@@ -75,18 +76,13 @@ extension GooglePlayObservation {
             let product = catalog.product(googlePlayProductId: playProductId, basePlanId: nil)
             if product == nil { unknown.append(playProductId) }
             let first = previousOrders.first { $0.orderId.sameBytes(as: orderId) }
-            var refunded = first?.refunded
-            var prorated = first?.refundIsProrated ?? false
-            if purchase.purchaseState == .oneTimeCanceled, refunded.map({ $0 > readAt }) ?? true {
-                refunded = readAt
-                prorated = false
-            }
-            orders.append(
-                GooglePlayOrder(
-                    purchaseToken: purchaseToken, orderId: orderId,
-                    productId: product?.productId ?? GooglePlayOrder.unknownProductId(playProductId: playProductId, basePlanId: nil),
-                    start: purchaseTime, expiry: nil, environment: purchase.isTestPurchase ? .sandbox : .production, refunded: refunded,
-                    refundIsProrated: prorated, observed: first?.observed ?? readAt))
+            var order = GooglePlayOrder(
+                purchaseToken: purchaseToken, orderId: orderId,
+                productId: product?.productId ?? GooglePlayOrder.unknownProductId(playProductId: playProductId, basePlanId: nil),
+                start: purchaseTime, expiry: nil, environment: purchase.isTestPurchase ? .sandbox : .production, refunded: first?.refunded,
+                refundIsProrated: first?.refundIsProrated ?? false, observed: first?.observed ?? readAt)
+            if purchase.purchaseState == .oneTimeCanceled { order = order.refunding(at: readAt, prorated: false) }
+            orders.append(order)
         }
         self.init(
             purchaseToken: purchaseToken, state: purchase.purchaseState, acknowledged: purchase.acknowledged,

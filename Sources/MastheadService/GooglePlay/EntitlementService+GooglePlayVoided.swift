@@ -26,11 +26,11 @@ extension EntitlementService {
     /// Most pages the confirmation of one void reads.
     static let maxVoidConfirmationPages = 10
 
-    /// Asks the Voided Purchases API (`type=1`: subscriptions too) for every page of the purchases
-    /// voided within the last 30 days and records each order's void (prorated for `refundType` 2,
-    /// R5.3; else R5.1) as the voided purchase notification does. Recording a void again changes
-    /// nothing (its first is kept), so every poll can ask for Google's whole window. Nothing when
-    /// Google Play is off.
+    /// Asks the Voided Purchases API (`type=1`: subscriptions too; quantity-based partial refunds
+    /// too) for every page of the purchases voided within the last 30 days and records each
+    /// order's void (prorated for `refundType` 2, R5.3; else R5.1) as the voided purchase
+    /// notification does. Recording a void again changes nothing (an order's refunds combine, R18),
+    /// so every poll can ask for Google's whole window. Nothing when Google Play is off.
     /// - Throws: ``GooglePlayServiceError`` when Google fails or answers what cannot be read (the
     ///   pages read before are recorded), or the store's error.
     @discardableResult
@@ -40,7 +40,7 @@ extension EntitlementService {
         let start = Instant(milliseconds: GooglePlayConnection.systemNow().milliseconds - Self.voidedWindowMilliseconds)
         var pageToken: String?
         repeat {
-            let page = try voidedPage(google, start: start, partialRefunds: false, pageToken: pageToken)
+            let page = try voidedPage(google, start: start, partialRefunds: true, pageToken: pageToken)
             report.pages += 1
             report.listed += page.voidedPurchases.count
             for voided in page.voidedPurchases {
@@ -55,8 +55,10 @@ extension EntitlementService {
     /// The void of the order `orderId` of `token` as the Voided Purchases API lists it (a token
     /// and an order id are their exact bytes), looked for among the purchases voided from a day
     /// before `eventTime` (no earlier than Google's 30 days) to now, quantity-based partial refunds
-    /// too when `partialRefund`; nil when it is not listed. A voided purchase notification is
-    /// applied only as confirmed here, at the instant Google lists.
+    /// too when `partialRefund`, of the kind the notification says (a partial refund of the order
+    /// when `partialRefund`, else a full one: an order refunded in part and then in full is listed
+    /// twice); nil when it is not listed. A voided purchase notification is applied only as
+    /// confirmed here, at the instant Google lists.
     /// - Throws: ``GooglePlayServiceError`` when Google fails or answers what cannot be read.
     func confirmedGooglePlayVoid(
         _ google: GooglePlayConnection, token: String, orderId: String, eventTime: Instant, partialRefund: Bool
@@ -70,7 +72,9 @@ extension EntitlementService {
         repeat {
             let page = try voidedPage(google, start: start, partialRefunds: partialRefund, pageToken: pageToken)
             pages += 1
-            if let voided = page.voidedPurchases.first(where: { $0.purchaseToken.sameBytes(as: token) && $0.orderId.sameBytes(as: orderId) }) { return voided }
+            if let voided = page.voidedPurchases.first(where: {
+                $0.purchaseToken.sameBytes(as: token) && $0.orderId.sameBytes(as: orderId) && $0.isPartial == partialRefund
+            }) { return voided }
             pageToken = page.nextPageToken
         } while pageToken != nil && pages < Self.maxVoidConfirmationPages
         return nil

@@ -161,6 +161,9 @@ final class GooglePlayConnection: Sendable {
         return GooglePlayServiceError(error)
     }
 
+    /// How many requests hold a Google thread now; one is let go just after its answer is given.
+    var threadsInUse: Int { running.withLock { $0 } }
+
     /// Runs `work` on a Google thread, or answers why not: ``maxConcurrent`` requests are asking already.
     func run(_ work: @escaping @Sendable () -> Void) -> GooglePlayServiceError? {
         let admitted = running.withLock { count in

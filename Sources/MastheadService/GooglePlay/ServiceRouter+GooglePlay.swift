@@ -102,7 +102,7 @@ extension ServiceRouter {
             }
             let applied: Bool
             do {
-                applied = try service.voidGooglePlayOrder(token: voidedToken, orderId: orderId, at: voided.voidedTime, prorated: prorated || voided.isPartial, messageId: messageId)
+                applied = try service.voidGooglePlayOrder(token: voidedToken, orderId: orderId, at: voided.voidedTime, prorated: voided.isPartial, messageId: messageId)
             } catch {
                 return ServiceError.notStored("voided purchase", error).response
             }
