@@ -238,8 +238,7 @@ public final class EntitlementService: Sendable {
             let written = write(entitlement)
         else { return nil }
         var check = HistoryCache.Check(
-            stable: entitlement.stable, head: Array(written.body[..<written.at.lowerBound]), tail: Array(written.body[written.at.upperBound...]),
-            readable: written.readable, reason: written.reason)
+            stable: entitlement.stable, body: written.body, at: written.at, readable: written.readable, reason: written.reason)
         check.served = written.readable && noteServed(userId: userId, publicationId: publicationId, issueId: issueId)
         cache.put(check, for: user, key, at: epoch)
         return CheckAnswer(body: written.body, readable: written.readable, reason: written.reason)

@@ -35,11 +35,14 @@ final class HistoryCache: Sendable {
         var issueId: ExactKey
     }
 
-    /// A download check's body split around its `at` value, the only part that changes within `stable`.
+    /// A download check's body without its `at` value, the only part that changes within `stable`.
     struct Check: Sendable {
         var stable: Range<Instant>
-        var head: [UInt8]
-        var tail: [UInt8]
+        /// The body's bytes before and after its `at` value, in one array (two would cost a
+        /// second allocation a body).
+        var bytes: [UInt8]
+        /// Where the `at` value goes in ``bytes``.
+        var atOffset: Int
         /// Whether it answers the issue readable.
         var readable: Bool
         /// The code of its main reason (its `"reason"`'s `kind`), which the gate answers in a header.
@@ -48,12 +51,26 @@ final class HistoryCache: Sendable {
         /// reusing it need not note it again.
         var served = false
 
+        /// A body whose `at` value lies at `at`.
+        init(stable: Range<Instant>, body: [UInt8], at: Range<Int>, readable: Bool, reason: String) {
+            self.stable = stable
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(body.count - at.count)
+            bytes.append(contentsOf: body[..<at.lowerBound])
+            bytes.append(contentsOf: body[at.upperBound...])
+            self.bytes = bytes
+            atOffset = at.lowerBound
+            self.readable = readable
+            self.reason = reason
+        }
+
         /// The body with `at` put in.
         func body(at: Instant) -> [UInt8] {
-            var body = head
-            body.reserveCapacity(head.count + 24 + tail.count)
+            var body: [UInt8] = []
+            body.reserveCapacity(bytes.count + 24)
+            body.append(contentsOf: bytes[..<atOffset])
             body.append(contentsOf: at.description.utf8)
-            body.append(contentsOf: tail)
+            body.append(contentsOf: bytes[atOffset...])
             return body
         }
     }
@@ -63,10 +80,10 @@ final class HistoryCache: Sendable {
 
     private struct User {
         /// Per publication and environment: the last answer, reused while the as-of instant stays in its stable range.
-        var answers: [AnswerKey: PublicationEntitlement] = [:]
+        var answers = SmallMap<AnswerKey, PublicationEntitlement>()
         /// Per publication, environment and issue: the download check's answer body, reused while
         /// the as-of instant stays in the stable range of the answer it was written from.
-        var checks: [CheckKey: Check] = [:]
+        var checks = SmallMap<CheckKey, Check>()
     }
 
     /// A place in the clock: a user, and whether they were used since the hand last passed.
