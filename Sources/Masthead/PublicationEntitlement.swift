@@ -14,7 +14,7 @@ public struct PublicationEntitlement: Sendable {
     /// (R5.1), and those a revocation ended by then (R5.3).
     public let refunded: [RefundedPurchase]
     /// Readable issues ordered by publish instant, then id, each with its reasons (R11–R13, R16).
-    public let readable: [ReadableIssue]
+    public private(set) var readable: [ReadableIssue]
     /// The transactions of products that grant the publication, by purchase instant, then id.
     private var transactions: [ProductPurchase]
     /// Issue grants of the publication revoked by the as-of instant (R17), for denials.
@@ -69,14 +69,24 @@ public struct PublicationEntitlement: Sendable {
     /// The same answer keeping only what deciding and explaining one issue reads (``access(toIssue:)``,
     /// ``AccessReason/explanation(of:in:)``), for the download check's cache: no transactions (so
     /// ``purchases`` is empty), and archive periods keep only their grants' intervals (streaming
-    /// periods keep every interval: their windows come from them). Its status, periods' bounds,
-    /// refunds, readable issues and stable range are the same.
+    /// periods keep every interval: their windows come from them), and issues readable for the
+    /// same reasons share one array of them. Its status, periods' bounds, refunds, readable issues
+    /// and stable range are the same.
     public func keepingIssueDecisions() -> PublicationEntitlement {
         var kept = self
         kept.transactions = []
         for index in kept.periods.indices where kept.periods[index].access == .archive {
             // A new array, not the old one's buffer emptied in place.
             kept.periods[index].intervals = kept.periods[index].intervals.filter { $0.kind == .grant }
+        }
+        // Issues readable for the same reasons share one array of them (one allocation, not one an issue).
+        var distinct: [[AccessReason]] = []
+        for index in kept.readable.indices {
+            if let same = distinct.first(where: { $0 == kept.readable[index].reasons }) {
+                kept.readable[index].reasons = same
+            } else {
+                distinct.append(kept.readable[index].reasons)
+            }
         }
         return kept
     }

@@ -12,7 +12,8 @@ import MastheadFormats
 /// the work folder is reused), starts the release `masthead serve` on it and drives it with wrk
 /// (one thread, 32 connections) through a Lua script picking a reader and an issue at random:
 /// cold (every reader once, in a random order), warm (readers at random, with replacement), then
-/// 1,000 readers at random (the hot peer). Prints the server's RSS and the memory per cached reader.
+/// 1,000 readers at random (the hot peer). Prints the server's RSS and the memory per cached reader,
+/// and what a cached reader's parts take on the heap (``CachedReaderBytes``).
 func runScaleBenchmark(_ options: BenchOptions, masthead: String) throws {
     guard access("/usr/bin/wrk", X_OK) == 0 else { fail("wrk is needed: apt-get install wrk") }
     let catalog = try CommonOptions.catalog(options.catalog)
