@@ -6,16 +6,16 @@ import MastheadJSON
 import MastheadSynthetic
 
 /// The heap bytes what the download check's cache holds for a reader takes, counted in this
-/// process with glibc's `malloc_info` (bytes the heap holds less its free chunks; to within the
-/// heap's unused top, a few hundred KiB over all the readers) while it builds and keeps the parts
-/// for the first `readers` generated readers of the options' seed: each receipt decoded as the
-/// service stores it, the entitlement to the publication evaluated at the bench's instant, one
-/// check body split around its `at` (for an issue in turn):
-/// - before: the history, the full entitlement and the body in two arrays, what the cache kept until now,
-///   each part's own bytes apart (the entitlement shares strings with the history);
+/// process with glibc's `malloc_info` (bytes the heap holds less its free chunks, its unused top
+/// included; to within the few chunks malloc keeps per thread for reuse) while it builds and
+/// keeps the parts for the first `readers` generated readers of the options' seed: each receipt
+/// decoded as the service stores it, the entitlement to the publication evaluated at the bench's
+/// instant, one check body without its `at` (for an issue in turn):
+/// - before: the history, the full entitlement and the body in two arrays, what the cache kept
+///   until now, each part's own bytes apart (the entitlement shares strings with the history);
 /// - now: the entitlement kept for issue decisions (``PublicationEntitlement/keepingIssueDecisions()``)
-///   and its body in one array, once the histories and full entitlements are released (what they shared with
-///   the kept parts stays, counted).
+///   and its body in one array, once the histories and full entitlements are released (what
+///   they shared with the kept parts stays, counted).
 ///
 /// Run while this process allocates alone (before the server and wrk start).
 struct CachedReaderBytes {
