@@ -9,16 +9,14 @@ public struct PublicationEntitlement: Sendable {
     /// The state and renewal details (R15).
     public let status: SubscriptionStatus
     /// Periods that have started by the as-of instant, ordered by start, then access style (R8, R10).
-    public let periods: [Period]
+    public private(set) var periods: [Period]
     /// Purchases that would have granted this publication but were refunded by the as-of instant
     /// (R5.1), and those a revocation ended by then (R5.3).
     public let refunded: [RefundedPurchase]
     /// Readable issues ordered by publish instant, then id, each with its reasons (R11–R13, R16).
-    public let readable: [ReadableIssue]
-    /// Single-issue purchases, by issue id: the transaction that bought it (R13).
-    let singlePurchases: [ExactKey: String]
+    public private(set) var readable: [ReadableIssue]
     /// The transactions of products that grant the publication, by purchase instant, then id.
-    private let transactions: [ProductPurchase]
+    private var transactions: [ProductPurchase]
     /// Issue grants of the publication revoked by the as-of instant (R17), for denials.
     private let revokedIssueGrants: [Grant]
     /// Span grants a revocation by the as-of instant cut short (R17), for denials.
@@ -45,7 +43,6 @@ public struct PublicationEntitlement: Sendable {
             .sorted { ($0.start, $0.access) < ($1.start, $1.access) }
         self.periods = periods
         refunded = builder.refunded
-        singlePurchases = builder.singlePurchases
         revokedIssueGrants = builder.revokedIssueGrants
         revokedSpans = builder.revokedSpans
         holdsAnything =
@@ -67,6 +64,31 @@ public struct PublicationEntitlement: Sendable {
         var copy = self
         copy.at = instant
         return copy
+    }
+
+    /// The same answer keeping only what deciding and explaining one issue reads (``access(toIssue:)``,
+    /// ``AccessReason/explanation(of:in:)``), for the download check's cache: no transactions (so
+    /// ``purchases`` is empty), and archive periods keep only their grants' intervals (streaming
+    /// periods keep every interval: their windows come from them), and issues readable for the
+    /// same reasons share one array of them. Its status, periods' bounds, refunds, readable issues
+    /// and stable range are the same.
+    public func keepingIssueDecisions() -> PublicationEntitlement {
+        var kept = self
+        kept.transactions = []
+        for index in kept.periods.indices where kept.periods[index].access == .archive {
+            // A new array, not the old one's buffer emptied in place.
+            kept.periods[index].intervals = kept.periods[index].intervals.filter { $0.kind == .grant }
+        }
+        // Issues readable for the same reasons share one array of them (one allocation, not one an issue).
+        var distinct: [[AccessReason]] = []
+        for index in kept.readable.indices {
+            if let same = distinct.first(where: { $0 == kept.readable[index].reasons }) {
+                kept.readable[index].reasons = same
+            } else {
+                distinct.append(kept.readable[index].reasons)
+            }
+        }
+        return kept
     }
 
     /// The range around `at` that no instant the rules compare `at` with falls into: purchases,

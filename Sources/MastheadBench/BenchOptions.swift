@@ -105,7 +105,8 @@ struct BenchOptions {
                     thread, 32 connections) through a Lua script picking a reader and an issue at
                     random: cold (each reader once, in a random order), warm (the N readers at random
                     for --seconds), then 1,000 readers at random (the hot peer, same run). Prints the
-                    ratio of warm to hot, the server's RSS and its growth per cached reader.
+                    ratio of warm to hot, the server's RSS and its growth per cached reader, and what
+                    a cached reader's parts take on the heap, counted in its own process first.
                     """,
                 options: [
                     usersOption, seedOption, .value("seconds", "N", "Seconds of the warm and hot wrk runs (default 10)."),

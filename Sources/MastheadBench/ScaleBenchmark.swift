@@ -5,18 +5,24 @@ import FoundationNetworking
 import Glibc
 import Masthead
 import MastheadCLI
+import MastheadFormats
 
 /// Scale: the download check over a stored population. Stores `--users` generated readers with
 /// `masthead import` into SQLite (once: a database already stored for the same users and seed in
 /// the work folder is reused), starts the release `masthead serve` on it and drives it with wrk
 /// (one thread, 32 connections) through a Lua script picking a reader and an issue at random:
 /// cold (every reader once, in a random order), warm (readers at random, with replacement), then
-/// 1,000 readers at random (the hot peer). Prints the server's RSS and the memory per cached reader.
+/// 1,000 readers at random (the hot peer). Prints the server's RSS and the memory per cached reader,
+/// and what a cached reader's parts take on the heap (``CachedReaderBytes``).
 func runScaleBenchmark(_ options: BenchOptions, masthead: String) throws {
     guard access("/usr/bin/wrk", X_OK) == 0 else { fail("wrk is needed: apt-get install wrk") }
     let catalog = try CommonOptions.catalog(options.catalog)
     guard let publication = catalog.publications.first, !publication.issues.isEmpty else { fail("the catalog has no issues") }
     let database = try storedPopulation(options, masthead: masthead)
+    let at = "2020-12-15T00:00:00Z"
+    // Counted before the server and wrk start, while this process allocates alone.
+    let readerBytes = try CachedReaderBytes.measure(
+        options, catalog: catalog, publication: publication, at: DateText.rfc3339(at)!, readers: min(options.users, 20_000))
 
     let cacheSetting = options.cachedUsers.map { #", "maxCachedUsers": \#($0)"# } ?? ""
     let server = try BenchServer.start(
@@ -26,7 +32,6 @@ func runScaleBenchmark(_ options: BenchOptions, masthead: String) throws {
     let base = "http://127.0.0.1:\(server.port)"
     let script = options.work + "/scale.lua"
     try scaleScript(publicationId: publication.id, issueIds: publication.issues.map(\.id)).write(toFile: script, atomically: true, encoding: .utf8)
-    let at = "2020-12-15T00:00:00Z"
     let finished = options.work + "/scale-cold.done"
     func arguments(_ mode: String, users: Int, seconds: Int) -> [String] {
         ["-t1", "-c32", "-d\(seconds)s", "--latency", "-s", script, base, "--", "\(users)", mode, at, "\(options.seed)", finished]
@@ -67,6 +72,7 @@ func runScaleBenchmark(_ options: BenchOptions, masthead: String) throws {
     } else {
         print("cached readers after cold: \(cachedAfterCold) (the cache was emptied during the pass: no figure per reader)")
     }
+    print(readerBytes.summary)
 }
 
 /// The SQLite database holding the options' population, stored with `masthead import` unless a
@@ -167,7 +173,7 @@ private func interruptedWrk(_ arguments: [String], when finished: String) -> Wrk
 }
 
 /// A process's resident memory now and at its peak, in bytes (`VmRSS`, `VmHWM`).
-private func residentMemory(_ pid: Int32) -> (rss: Int, peak: Int) {
+func residentMemory(_ pid: Int32) -> (rss: Int, peak: Int) {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (0, 0) }
     func kilobytes(_ field: String) -> Int {
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }

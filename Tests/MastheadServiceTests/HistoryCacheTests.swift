@@ -1,20 +1,34 @@
+import Foundation
 import Masthead
+import MastheadFormats
 @testable import MastheadService
 import Testing
 
 /// The answer cache's eviction (CLOCK, or second chance): a full cache stays full, a reader asked
 /// again and again outlives readers asked once, and an invalidation still wins over a racing load.
 struct HistoryCacheTests {
-    /// Puts a user's (empty) history as a load beginning now would (the user starts unused).
+    /// The key of the answers these tests put.
+    static let key = HistoryCache.AnswerKey(publicationId: ExactKey("the-monthly"), environment: .production)
+
+    /// An answer to put: an empty history's entitlement to the-monthly.
+    static let answer: PublicationEntitlement = {
+        let url = ServiceHarness.root.appendingPathComponent("Catalog/the-monthly/catalog.json")
+        let catalog = try! CatalogDecoder().decode([UInt8](try! Data(contentsOf: url)))
+        return EntitlementEngine(catalog: catalog).evaluate(
+            PurchaseHistory(), publication: catalog.publication("the-monthly")!, at: Instant(milliseconds: 0), environment: .production)
+    }()
+
+    /// Puts a user's answer as a load beginning now would (the user starts unused); nothing when
+    /// the user is cached.
     static func load(_ cache: HistoryCache, _ user: String) {
-        guard case .missing(let epoch) = cache.lookup(ExactKey(user)) else { return }
-        cache.put(PurchaseHistory(), for: ExactKey(user), at: epoch)
+        let (cached, epoch) = cache.answer(ExactKey(user), key)
+        guard cached == nil else { return }
+        cache.put(answer, for: ExactKey(user), key, at: epoch)
     }
 
-    /// Whether the user's history is cached (the lookup marks them used).
+    /// Whether the user's answer is cached (the lookup marks them used).
     static func isCached(_ cache: HistoryCache, _ user: String) -> Bool {
-        if case .cached = cache.lookup(ExactKey(user)) { return true }
-        return false
+        cache.answer(ExactKey(user), key).0 != nil
     }
 
     @Test func hotReader_survivesAScanOfColdReaders() {
@@ -62,12 +76,10 @@ struct HistoryCacheTests {
     @Test func invalidation_winsOverARacingLoad_inAFullCache() {
         let cache = HistoryCache(maxUsers: 2)
         for user in ["x", "y"] { Self.load(cache, user) }
-        guard case .missing(let epoch) = cache.lookup(ExactKey("z")) else {
-            Issue.record("z was cached")
-            return
-        }
+        let (cached, epoch) = cache.answer(ExactKey("z"), Self.key)
+        #expect(cached == nil, "z was cached")
         cache.invalidate(users: ["z"])
-        cache.put(PurchaseHistory(), for: ExactKey("z"), at: epoch)
+        cache.put(Self.answer, for: ExactKey("z"), Self.key, at: epoch)
         #expect(!Self.isCached(cache, "z"))
         // The refused load evicted no one.
         #expect(Self.isCached(cache, "x"))

@@ -37,7 +37,7 @@ public final class EntitlementService: Sendable {
     let signatureVerifier: JWSVerifier
     /// Why the last write failed, for `/health`; nil once a write succeeds.
     private let writeFailure = Mutex<String?>(nil)
-    /// Users' histories and the answers computed from them.
+    /// The download check's answers, per user.
     private let cache: HistoryCache
     /// Issues served, consent and refund requests answered with consumption information.
     let consumption: ConsumptionReporting
@@ -154,18 +154,10 @@ public final class EntitlementService: Sendable {
 
     // MARK: Reading
 
-    /// A user's purchase history, or nil for a user never seen.
+    /// A user's purchase history, read from the database (the cache keeps none), or nil for a user never seen.
     func history(forUser userId: String) throws -> PurchaseHistory? {
         catchUp()
-        let user = ExactKey(userId)
-        let epoch: HistoryCache.Epoch
-        switch cache.lookup(user) {
-        case .cached(let history): return history
-        case .missing(let since): epoch = since
-        }
-        guard let loaded = try readKnownUser(userId, { store in try store.history(forUser: userId) }) else { return nil }
-        cache.put(loaded, for: user, at: epoch)
-        return loaded
+        return try readKnownUser(userId) { store in try store.history(forUser: userId) }
     }
 
     /// What `read` answers about a user, read from the database in one snapshot (so it includes
@@ -188,11 +180,13 @@ public final class EntitlementService: Sendable {
     /// How many users the answer cache holds (the `masthead_cached_users` metric).
     var cachedUserCount: Int { cache.userCount }
 
-    /// One user's entitlement to one publication (the download check's question).
+    /// One user's entitlement to one publication (the download check's question), keeping only
+    /// what deciding and explaining an issue reads (``PublicationEntitlement/keepingIssueDecisions()``).
     ///
-    /// The last answer per publication and environment is kept with the user's cached history
-    /// and reused while the as-of instant stays inside its stable range (the answer is then the
-    /// same by construction); any write for the user, or a catalog change, drops it.
+    /// The last answer per publication and environment is kept in the cache (for a user the store
+    /// knows) and reused while the as-of instant stays inside its stable range (the answer is then
+    /// the same by construction); any write for the user, or a catalog change, drops it. A miss
+    /// reads the user's history from the store.
     func entitlement(forUser userId: String, publicationId: String, at: Instant, environment: Environment) throws -> PublicationEntitlement? {
         catchUp()
         let user = ExactKey(userId)
@@ -202,9 +196,10 @@ public final class EntitlementService: Sendable {
         // Read after the epoch: a catalog change bumps the epoch after replacing the catalog.
         let catalog = self.catalog
         guard let publication = catalog.publication(publicationId) else { return nil }
-        let history = try history(forUser: userId) ?? PurchaseHistory()
-        let answer = EntitlementEngine(catalog: catalog).evaluate(history, publication: publication, at: at, environment: environment)
-        cache.put(answer, for: user, key, at: epoch)
+        let history = try history(forUser: userId)
+        let answer = EntitlementEngine(catalog: catalog).evaluate(history ?? PurchaseHistory(), publication: publication, at: at, environment: environment)
+            .keepingIssueDecisions()
+        if history != nil { cache.put(answer, for: user, key, at: epoch) }
         return answer
     }
 
@@ -243,8 +238,7 @@ public final class EntitlementService: Sendable {
             let written = write(entitlement)
         else { return nil }
         var check = HistoryCache.Check(
-            stable: entitlement.stable, head: Array(written.body[..<written.at.lowerBound]), tail: Array(written.body[written.at.upperBound...]),
-            readable: written.readable, reason: written.reason)
+            stable: entitlement.stable, body: written.body, at: written.at, readable: written.readable, reason: written.reason)
         check.served = written.readable && noteServed(userId: userId, publicationId: publicationId, issueId: issueId)
         cache.put(check, for: user, key, at: epoch)
         return CheckAnswer(body: written.body, readable: written.readable, reason: written.reason)

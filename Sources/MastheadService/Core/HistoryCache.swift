@@ -2,12 +2,15 @@ import Masthead
 import MastheadStorage
 import Synchronization
 
-/// Users' purchase histories, and the answers computed from them, kept for the download check.
+/// Users' answers to the download check, kept per user: per publication and environment the last
+/// entitlement (only what deciding and explaining an issue reads,
+/// ``PublicationEntitlement/keepingIssueDecisions()``), and per issue the check's body. A user's
+/// purchase history is not kept: it is read from the store when an answer is computed.
 ///
 /// Users are told apart by their ids' exact bytes, as the store tells them apart. Every
 /// invalidation starts a new ``Epoch``: what was read from the store, or computed, before it is
-/// put only if no invalidation came since (``put(_:for:at:)`` and its kin), so a load that raced a
-/// write is never kept. At most `maxUsers` users are kept: when full, a new user takes the place
+/// put only if no invalidation came since (``put(_:for:_:at:)`` and its kin), so a load that raced
+/// a write is never kept. At most `maxUsers` users are kept: when full, a new user takes the place
 /// of one not used since the clock hand last passed it (CLOCK, or second chance: every lookup
 /// marks its user used, the hand clears the marks it passes and stops at the first user
 /// unmarked), so readers asked again and again stay while readers asked once make way, at a
@@ -32,11 +35,14 @@ final class HistoryCache: Sendable {
         var issueId: ExactKey
     }
 
-    /// A download check's body split around its `at` value, the only part that changes within `stable`.
+    /// A download check's body without its `at` value, the only part that changes within `stable`.
     struct Check: Sendable {
         var stable: Range<Instant>
-        var head: [UInt8]
-        var tail: [UInt8]
+        /// The body's bytes before and after its `at` value, in one array (two would cost a
+        /// second allocation a body).
+        var bytes: [UInt8]
+        /// Where the `at` value goes in ``bytes``.
+        var atOffset: Int
         /// Whether it answers the issue readable.
         var readable: Bool
         /// The code of its main reason (its `"reason"`'s `kind`), which the gate answers in a header.
@@ -45,32 +51,39 @@ final class HistoryCache: Sendable {
         /// reusing it need not note it again.
         var served = false
 
+        /// A body whose `at` value lies at `at`.
+        init(stable: Range<Instant>, body: [UInt8], at: Range<Int>, readable: Bool, reason: String) {
+            self.stable = stable
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(body.count - at.count)
+            bytes.append(contentsOf: body[..<at.lowerBound])
+            bytes.append(contentsOf: body[at.upperBound...])
+            self.bytes = bytes
+            atOffset = at.lowerBound
+            self.readable = readable
+            self.reason = reason
+        }
+
         /// The body with `at` put in.
         func body(at: Instant) -> [UInt8] {
-            var body = head
-            body.reserveCapacity(head.count + 24 + tail.count)
+            var body: [UInt8] = []
+            body.reserveCapacity(bytes.count + 24)
+            body.append(contentsOf: bytes[..<atOffset])
             body.append(contentsOf: at.description.utf8)
-            body.append(contentsOf: tail)
+            body.append(contentsOf: bytes[atOffset...])
             return body
         }
-    }
-
-    /// What the cache holds for a user, or when a read of their history from the store begins.
-    enum Lookup {
-        case cached(PurchaseHistory)
-        case missing(Epoch)
     }
 
     /// Check bodies kept per user (the issues a reader downloads); the set is emptied when full.
     static let maxChecksPerUser = 64
 
     private struct User {
-        var history: PurchaseHistory
         /// Per publication and environment: the last answer, reused while the as-of instant stays in its stable range.
-        var answers: [AnswerKey: PublicationEntitlement] = [:]
+        var answers = SmallMap<AnswerKey, PublicationEntitlement>()
         /// Per publication, environment and issue: the download check's answer body, reused while
         /// the as-of instant stays in the stable range of the answer it was written from.
-        var checks: [CheckKey: Check] = [:]
+        var checks = SmallMap<CheckKey, Check>()
     }
 
     /// A place in the clock: a user, and whether they were used since the hand last passed.
@@ -95,13 +108,12 @@ final class HistoryCache: Sendable {
             return slot
         }
 
-        /// Puts a user in place of what the cache held for them, in a free slot, in a new slot
-        /// while fewer than `capacity`, or in place of the first unused user the hand comes to.
-        mutating func insert(_ key: ExactKey, _ user: User, capacity: Int) {
-            if let slot = index[key] {
-                slots[slot].user = user
-                return
-            }
+        /// The user's slot: theirs when cached, else a new one for them (empty), in a free slot, in
+        /// a new slot while fewer than `capacity`, or in place of the first unused user the hand
+        /// comes to.
+        mutating func slot(for key: ExactKey, capacity: Int) -> Int {
+            if let slot = index[key] { return slot }
+            let user = User()
             let slot: Int
             if let free = freeSlots.popLast() {
                 slot = free
@@ -121,12 +133,13 @@ final class HistoryCache: Sendable {
                 hand = (hand + 1) % slots.count
             }
             index[key] = slot
+            return slot
         }
 
-        /// Drops a user, freeing their slot (its history is released at once).
+        /// Drops a user, freeing their slot (what they had is released at once).
         mutating func remove(_ key: ExactKey) {
             guard let slot = index.removeValue(forKey: key) else { return }
-            slots[slot] = Slot(key: ExactKey(""), user: User(history: PurchaseHistory()))
+            slots[slot] = Slot(key: ExactKey(""), user: User())
             freeSlots.append(slot)
         }
     }
@@ -144,14 +157,6 @@ final class HistoryCache: Sendable {
 
     // MARK: Get
 
-    /// The user's history, or the epoch a read of it from the store begins at.
-    func lookup(_ user: ExactKey) -> Lookup {
-        state.withLock { state in
-            guard let slot = state.use(user) else { return .missing(Epoch(value: state.epoch)) }
-            return .cached(state.slots[slot].user.history)
-        }
-    }
-
     /// The user's last answer for a publication and environment, if any, and the epoch now.
     func answer(_ user: ExactKey, _ key: AnswerKey) -> (PublicationEntitlement?, Epoch) {
         state.withLock { state in (state.use(user).flatMap { state.slots[$0].user.answers[key] }, Epoch(value: state.epoch)) }
@@ -164,24 +169,18 @@ final class HistoryCache: Sendable {
 
     // MARK: Put
 
-    /// Keeps a history read at `epoch`, unless the cache was invalidated since; when full, in
-    /// place of the first user the clock hand finds unused.
-    func put(_ history: PurchaseHistory, for user: ExactKey, at epoch: Epoch) {
-        state.withLock { state in
-            guard state.epoch == epoch.value else { return }
-            state.insert(user, User(history: history), capacity: maxUsers)
-        }
-    }
-
-    /// Keeps an answer computed at `epoch` for a user whose history is cached, unless the cache was invalidated since.
+    /// Keeps an answer computed at `epoch` (from a history read after it), unless the cache was
+    /// invalidated since; a user not cached takes, when full, the place of the first user the
+    /// clock hand finds unused.
     func put(_ answer: PublicationEntitlement, for user: ExactKey, _ key: AnswerKey, at epoch: Epoch) {
         state.withLock { state in
-            guard state.epoch == epoch.value, let slot = state.index[user] else { return }
+            guard state.epoch == epoch.value else { return }
+            let slot = state.slot(for: user, capacity: maxUsers)
             state.slots[slot].user.answers[key] = answer
         }
     }
 
-    /// Keeps a check body written at `epoch` for a user whose history is cached, unless the cache
+    /// Keeps a check body written at `epoch` for a user who is cached, unless the cache
     /// was invalidated since; empties the user's check bodies first when they are ``maxChecksPerUser``.
     func put(_ check: Check, for user: ExactKey, _ key: CheckKey, at epoch: Epoch) {
         state.withLock { state in
@@ -217,7 +216,7 @@ final class HistoryCache: Sendable {
         }
     }
 
-    /// Drops every answer and check body, keeping the histories: the catalog changed.
+    /// Drops every answer and check body (their users keep their places): the catalog changed.
     func invalidateAnswers() {
         state.withLock { state in
             state.epoch += 1

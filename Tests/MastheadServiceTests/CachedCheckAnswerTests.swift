@@ -1,0 +1,85 @@
+import Masthead
+import MastheadFormats
+import MastheadJSON
+@testable import MastheadService
+import MastheadSynthetic
+import Testing
+
+/// The download check's cache keeps, per reader, only what deciding and explaining an issue reads
+/// (no purchase history): its answers are byte for byte those written afresh from the reader's
+/// full stored history, over a generated population, at instants drawn at random and exactly at
+/// the bounds of the answers' stable ranges and periods (and a millisecond either side).
+struct CachedCheckAnswerTests {
+    /// Instants worth asking about for an answer: its stable range's bounds and its periods'
+    /// starts and ends, a millisecond either side too, left out when beyond any real date.
+    static func bounds(of answer: PublicationEntitlement) -> [Instant] {
+        var instants = [answer.stable.lowerBound, answer.stable.upperBound]
+        for period in answer.periods { instants += [period.start, period.end] }
+        let last = DateText.rfc3339("2100-01-01T00:00:00Z")!
+        let first = DateText.rfc3339("2000-01-01T00:00:00Z")!
+        return instants.filter { $0 > first && $0 < last }.flatMap { instant in [-1, 0, 1].map { instant.adding(milliseconds: $0) } }
+    }
+
+    @Test func cachedChecks_equalAnswersWrittenFromTheFullHistory_overAGeneratedPopulation() throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        let catalog = harness.service.catalog
+        let publication = try #require(catalog.publication("the-monthly"))
+        let engine = EntitlementEngine(catalog: catalog)
+        let population = SyntheticPopulation(catalog: catalog)
+        var random = SeededGenerator(seed: 26)
+        let span = Int64(3 * 366) * Instant.millisecondsPerDay
+        var compared = 0
+        for index in 0..<30 {
+            let user = "user-\(index)"
+            #expect(harness.call("POST", "/v1/users/\(user)/receipts", body: population.receipt(user: index, random: &random)).status == 200)
+            let history = try #require(try harness.service.history(forUser: user))
+            var instants = (0..<12).map { _ in population.start.adding(milliseconds: Int64.random(in: -30 * Instant.millisecondsPerDay..<span, using: &random)) }
+            for at in instants { instants += Self.bounds(of: engine.evaluate(history, publication: publication, at: at)) }
+            instants.shuffle(using: &random)
+            for at in instants {
+                let fresh = engine.evaluate(history, publication: publication, at: at)
+                for _ in 0..<3 {
+                    let issue = publication.issues[Int.random(in: 0..<publication.issues.count, using: &random)]
+                    let answer = harness.call("GET", "/v1/users/\(user)/issues/the-monthly/\(issue.id)?at=\(at)")
+                    var writer = JSONWriter()
+                    EntitlementJSON.writeCheck(issue, try #require(fresh.access(toIssue: issue.id)), fresh, userId: user, into: &writer)
+                    #expect(answer.body == writer.text, "\(user), \(issue.id) at \(at)")
+                    compared += 1
+                }
+            }
+        }
+        // The population reaches past the random instants: every reader met bounds too.
+        #expect(compared > 30 * 12 * 3)
+    }
+
+    @Test func keptAnswer_decidesAndExplainsEveryIssueAsTheFullAnswer_withoutThePurchases() throws {
+        let harness = try ServiceHarness()
+        defer { harness.close() }
+        let catalog = harness.service.catalog
+        let publication = try #require(catalog.publication("the-monthly"))
+        let engine = EntitlementEngine(catalog: catalog)
+        let population = SyntheticPopulation(catalog: catalog)
+        var random = SeededGenerator(seed: 7)
+        var withPurchases = 0
+        for index in 0..<40 {
+            let history = try ReceiptDecoder(catalog: catalog).decode(population.receipt(user: index, random: &random)).history
+            let at = population.start.adding(milliseconds: Int64.random(in: 0..<(2 * 366 * Instant.millisecondsPerDay), using: &random))
+            let full = engine.evaluate(history, publication: publication, at: at)
+            let kept = full.keepingIssueDecisions()
+            if !full.purchases.isEmpty { withPurchases += 1 }
+            #expect(kept.purchases.isEmpty)
+            #expect(kept.stable == full.stable)
+            #expect(kept.periods.map { [$0.start, $0.end] } == full.periods.map { [$0.start, $0.end] })
+            for period in kept.periods where period.access == .archive { #expect(period.intervals.allSatisfy { $0.kind == .grant }) }
+            for issue in publication.issues {
+                var fullBody = JSONWriter()
+                var keptBody = JSONWriter()
+                EntitlementJSON.writeCheck(issue, try #require(full.access(toIssue: issue.id)), full, userId: "u", into: &fullBody)
+                EntitlementJSON.writeCheck(issue, try #require(kept.access(toIssue: issue.id)), kept, userId: "u", into: &keptBody)
+                #expect(keptBody.text == fullBody.text, "reader \(index), \(issue.id) at \(at)")
+            }
+        }
+        #expect(withPurchases > 10)
+    }
+}
