@@ -63,7 +63,9 @@ struct CompactJWS {
 
     /// Takes `token` apart; a header found in `headers` is not decoded again, a new one is added.
     init(parsing token: [UInt8], headers: HeaderCache? = nil) throws(SignatureError) {
-        let parsed = token.withUnsafeBufferPointer { bytes in Result { () throws(SignatureError) in try CompactJWS(parsing: bytes, headers: headers) } }
+        let parsed = token.withUnsafeBufferPointer { bytes in
+            Result { () throws(SignatureError) in try CompactJWS(parsing: bytes, headers: headers) }
+        }
         self = try parsed.get()
     }
 
@@ -99,8 +101,8 @@ struct CompactJWS {
         }
     }
 
-    /// The offsets of the first two dots of `token`, and of each further dot (a token of three
-    /// parts has exactly two), found with `memchr`.
+    /// The offset of every dot in `token`, in order, found with `memchr` (a token of three parts
+    /// has exactly two).
     private static func dots(in token: UnsafeBufferPointer<UInt8>) -> [Int] {
         var dots: [Int] = []
         dots.reserveCapacity(2)
@@ -116,7 +118,8 @@ struct CompactJWS {
 
     /// The SHA-256 digest of the signed bytes, `header.payload`, continuing from the header's digest prefix.
     func signingInputDigest(of token: UnsafeBufferPointer<UInt8>) throws(SignatureError) -> [UInt8] {
-        try header.digestPrefix.digest(continuingWith: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: token[header.digestPrefix.length..<signingInputLength])))
+        let rest = UnsafeBufferPointer(rebasing: token[header.digestPrefix.length..<signingInputLength])
+        return try header.digestPrefix.digest(continuingWith: UnsafeRawBufferPointer(rest))
     }
 
     /// The bytes of one base64url part; only the signature may be empty (it is then refused for
