@@ -49,10 +49,13 @@ public enum Base64 {
 
     /// Decodes UTF-8 `text`, or answers `nil` (``problem(in:_:)`` then says why).
     static func decode(_ text: ArraySlice<UInt8>, _ alphabet: Alphabet) -> [UInt8]? {
+        text.withUnsafeBufferPointer { input in decode(input, alphabet) }
+    }
+
+    /// Decodes UTF-8 `text` read in place, or answers `nil` (``problem(in:_:)`` then says why).
+    static func decode(_ text: UnsafeBufferPointer<UInt8>, _ alphabet: Alphabet) -> [UInt8]? {
         let table = alphabet == .standard ? standardValues : urlValues
-        return text.withUnsafeBufferPointer { input in
-            table.withUnsafeBufferPointer { values in decode(input, alphabet, values) }
-        }
+        return table.withUnsafeBufferPointer { values in decode(text, alphabet, values) }
     }
 
     private static func decode(_ text: UnsafeBufferPointer<UInt8>, _ alphabet: Alphabet, _ table: UnsafeBufferPointer<UInt8>) -> [UInt8]? {

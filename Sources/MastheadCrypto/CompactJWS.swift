@@ -1,3 +1,4 @@
+import Glibc
 import MastheadJSON
 
 /// A compact JWS (`header.payload.signature`, RFC 7515 §7.1) taken apart and checked for shape
@@ -32,7 +33,7 @@ struct CompactJWS {
         let digestPrefix: SHA256Prefix
 
         /// Checks the header's JSON object, found in a token as `text`.
-        init(_ json: JSONValue, text: ArraySlice<UInt8>) throws(SignatureError) {
+        init(_ json: JSONValue, text: UnsafeBufferPointer<UInt8>) throws(SignatureError) {
             guard json.member("crit") == nil else {
                 throw .malformedToken(part: .header, reason: "has crit: it requires extensions this verifier does not implement")
             }
@@ -56,28 +57,30 @@ struct CompactJWS {
                 intermediate: try CompactJWS.certificateBytes(certificates[1], index: 1))
             parameters = JWSHeader(algorithm: algorithmName, type: type, keyId: keyId, certificateChain: certificates)
             self.text = Array(text)
-            digestPrefix = try SHA256Prefix(text)
+            digestPrefix = try SHA256Prefix(self.text[...])
         }
     }
 
     /// Takes `token` apart; a header found in `headers` is not decoded again, a new one is added.
     init(parsing token: [UInt8], headers: HeaderCache? = nil) throws(SignatureError) {
-        var dots: [Int] = []
-        dots.reserveCapacity(2)
-        var index = 0
-        while let dot = token[index...].firstIndex(of: UInt8(ascii: ".")) {
-            dots.append(dot)
-            index = dot + 1
+        let parsed = token.withUnsafeBufferPointer { bytes in
+            Result { () throws(SignatureError) in try CompactJWS(parsing: bytes, headers: headers) }
         }
+        self = try parsed.get()
+    }
+
+    /// Takes the token in `token` apart, reading it in place (nothing of it is kept but copies).
+    init(parsing token: UnsafeBufferPointer<UInt8>, headers: HeaderCache? = nil) throws(SignatureError) {
+        let dots = CompactJWS.dots(in: token)
         guard dots.count == 2 else {
             throw .malformedToken(part: .token, reason: "has \(dots.count + 1) parts; a compact JWS has 3 (header.payload.signature)")
         }
-        let headerText = token[..<dots[0]]
+        let headerText = UnsafeBufferPointer(rebasing: token[..<dots[0]])
         // A header met before was decoded and checked then: the same bytes give the same result.
         let known = headers?.header(headerText)
         let headerBytes = known == nil ? try CompactJWS.decode(headerText, .header) : []
-        payload = try CompactJWS.decode(token[(dots[0] + 1)..<dots[1]], .payload)
-        signature = try CompactJWS.decode(token[(dots[1] + 1)...], .signature)
+        payload = try CompactJWS.decode(UnsafeBufferPointer(rebasing: token[(dots[0] + 1)..<dots[1]]), .payload)
+        signature = try CompactJWS.decode(UnsafeBufferPointer(rebasing: token[(dots[1] + 1)...]), .signature)
         signingInputLength = dots[1]
 
         let headerJSON = known == nil ? try CompactJWS.object(headerBytes, .header) : nil
@@ -98,17 +101,33 @@ struct CompactJWS {
         }
     }
 
+    /// The offset of every dot in `token`, in order, found with `memchr` (a token of three parts
+    /// has exactly two).
+    private static func dots(in token: UnsafeBufferPointer<UInt8>) -> [Int] {
+        var dots: [Int] = []
+        dots.reserveCapacity(2)
+        guard let start = token.baseAddress else { return dots }
+        var index = 0
+        while index < token.count, let found = memchr(start + index, Int32(UInt8(ascii: ".")), token.count - index) {
+            let dot = UnsafeRawPointer(found) - UnsafeRawPointer(start)
+            dots.append(dot)
+            index = dot + 1
+        }
+        return dots
+    }
+
     /// The SHA-256 digest of the signed bytes, `header.payload`, continuing from the header's digest prefix.
-    func signingInputDigest(of token: [UInt8]) throws(SignatureError) -> [UInt8] {
-        try header.digestPrefix.digest(continuingWith: token[header.digestPrefix.length..<signingInputLength])
+    func signingInputDigest(of token: UnsafeBufferPointer<UInt8>) throws(SignatureError) -> [UInt8] {
+        let rest = UnsafeBufferPointer(rebasing: token[header.digestPrefix.length..<signingInputLength])
+        return try header.digestPrefix.digest(continuingWith: UnsafeRawBufferPointer(rest))
     }
 
     /// The bytes of one base64url part; only the signature may be empty (it is then refused for
     /// its length, after the header's `alg`, so that an unsigned `alg: none` token is named as such).
-    private static func decode(_ text: ArraySlice<UInt8>, _ part: JWSPart) throws(SignatureError) -> [UInt8] {
+    private static func decode(_ text: UnsafeBufferPointer<UInt8>, _ part: JWSPart) throws(SignatureError) -> [UInt8] {
         guard !text.isEmpty || part == .signature else { throw .malformedToken(part: part, reason: "is empty") }
         guard let bytes = Base64.decode(text, .url) else {
-            throw .malformedToken(part: part, reason: "is not base64url: \(Base64.problem(in: text, .url))")
+            throw .malformedToken(part: part, reason: "is not base64url: \(Base64.problem(in: ArraySlice(text), .url))")
         }
         return bytes
     }

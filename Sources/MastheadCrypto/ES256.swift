@@ -5,18 +5,28 @@ import COpenSSL
 enum ES256 {
     /// The DER `SEQUENCE { r INTEGER, s INTEGER }` of a 64-byte r‖s signature.
     static func derSignature(raw: [UInt8]) -> [UInt8] {
-        let r = derInteger(raw[0..<32]), s = derInteger(raw[32..<64])
-        // At most 2 × 35 bytes: the lengths fit in one byte.
-        return [0x30, UInt8(r.count + s.count)] + r + s
+        var der: [UInt8] = [0x30, 0]
+        der.reserveCapacity(72)
+        appendInteger(raw[0..<32], to: &der)
+        appendInteger(raw[32..<64], to: &der)
+        // At most 2 × 35 bytes: the length fits in one byte.
+        der[1] = UInt8(der.count - 2)
+        return der
     }
 
-    /// A DER INTEGER holding the unsigned big-endian `magnitude`: leading zeros dropped, a zero
-    /// byte added when the top bit is set.
-    private static func derInteger(_ magnitude: ArraySlice<UInt8>) -> [UInt8] {
-        var digits = magnitude.drop { $0 == 0 }
-        if digits.isEmpty { digits = [0] }
-        let content = digits.first! >= 0x80 ? [0] + Array(digits) : Array(digits)
-        return [0x02, UInt8(content.count)] + content
+    /// Appends a DER INTEGER holding the unsigned big-endian `magnitude`: leading zeros dropped,
+    /// a zero byte added when the top bit is set.
+    private static func appendInteger(_ magnitude: ArraySlice<UInt8>, to der: inout [UInt8]) {
+        let digits = magnitude.drop { $0 == 0 }
+        guard let first = digits.first else {
+            der.append(contentsOf: [0x02, 1, 0])
+            return
+        }
+        let padded = first >= 0x80
+        der.append(0x02)
+        der.append(UInt8(digits.count + (padded ? 1 : 0)))
+        if padded { der.append(0) }
+        der.append(contentsOf: digits)
     }
 
     /// The 64-byte r‖s of a DER signature OpenSSL produced.

@@ -17,10 +17,9 @@ final class HeaderCache: Sendable {
     init(capacity: Int) { self.capacity = max(capacity, 0) }
 
     /// The header whose text is exactly `text`, when one is held.
-    func header(_ text: ArraySlice<UInt8>) -> CompactJWS.Header? {
-        text.withUnsafeBytes { wanted in
-            headers.withLock { headers in headers.last { HeaderCache.same($0.text, wanted) } }
-        }
+    func header(_ text: UnsafeBufferPointer<UInt8>) -> CompactJWS.Header? {
+        let wanted = UnsafeRawBufferPointer(text)
+        return headers.withLock { headers in headers.last { HeaderCache.same($0.text, wanted) } }
     }
 
     /// Adds `header` unless one with the same text is held, dropping the oldest when full.

@@ -61,11 +61,20 @@ public struct JWSVerifier: Sendable {
     /// - Returns: the header, the payload and its `signedDate`, and the instant the chain was judged at.
     /// - Throws: ``SignatureError`` naming the first check that failed.
     public func verify(_ token: String, now: () -> Int64) throws(SignatureError) -> VerifiedJWS {
-        try verify(utf8: Array(token.utf8), now: now)
+        // Read in place: a token is kilobytes, most of them the header's chain.
+        var token = token
+        let verified = token.withUTF8 { bytes in Result { () throws(SignatureError) in try verify(bytes: bytes, now: now) } }
+        return try verified.get()
     }
 
     /// Verifies a compact JWS given as UTF-8 bytes; see ``verify(_:now:)``.
     public func verify(utf8 token: [UInt8], now: () -> Int64) throws(SignatureError) -> VerifiedJWS {
+        let verified = token.withUnsafeBufferPointer { bytes in Result { () throws(SignatureError) in try verify(bytes: bytes, now: now) } }
+        return try verified.get()
+    }
+
+    /// Verifies the compact JWS whose UTF-8 bytes `token` points at; see ``verify(_:now:)``.
+    private func verify(bytes token: UnsafeBufferPointer<UInt8>, now: () -> Int64) throws(SignatureError) -> VerifiedJWS {
         let jws = try CompactJWS(parsing: token, headers: headers)
         let instant = jws.signedDate ?? now()
         let key = jws.header.chain

@@ -28,14 +28,20 @@ final class SHA256Prefix: @unchecked Sendable {
     /// The SHA-256 digest of a message that begins with the prefix's bytes and goes on with `rest`
     /// (the message's bytes from ``length`` on).
     func digest(continuingWith rest: ArraySlice<UInt8>) throws(SignatureError) -> [UInt8] {
+        let output = rest.withUnsafeBytes { input in Result { () throws(SignatureError) in try digest(continuingWith: input) } }
+        return try output.get()
+    }
+
+    /// The SHA-256 digest of a message that begins with the prefix's bytes and goes on with the
+    /// bytes `rest` points at.
+    func digest(continuingWith rest: UnsafeRawBufferPointer) throws(SignatureError) -> [UInt8] {
         guard let context = EVP_MD_CTX_new() else { throw .openSSL(function: "EVP_MD_CTX_new", reason: OpenSSL.takeErrors(or: "out of memory")) }
         defer { EVP_MD_CTX_free(context) }
         var length: UInt32 = 0
         let output = [UInt8](unsafeUninitializedCapacity: 32) { buffer, initialized in
-            let finished = rest.withUnsafeBytes { input in
-                EVP_MD_CTX_copy_ex(context, state) == 1 && EVP_DigestUpdate(context, input.baseAddress, input.count) == 1
-                    && EVP_DigestFinal_ex(context, buffer.baseAddress, &length) == 1
-            }
+            let finished =
+                EVP_MD_CTX_copy_ex(context, state) == 1 && EVP_DigestUpdate(context, rest.baseAddress, rest.count) == 1
+                && EVP_DigestFinal_ex(context, buffer.baseAddress, &length) == 1
             initialized = finished && length == 32 ? 32 : 0
         }
         guard output.count == 32 else { throw .openSSL(function: "EVP_DigestFinal_ex", reason: OpenSSL.takeErrors(or: "SHA-256 failed")) }

@@ -167,6 +167,26 @@ struct TamperingTests {
         #expect(error == .malformedToken(part: .payload, reason: "signedDate is not an integer number of milliseconds"))
     }
 
+    /// The token is read in place, as text or as bytes: its parts are counted at every dot,
+    /// the first and last bytes included.
+    @Test(arguments: [("", 1), (".", 2), ("a.b", 2), ("...", 4), ("a.b.c.d.", 5), (".a.b.c", 4)])
+    func partsAreCountedAtEveryDot(token: String, parts: Int) throws {
+        let expected = SignatureError.malformedToken(part: .token, reason: "has \(parts) parts; a compact JWS has 3 (header.payload.signature)")
+        #expect(Tokens.refusal { try Tokens.verifier().verify(token, now: Tokens.noClock) } == expected)
+        #expect(Tokens.refusal { try Tokens.verifier().verify(utf8: Array(token.utf8), now: Tokens.noClock) } == expected)
+    }
+
+    @Test func tokenGivenAsBytes_verifiesAsItsText() throws {
+        let token = try Tokens.signed(chain: Tokens.chain())
+        let verifier = try Tokens.verifier()
+        let fromText = try verifier.verify(token, now: Tokens.noClock)
+        let fromBytes = try verifier.verify(utf8: Array(token.utf8), now: Tokens.noClock)
+        #expect(fromBytes.payload == fromText.payload)
+        #expect(fromBytes.signedDate == Fixtures.signedDate2020)
+        let flipped = Array(try Tokens.flippingSignatureByte(token).utf8)
+        #expect(Tokens.refusal { try verifier.verify(utf8: flipped, now: Tokens.noClock) } != nil)
+    }
+
     @Test func errors_describeThemselves_forPeople() {
         #expect(SignatureError.unsupportedAlgorithm("none").description == "unsupported JWS algorithm \"none\": only ES256 is accepted")
         #expect(
