@@ -25,13 +25,6 @@ final class SHA256Prefix: @unchecked Sendable {
 
     deinit { EVP_MD_CTX_free(state) }
 
-    /// The SHA-256 digest of a message that begins with the prefix's bytes and goes on with `rest`
-    /// (the message's bytes from ``length`` on).
-    func digest(continuingWith rest: ArraySlice<UInt8>) throws(SignatureError) -> [UInt8] {
-        let output = rest.withUnsafeBytes { input in Result { () throws(SignatureError) in try digest(continuingWith: input) } }
-        return try output.get()
-    }
-
     /// The SHA-256 digest of a message that begins with the prefix's bytes and goes on with the
     /// bytes `rest` points at.
     func digest(continuingWith rest: UnsafeRawBufferPointer) throws(SignatureError) -> [UInt8] {

@@ -61,7 +61,12 @@ struct HeaderCacheTests {
         let message = (0..<(prefix + 300)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         let state = try SHA256Prefix(message[..<prefix])
         #expect(state.length == prefix / 64 * 64)
-        #expect(try state.digest(continuingWith: message[state.length...]) == OpenSSL.sha256(message[...]))
-        #expect(try state.digest(continuingWith: message[state.length..<prefix]) == OpenSSL.sha256(message[..<prefix]))
+        #expect(try Self.digest(state, continuingWith: message[state.length...]) == OpenSSL.sha256(message[...]))
+        #expect(try Self.digest(state, continuingWith: message[state.length..<prefix]) == OpenSSL.sha256(message[..<prefix]))
+    }
+
+    /// The digest `state` gives continued with the bytes of `rest`.
+    static func digest(_ state: SHA256Prefix, continuingWith rest: ArraySlice<UInt8>) throws -> [UInt8] {
+        try rest.withUnsafeBytes { input in try state.digest(continuingWith: input) }
     }
 }
