@@ -13,10 +13,8 @@ extension PublicationEntitlement {
                 // R11: published while active…
                 let first = publication.countPublished(before: period.start)
                 let last = min(publication.countPublished(before: period.end), published)
-                if first < last {
-                    entries.reserveCapacity(entries.count + last - first + 1)
-                    for index in first..<last { entries.append((index, .publishedDuringPeriod(period: number))) }
-                }
+                // Appended as one run, so that the array grows once (geometrically) for it.
+                if first < last { entries.append(contentsOf: (first..<last).lazy.map { (index: $0, reason: .publishedDuringPeriod(period: number)) }) }
                 // …and the latest issue at the period's start (all of those sharing its instant).
                 var unlocked = publication.countPublished(atOrBefore: period.start) - 1
                 let instant = unlocked >= 0 ? publication.issues[unlocked].published : at
@@ -29,8 +27,7 @@ extension PublicationEntitlement {
                 guard period.contains(at) else { continue }
                 let window = self.window(of: period, at: at)
                 let first = window.map { max(0, published - $0) } ?? 0
-                entries.reserveCapacity(entries.count + published - first)
-                for index in first..<published { entries.append((index, .streaming(period: number, window: window))) }
+                entries.append(contentsOf: (first..<published).lazy.map { (index: $0, reason: .streaming(period: number, window: window)) })
             }
         }
         for (issueId, transactionId) in singlePurchases {
