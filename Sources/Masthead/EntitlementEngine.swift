@@ -23,23 +23,27 @@ public struct EntitlementEngine: Sendable {
         var byPublication: [(publicationId: String, purchases: [ProductPurchase])] = []
         // A user buys few distinct products: each is looked up in the catalog once.
         var products: [(productId: String, product: Product?)] = []
-        for transaction in history.transactions where transaction.environment == environment {
+        // Read in place: a transaction is copied only into the purchases that keep it.
+        let transactions = history.transactions
+        for position in transactions.indices where transactions[position].environment == environment {
+            let productId = transactions[position].productId
             let product: Product?
-            if let index = products.firstIndex(where: { $0.productId.sameBytes(as: transaction.productId) }) {
+            if let index = products.firstIndex(where: { $0.productId.sameBytes(as: productId) }) {
                 product = products[index].product
             } else {
-                product = catalog.product(transaction.productId)
-                products.append((transaction.productId, product))
+                product = catalog.product(productId)
+                products.append((productId, product))
             }
             guard let product else {
-                unknown.append(transaction.productId)
+                unknown.append(productId)
                 continue
             }
             for publicationId in product.publications {
+                let purchase = ProductPurchase(transaction: transactions[position], product: product)
                 if let index = byPublication.firstIndex(where: { $0.publicationId.sameBytes(as: publicationId) }) {
-                    byPublication[index].purchases.append(ProductPurchase(transaction: transaction, product: product))
+                    byPublication[index].purchases.append(purchase)
                 } else {
-                    byPublication.append((publicationId, [ProductPurchase(transaction: transaction, product: product)]))
+                    byPublication.append((publicationId, [purchase]))
                 }
             }
         }

@@ -46,7 +46,7 @@ extension String {
     static func equalBytes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = lhs.count
         guard count == rhs.count else { return false }
-        guard count > 0, let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+        guard count > 0, let left = lhs.baseAddress, let right = rhs.baseAddress, left != right else { return true }
         let leftRaw = UnsafeRawPointer(left)
         let rightRaw = UnsafeRawPointer(right)
         var offset = 0

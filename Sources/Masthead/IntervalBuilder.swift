@@ -29,43 +29,60 @@ struct IntervalBuilder {
     /// transaction (R5.1), or ends it there when it is an upgrade (R5.2) or a revocation that ends
     /// it (R5.3).
     mutating func add(_ transactions: [ProductPurchase]) {
+        // Most transactions give an interval, and most are auto-renewable: room for all at once.
+        intervals.reserveCapacity(intervals.count + transactions.count)
+        autoRenewable.reserveCapacity(autoRenewable.count + transactions.count)
         var nonRenewing: [(purchase: ProductPurchase, ends: Instant?)] = []
-        for purchase in transactions where purchase.transaction.purchase <= at {
-            let transaction = purchase.transaction
-            let product = purchase.product
-            let cancelled = transaction.cancellation(asOf: at)
-            let ends = cancelled.flatMap { transaction.cancellationEndsTransaction ? $0 : nil }
-            switch product.type {
-            case .autoRenewable:
-                addAutoRenewable(transaction, product: product, cancelled: cancelled, endsHere: ends != nil)
-            case .nonRenewing:
-                guard let duration = product.duration else { continue }
-                if let cancelled, ends == nil {
-                    refund(transaction, at: cancelled, start: transaction.purchase, end: duration.added(to: transaction.purchase))
-                } else {
-                    nonRenewing.append((purchase, ends))
-                }
-            case .free:
-                if let ends {
-                    refund(transaction, at: ends, start: max(ends, transaction.purchase), end: .distantFuture)
-                    if ends > transaction.purchase { intervals.append(interval(transaction, product: product, end: ends, kind: .free)) }
-                } else if let cancelled {
-                    refund(transaction, at: cancelled, start: transaction.purchase, end: .distantFuture)
-                } else {
-                    intervals.append(interval(transaction, product: product, end: .distantFuture, kind: .free))
-                }
-            case .issue:
-                guard let issueId = product.issueId else { continue }
-                // R5.3: an issue published before the revocation stays bought, as in an archive.
-                let publishedBefore = ends.map { ends in publication.index(ofIssue: issueId).map { publication.issues[$0].published < ends } ?? false }
-                if let cancelled, publishedBefore != true {
-                    refund(transaction, at: cancelled, start: transaction.purchase, end: transaction.purchase, issueId: issueId)
-                } else if singlePurchases[ExactKey(issueId)] == nil {
-                    singlePurchases[ExactKey(issueId)] = transaction.transactionId
+        // Read in place: a transaction is copied only where it is kept.
+        transactions.withUnsafeBufferPointer { purchases in
+            for index in purchases.indices where purchases[index].transaction.purchase <= at {
+                if let stacked = add(purchases[index].transaction, product: purchases[index].product) {
+                    nonRenewing.append((purchases[index], stacked.ends))
                 }
             }
         }
         stack(nonRenewing)
+    }
+
+    /// A non-renewing purchase left to ``stack(_:)``, with the instant a revocation ends it at (R5.3).
+    private struct Stacked {
+        var ends: Instant?
+    }
+
+    /// Adds one transaction purchased by the instant; a non-renewing one to stack is returned instead.
+    private mutating func add(_ transaction: Transaction, product: Product) -> Stacked? {
+        let cancelled = transaction.cancellation(asOf: at)
+        let ends = cancelled.flatMap { transaction.cancellationEndsTransaction ? $0 : nil }
+        switch product.type {
+        case .autoRenewable:
+            addAutoRenewable(transaction, product: product, cancelled: cancelled, endsHere: ends != nil)
+        case .nonRenewing:
+            guard let duration = product.duration else { return nil }
+            if let cancelled, ends == nil {
+                refund(transaction, at: cancelled, start: transaction.purchase, end: duration.added(to: transaction.purchase))
+            } else {
+                return Stacked(ends: ends)
+            }
+        case .free:
+            if let ends {
+                refund(transaction, at: ends, start: max(ends, transaction.purchase), end: .distantFuture)
+                if ends > transaction.purchase { intervals.append(interval(transaction, product: product, end: ends, kind: .free)) }
+            } else if let cancelled {
+                refund(transaction, at: cancelled, start: transaction.purchase, end: .distantFuture)
+            } else {
+                intervals.append(interval(transaction, product: product, end: .distantFuture, kind: .free))
+            }
+        case .issue:
+            guard let issueId = product.issueId else { return nil }
+            // R5.3: an issue published before the revocation stays bought, as in an archive.
+            let publishedBefore = ends.map { ends in publication.index(ofIssue: issueId).map { publication.issues[$0].published < ends } ?? false }
+            if let cancelled, publishedBefore != true {
+                refund(transaction, at: cancelled, start: transaction.purchase, end: transaction.purchase, issueId: issueId)
+            } else if singlePurchases[ExactKey(issueId)] == nil {
+                singlePurchases[ExactKey(issueId)] = transaction.transactionId
+            }
+        }
+        return nil
     }
 
     /// R4, R5: `[purchase, expires)`; a refund removes it (R5.1), an upgrade (R5.2) or a revocation

@@ -13,7 +13,8 @@ extension PublicationEntitlement {
                 // R11: published while active…
                 let first = publication.countPublished(before: period.start)
                 let last = min(publication.countPublished(before: period.end), published)
-                if first < last { for index in first..<last { entries.append((index, .publishedDuringPeriod(period: number))) } }
+                // Appended as one run, so that the array grows once (geometrically) for it.
+                if first < last { entries.append(contentsOf: (first..<last).lazy.map { (index: $0, reason: .publishedDuringPeriod(period: number)) }) }
                 // …and the latest issue at the period's start (all of those sharing its instant).
                 var unlocked = publication.countPublished(atOrBefore: period.start) - 1
                 let instant = unlocked >= 0 ? publication.issues[unlocked].published : at
@@ -26,7 +27,7 @@ extension PublicationEntitlement {
                 guard period.contains(at) else { continue }
                 let window = self.window(of: period, at: at)
                 let first = window.map { max(0, published - $0) } ?? 0
-                for index in first..<published { entries.append((index, .streaming(period: number, window: window))) }
+                entries.append(contentsOf: (first..<published).lazy.map { (index: $0, reason: .streaming(period: number, window: window)) })
             }
         }
         for (issueId, transactionId) in singlePurchases {
@@ -42,6 +43,7 @@ extension PublicationEntitlement {
         for index in publication.freeIssueIndices where index < published { entries.append((index, .free)) }
         entries.sort { ($0.index, rank($0.reason)) < ($1.index, rank($1.reason)) }
         var result: [ReadableIssue] = []
+        result.reserveCapacity(entries.count)
         var lastIndex = -1
         for entry in entries {
             // By position: two issues may have ids that differ only in their bytes.
@@ -79,8 +81,16 @@ extension PublicationEntitlement {
     static func status(
         intervals: [Interval], subscriptions: [Transaction], history: PurchaseHistory, environment: Environment, at: Instant
     ) -> SubscriptionStatus {
-        let started = intervals.filter { $0.start <= at }
-        let latest = subscriptions.max { $0.expires! != $1.expires! ? $0.expires! < $1.expires! : $0.transactionId.precedesInBytes($1.transactionId) }
+        // Read in place: only the latest subscription and the grant found are copied.
+        var latestIndex: Int?
+        for index in subscriptions.indices {
+            if let current = latestIndex {
+                let (held, next) = (subscriptions[current].expires!, subscriptions[index].expires!)
+                guard held != next ? held < next : subscriptions[current].transactionId.precedesInBytes(subscriptions[index].transactionId) else { continue }
+            }
+            latestIndex = index
+        }
+        let latest = latestIndex.map { subscriptions[$0] }
         let renewal = latest.flatMap { latest in
             history.renewal(
                 forOriginalTransaction: latest.originalTransactionId, environment: environment,
@@ -89,9 +99,9 @@ extension PublicationEntitlement {
         }
         let state: SubscriptionState
         // A span grant covering the instant makes it active too (R17).
-        if started.contains(where: { $0.kind != .grace && $0.contains(at) }) {
+        if intervals.contains(where: { $0.kind != .grace && $0.contains(at) }) {
             state = .active
-        } else if started.contains(where: { $0.kind == .grace && $0.contains(at) }) {
+        } else if intervals.contains(where: { $0.kind == .grace && $0.contains(at) }) {
             state = .gracePeriod
         } else if let latest, let expires = latest.expires, expires <= at,
             at.milliseconds - expires.milliseconds < 60 * Instant.millisecondsPerDay, renewal?.isInBillingRetry == true,
@@ -99,14 +109,21 @@ extension PublicationEntitlement {
             latest.cancellation(asOf: at) == nil || !latest.cancellationEndsTransaction
         {
             state = .billingRetry
-        } else if !started.isEmpty {
+        } else if intervals.contains(where: { $0.start <= at }) {
             state = .expired
         } else {
             state = .none
         }
-        let grant = started.filter { $0.kind == .grant && $0.contains(at) }.max {
-            $0.end != $1.end ? $0.end < $1.end : $1.transactionId.precedesInBytes($0.transactionId)
+        // The covering span grant that ends last; at equal ends, the first of the least id.
+        var grantIndex: Int?
+        for index in intervals.indices where intervals[index].kind == .grant && intervals[index].contains(at) {
+            if let current = grantIndex {
+                let (held, next) = (intervals[current].end, intervals[index].end)
+                guard held != next ? held < next : intervals[index].transactionId.precedesInBytes(intervals[current].transactionId) else { continue }
+            }
+            grantIndex = index
         }
+        let grant = grantIndex.map { intervals[$0] }
         return SubscriptionStatus(
             state: state, autoRenewOn: renewal?.autoRenewOn, autoRenewProductId: renewal?.autoRenewProductId,
             currentProductId: latest?.productId, expirationIntent: renewal?.expirationIntent, renewalTerms: renewal?.terms,

@@ -37,10 +37,10 @@ public struct PublicationEntitlement: Sendable {
         builder.add(transactions)
         if !history.grants.isEmpty { builder.add(history.grants) }
         builder.addGraceExtensions(history: history, environment: environment)
-        let periods = (Period.merge(builder.intervals.filter { $0.access == .archive })
-            + Period.merge(builder.intervals.filter { $0.access == .streaming }))
-            .filter { $0.start <= at }
-            .sorted { ($0.start, $0.access) < ($1.start, $1.access) }
+        var periods = Period.merge(builder.intervals, access: .archive)
+        periods += Period.merge(builder.intervals, access: .streaming)
+        periods.removeAll { $0.start > at }
+        periods.sort { ($0.start, $0.access) < ($1.start, $1.access) }
         self.periods = periods
         refunded = builder.refunded
         revokedIssueGrants = builder.revokedIssueGrants

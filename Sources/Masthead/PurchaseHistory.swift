@@ -63,20 +63,26 @@ public struct PurchaseHistory: Hashable, Sendable {
     private static func mergeCopies(_ transactions: inout [Transaction]) {
         var kept = 0
         if transactions.count <= linearMergeLimit {
-            // A receipt holds a few dozen transactions: comparing ids beats hashing them.
-            for index in transactions.indices {
-                var first = 0
-                while first < kept
-                    && !(transactions[first].transactionId.sameBytes(as: transactions[index].transactionId)
-                        && transactions[first].environment == transactions[index].environment)
-                {
-                    first += 1
-                }
-                if first < kept {
-                    transactions[first] = transactions[first].merged(with: transactions[index])
-                } else {
-                    transactions.swapAt(kept, index)
-                    kept += 1
+            // A receipt holds a few dozen transactions: comparing ids beats hashing them. Each
+            // kept id's fingerprint is compared first, its bytes only when the fingerprints agree.
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: transactions.count) { fingerprints in
+                for index in transactions.indices {
+                    let fingerprint = transactions[index].transactionId.bytesFingerprint
+                    var first = 0
+                    while first < kept
+                        && !(fingerprints[first] == fingerprint
+                            && transactions[first].transactionId.sameBytes(as: transactions[index].transactionId)
+                            && transactions[first].environment == transactions[index].environment)
+                    {
+                        first += 1
+                    }
+                    if first < kept {
+                        transactions[first] = transactions[first].merged(with: transactions[index])
+                    } else {
+                        transactions.swapAt(kept, index)
+                        fingerprints[kept] = fingerprint
+                        kept += 1
+                    }
                 }
             }
         } else {
@@ -104,13 +110,20 @@ public struct PurchaseHistory: Hashable, Sendable {
             var order: [(purchase: Instant, index: Int)] = []
             order.reserveCapacity(transactions.count)
             for index in transactions.indices { order.append((transactions[index].purchase, index)) }
-            order.sort { a, b in
+            func precedes(_ a: (purchase: Instant, index: Int), _ b: (purchase: Instant, index: Int)) -> Bool {
                 if a.purchase != b.purchase { return a.purchase < b.purchase }
                 let first = transactions[a.index]
                 let second = transactions[b.index]
                 if !first.transactionId.sameBytes(as: second.transactionId) { return first.transactionId.precedesInBytes(second.transactionId) }
                 return first.environment == .production && second.environment == .sandbox
             }
+            // Receipts list the latest first: a run in reverse order at the start is turned
+            // round, so that the sort finds it in order. (Copies merged, no two transactions are
+            // equal in this order, so the sort's result does not depend on the order given.)
+            var run = 1
+            while run < order.count && precedes(order[run], order[run - 1]) { run += 1 }
+            if run > 1 { order[..<run].reverse() }
+            order.sort(by: precedes)
             // Position k receives the transaction now at source[k].
             var source = order.map { $0.index }
             for start in source.indices {

@@ -92,8 +92,10 @@ extension UnsafeJSONValue {
         case .number:
             if let value = int64, value == 0 || value == 1 { return value == 1 }
         case .string:
+            // "false" first: receipts' flags are mostly false.
+            if stringEquals("false") { return false }
             if stringEquals("true") || stringEquals("1") { return true }
-            if stringEquals("false") || stringEquals("0") { return false }
+            if stringEquals("0") { return false }
         default: break
         }
         throw FormatError.invalidValue(path: location.path(key), line: line, value: rendered, expected: "a flag (true/false, \"1\"/\"0\")")

@@ -44,10 +44,10 @@ struct RenewalReading {
         dated.reserveCapacity(readings.count)
         for var reading in readings {
             if reading.source == .topLevel {
-                guard let original = reading.originalTransactionId ?? latest(transactions, where: { _ in true })?.originalTransactionId
+                guard let original = reading.originalTransactionId ?? latest(transactions, among: .all)?.originalTransactionId
                 else { continue }
                 reading.originalTransactionId = original
-                reading.productId = reading.productId ?? latest(transactions, where: { $0.originalTransactionId.sameBytes(as: original) })?.productId
+                reading.productId = reading.productId ?? latest(transactions, among: .subscription(original))?.productId
             }
             dated.append((reading, reading.changed ?? reading.latestPurchase(in: transactions)))
         }
@@ -66,22 +66,37 @@ struct RenewalReading {
     /// The purchase of the latest transaction of this reading's subscription among `transactions`.
     private func latestPurchase(in transactions: [Transaction]) -> Instant? {
         if let originalTransactionId {
-            return RenewalReading.latest(transactions) { $0.originalTransactionId.sameBytes(as: originalTransactionId) }?.purchase
+            return RenewalReading.latest(transactions, among: .subscription(originalTransactionId))?.purchase
         }
         guard let productId else { return nil }
-        return RenewalReading.latest(transactions) { $0.productId.sameBytes(as: productId) }?.purchase
+        return RenewalReading.latest(transactions, among: .product(productId))?.purchase
     }
 
-    /// The latest of the transactions that `include` accepts, by purchase, then id.
-    private static func latest(_ transactions: [Transaction], where include: (Transaction) -> Bool) -> Transaction? {
-        var latest: Transaction?
-        for transaction in transactions where include(transaction) {
-            if let current = latest, current.purchase > transaction.purchase
-                || (current.purchase == transaction.purchase && !current.transactionId.precedesInBytes(transaction.transactionId))
+    /// Which transactions ``latest(_:among:)`` chooses from: all, those of one subscription (by
+    /// original transaction id), or those of one product; ids the same bytes.
+    private enum Among {
+        case all
+        case subscription(String)
+        case product(String)
+    }
+
+    /// The latest of the transactions `among` names, by purchase, then id. Reads their fields in
+    /// place, copying only the one returned.
+    private static func latest(_ transactions: [Transaction], among: Among) -> Transaction? {
+        var latest: Int?
+        for index in transactions.indices {
+            switch among {
+            case .all: break
+            case .subscription(let id): guard transactions[index].originalTransactionId.sameBytes(as: id) else { continue }
+            case .product(let id): guard transactions[index].productId.sameBytes(as: id) else { continue }
+            }
+            if let current = latest, transactions[current].purchase > transactions[index].purchase
+                || (transactions[current].purchase == transactions[index].purchase
+                    && !transactions[current].transactionId.precedesInBytes(transactions[index].transactionId))
             { continue }
-            latest = transaction
+            latest = index
         }
-        return latest
+        return latest.map { transactions[$0] }
     }
 
     /// The renewal info this reading alone gives.

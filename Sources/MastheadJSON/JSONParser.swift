@@ -20,7 +20,7 @@ struct JSONParser: ~Copyable {
     private(set) var tape: TokenBuffer
     /// For each open container: the index of the current array element, or the tape index of
     /// the current object key (negative while no key has been read). Used only for error paths.
-    private var pathSlots: [Int] = []
+    private var pathSlots = PathSlots(capacity: 16)
 
     init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, tapeCapacity: Int) {
         self.base = base
@@ -72,7 +72,7 @@ struct JSONParser: ~Copyable {
                 throw error(position < count ? "unexpected \(describeByte(position)), expected a string key" : "unexpected end of input, expected a string key")
             }
             let key = tape.count
-            pathSlots[pathSlots.count - 1] = key
+            pathSlots.innermost = key
             try parseString()
             let token = tape[key]
             let start = Int(token.start)
@@ -103,7 +103,7 @@ struct JSONParser: ~Copyable {
         guard let index = try openContainer(.array, closedBy: UInt8(ascii: "]")) else { return }
         var element = 0
         while true {
-            pathSlots[pathSlots.count - 1] = element
+            pathSlots.innermost = element
             try parseValue()
             guard try continues(closedBy: UInt8(ascii: "]")) else { break }
             element += 1
@@ -118,7 +118,7 @@ struct JSONParser: ~Copyable {
             throw JSONError.tooDeep(limit: maxDepth, at: location(position))
         }
         depth += 1
-        pathSlots.append(kind == .object ? -1 : 0)
+        pathSlots.push(kind == .object ? -1 : 0)
         let index = tape.count
         tape.append(JSONToken(kind: kind, hasEscapes: false, start: UInt32(truncatingIfNeeded: position), end: 0))
         position += 1
@@ -150,7 +150,7 @@ struct JSONParser: ~Copyable {
 
     private mutating func closeContainer(_ index: Int) {
         depth -= 1
-        pathSlots.removeLast()
+        pathSlots.pop()
         tape[index].end = UInt32(truncatingIfNeeded: tape.count)
     }
 
@@ -240,7 +240,7 @@ struct JSONParser: ~Copyable {
             }
         }
         guard let repeated else { return }
-        pathSlots[pathSlots.count - 1] = repeated
+        pathSlots.innermost = repeated
         throw duplicateKey(repeated)
     }
 
@@ -315,40 +315,19 @@ struct JSONParser: ~Copyable {
 
     // MARK: Strings
 
+    /// Inlined into its two callers (keys and values): it runs for most tokens.
+    @inline(__always)
     private mutating func parseString() throws(JSONError) {
-        position += 1
-        let start = position
+        let start = position + 1
+        // Kept in a local between the bytes that need a look, and stored only before those.
+        var cursor = start
         var hasEscapes = false
         while true {
-            // Eight bytes at a time: a block with no quote, backslash, control byte or non-ASCII
-            // byte is skipped whole (SWAR "has byte less than n" and "has zero byte" tests);
-            // otherwise the lowest flagged byte, which the tests mark exactly, is the next to look at.
-            if position + 8 <= count {
-                let block = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let highs: UInt64 = 0x8080_8080_8080_8080
-                let quote = block ^ (ones &* 0x22)
-                let backslash = block ^ (ones &* 0x5C)
-                let control = (block &- ones &* 0x20) & ~block & highs
-                let hasQuote = (quote &- ones) & ~quote & highs
-                let hasBackslash = (backslash &- ones) & ~backslash & highs
-                let flagged = control | hasQuote | hasBackslash | (block & highs)
-                if flagged == 0 {
-                    position += 8
-                    continue
-                }
-                position += flagged.trailingZeroBitCount >> 3
-            } else {
-                // The last few bytes, one at a time: printable ASCII other than the quote and the backslash.
-                while position < count {
-                    let byte = base[position]
-                    guard byte &- 0x20 < 0x60 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") else { break }
-                    position += 1
-                }
-                guard position < count else { throw error("unterminated string", at: start - 1) }
-            }
-            let byte = base[position]
+            cursor = JSONParser.skipPlainBytes(base, from: cursor, count: count)
+            guard cursor < count else { throw error("unterminated string", at: start - 1) }
+            let byte = base[cursor]
             if byte == UInt8(ascii: "\"") { break }
+            position = cursor
             if byte == UInt8(ascii: "\\") {
                 hasEscapes = true
                 try scanEscape()
@@ -357,9 +336,40 @@ struct JSONParser: ~Copyable {
             } else {
                 try scanUTF8Sequence()
             }
+            cursor = position
         }
-        tape.append(JSONToken(kind: .string, hasEscapes: hasEscapes, start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: position)))
-        position += 1
+        tape.append(JSONToken(kind: .string, hasEscapes: hasEscapes, start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: cursor)))
+        position = cursor &+ 1
+    }
+
+    /// The offset of the first byte at or after `offset` that is a quote, a backslash, a control
+    /// byte or not ASCII; `count` when there is none.
+    ///
+    /// Eight bytes at a time: a block with none of those is skipped whole (SWAR "has byte less
+    /// than n" and "has zero byte" tests); otherwise the lowest flagged byte, which the tests
+    /// mark exactly, is the one. The last few bytes are read one at a time.
+    @inline(__always)
+    private static func skipPlainBytes(_ base: UnsafePointer<UInt8>, from offset: Int, count: Int) -> Int {
+        var cursor = offset
+        while cursor &+ 8 <= count {
+            let block = UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let quote = block ^ (ones &* 0x22)
+            let backslash = block ^ (ones &* 0x5C)
+            let control = (block &- ones &* 0x20) & ~block & highs
+            let hasQuote = (quote &- ones) & ~quote & highs
+            let hasBackslash = (backslash &- ones) & ~backslash & highs
+            let flagged = control | hasQuote | hasBackslash | (block & highs)
+            if flagged != 0 { return cursor &+ flagged.trailingZeroBitCount &>> 3 }
+            cursor &+= 8
+        }
+        while cursor < count {
+            let byte = base[cursor]
+            guard byte &- 0x20 < 0x60 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") else { return cursor }
+            cursor &+= 1
+        }
+        return cursor
     }
 
     private mutating func scanEscape() throws(JSONError) {
@@ -467,7 +477,8 @@ struct JSONParser: ~Copyable {
         // Open containers are the ones whose end is not yet written; pathSlots has one per each.
         let open = (0..<tape.count).filter { (tape[$0].kind == .object || tape[$0].kind == .array) && tape[$0].end == 0 }
         var path = "$"
-        for (slot, containerIndex) in zip(pathSlots, open) {
+        for (depth, containerIndex) in open.enumerated() where depth < pathSlots.count {
+            let slot = pathSlots[depth]
             if tape[containerIndex].kind == .array {
                 path += "[\(slot)]"
             } else if slot >= 0 && slot < tape.count {
