@@ -57,7 +57,7 @@ final class JSONStorage: Sendable {
     nonisolated(unsafe) let bytes: UnsafeMutablePointer<UInt8>
     nonisolated(unsafe) let tape: UnsafeMutablePointer<JSONToken>
 
-    /// Copies `source`, and takes over `tape` (allocated by a ``TokenBuffer``).
+    /// Copies `source`, and takes over `tape` (allocated by a ``GrowableBuffer``).
     init(bytes source: [UInt8], tape: UnsafeMutablePointer<JSONToken>) {
         let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: source.count)
         source.withUnsafeBufferPointer { buffer in

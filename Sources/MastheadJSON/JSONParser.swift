@@ -17,16 +17,16 @@ struct JSONParser: ~Copyable {
     private let maxDepth: Int
     private var position = 0
     private var depth = 0
-    private(set) var tape: TokenBuffer
+    private(set) var tape: GrowableBuffer<JSONToken>
     /// For each open container: the index of the current array element, or the tape index of
     /// the current object key (negative while no key has been read). Used only for error paths.
-    private var pathSlots = PathSlots(capacity: 16)
+    private var pathSlots = GrowableBuffer<Int>(capacity: 16)
 
     init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, tapeCapacity: Int) {
         self.base = base
         self.count = count
         self.maxDepth = maxDepth
-        tape = TokenBuffer(capacity: tapeCapacity)
+        tape = GrowableBuffer(capacity: tapeCapacity)
     }
 
     /// The tape of a parsed document; the caller owns (and must deallocate) its memory.
@@ -72,7 +72,7 @@ struct JSONParser: ~Copyable {
                 throw error(position < count ? "unexpected \(describeByte(position)), expected a string key" : "unexpected end of input, expected a string key")
             }
             let key = tape.count
-            pathSlots.innermost = key
+            pathSlots.last = key
             try parseString()
             let token = tape[key]
             let start = Int(token.start)
@@ -103,7 +103,7 @@ struct JSONParser: ~Copyable {
         guard let index = try openContainer(.array, closedBy: UInt8(ascii: "]")) else { return }
         var element = 0
         while true {
-            pathSlots.innermost = element
+            pathSlots.last = element
             try parseValue()
             guard try continues(closedBy: UInt8(ascii: "]")) else { break }
             element += 1
@@ -118,7 +118,7 @@ struct JSONParser: ~Copyable {
             throw JSONError.tooDeep(limit: maxDepth, at: location(position))
         }
         depth += 1
-        pathSlots.push(kind == .object ? -1 : 0)
+        pathSlots.append(kind == .object ? -1 : 0)
         let index = tape.count
         tape.append(JSONToken(kind: kind, hasEscapes: false, start: UInt32(truncatingIfNeeded: position), end: 0))
         position += 1
@@ -150,7 +150,7 @@ struct JSONParser: ~Copyable {
 
     private mutating func closeContainer(_ index: Int) {
         depth -= 1
-        pathSlots.pop()
+        pathSlots.removeLast()
         tape[index].end = UInt32(truncatingIfNeeded: tape.count)
     }
 
@@ -240,7 +240,7 @@ struct JSONParser: ~Copyable {
             }
         }
         guard let repeated else { return }
-        pathSlots.innermost = repeated
+        pathSlots.last = repeated
         throw duplicateKey(repeated)
     }
 
