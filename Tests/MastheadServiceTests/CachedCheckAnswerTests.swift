@@ -20,13 +20,16 @@ struct CachedCheckAnswerTests {
         return instants.filter { $0 > first && $0 < last }.flatMap { instant in [-1, 0, 1].map { instant.adding(milliseconds: $0) } }
     }
 
+    /// The harness's catalog, The Monthly in it, an engine over it and the generated population of it.
+    static func monthly(_ harness: ServiceHarness) throws -> (Catalog, Publication, EntitlementEngine, SyntheticPopulation) {
+        let catalog = harness.service.catalog
+        return (catalog, try #require(catalog.publication("the-monthly")), EntitlementEngine(catalog: catalog), SyntheticPopulation(catalog: catalog))
+    }
+
     @Test func cachedChecks_equalAnswersWrittenFromTheFullHistory_overAGeneratedPopulation() throws {
         let harness = try ServiceHarness()
         defer { harness.close() }
-        let catalog = harness.service.catalog
-        let publication = try #require(catalog.publication("the-monthly"))
-        let engine = EntitlementEngine(catalog: catalog)
-        let population = SyntheticPopulation(catalog: catalog)
+        let (_, publication, engine, population) = try Self.monthly(harness)
         var random = SeededGenerator(seed: 26)
         let span = Int64(3 * 366) * Instant.millisecondsPerDay
         var compared = 0
@@ -56,10 +59,7 @@ struct CachedCheckAnswerTests {
     @Test func keptAnswer_decidesAndExplainsEveryIssueAsTheFullAnswer_withoutThePurchases() throws {
         let harness = try ServiceHarness()
         defer { harness.close() }
-        let catalog = harness.service.catalog
-        let publication = try #require(catalog.publication("the-monthly"))
-        let engine = EntitlementEngine(catalog: catalog)
-        let population = SyntheticPopulation(catalog: catalog)
+        let (catalog, publication, engine, population) = try Self.monthly(harness)
         var random = SeededGenerator(seed: 7)
         var withPurchases = 0
         for index in 0..<40 {
