@@ -54,20 +54,11 @@ package struct HTTPRequestParser {
             }
             return .incomplete(headSearched: max(0, bytes.count - 2))
         }
-        var lines: [Range<Int>] = []
-        lines.reserveCapacity(16)
-        var start = 0
         // `contentEnd` is the newline ending the last header line (or the request line); the
-        // head was found, so there are bytes.
+        // head was found, so there are bytes, and a newline ends the request line.
         let base = bytes.baseAddress!
-        while start <= headEnd.contentEnd, let hit = memchr(base + start, 0x0A, headEnd.contentEnd + 1 - start) {
-            let index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            let end = index > start && bytes[index - 1] == 0x0D ? index - 1 : index
-            lines.append(start..<end)
-            start = index + 1
-        }
-        // The head ends at a line end, so there is at least one line.
-        let requestLine = lines[0]
+        let requestLineEnd = HTTPRequestParser.newline(in: bytes, from: 0, through: headEnd.contentEnd)
+        let requestLine = 0..<(requestLineEnd > 0 && bytes[requestLineEnd - 1] == 0x0D ? requestLineEnd - 1 : requestLineEnd)
         if requestLine.count > configuration.maxRequestLineBytes { throw .targetTooLong(limit: configuration.maxRequestLineBytes) }
         // METHOD SP TARGET SP VERSION, split at the first two spaces.
         let line = bytes[requestLine]
@@ -90,22 +81,32 @@ package struct HTTPRequestParser {
             throw .invalidTarget
         }
         let method = String(decoding: line[..<firstSpace], as: UTF8.self)
-        let target = String(decoding: targetBytes, as: UTF8.self)
-        let headerLines = lines.dropFirst()
-        if headerLines.count > configuration.maxHeaderCount {
+        // Each newline after the request line's ends a header line.
+        var headerLineCount = 0
+        var start = requestLineEnd + 1
+        while start <= headEnd.contentEnd, let hit = memchr(base + start, 0x0A, headEnd.contentEnd + 1 - start) {
+            headerLineCount += 1
+            start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+        }
+        if headerLineCount > configuration.maxHeaderCount {
             throw .tooManyHeaderFields(limit: configuration.maxHeaderCount)
         }
         if headEnd.contentEnd - (requestLine.upperBound) > configuration.maxHeaderListBytes {
             throw .headersTooLarge(limit: configuration.maxHeaderListBytes)
         }
-        var headers: [(name: String, value: String)] = []
-        headers.reserveCapacity(headerLines.count)
+        // Each field's name and value, as ranges of the head.
+        var fields: [Range<Int>] = []
+        fields.reserveCapacity(2 * headerLineCount)
         var contentLength: Int?
         var transferEncoding = false
         var connection: String?
         var expectsContinue = false
         var hosts = 0
-        for line in headerLines {
+        start = requestLineEnd + 1
+        while start <= headEnd.contentEnd {
+            let lineEnd = HTTPRequestParser.newline(in: bytes, from: start, through: headEnd.contentEnd)
+            let line = start..<(lineEnd > start && bytes[lineEnd - 1] == 0x0D ? lineEnd - 1 : lineEnd)
+            start = lineEnd + 1
             if line.count > configuration.maxHeaderFieldBytes {
                 throw .headerFieldTooLarge(limit: configuration.maxHeaderFieldBytes)
             }
@@ -115,33 +116,30 @@ package struct HTTPRequestParser {
             guard let colon = field.firstIndex(of: UInt8(ascii: ":")), colon > field.startIndex,
                 bytes[field.startIndex..<colon].allSatisfy(HTTPRequestParser.isTokenByte)
             else { throw .invalidHeaderField }
-            let nameBytes = UnsafeBufferPointer(rebasing: bytes[field.startIndex..<colon])
-            let name = String(unsafeUninitializedCapacity: nameBytes.count) { lowered in
-                for (offset, byte) in nameBytes.enumerated() { lowered[offset] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-                return nameBytes.count
-            }
+            let nameBytes = bytes[field.startIndex..<colon]
             let valueBytes = trim(bytes[(colon + 1)..<field.endIndex])
-            if valueBytes.contains(where: HTTPRequestParser.isControlByte) { throw .invalidHeaderValue(name: name) }
-            let value = String(decoding: valueBytes, as: UTF8.self)
-            switch name {
-            case "host":
+            if valueBytes.contains(where: HTTPRequestParser.isControlByte) {
+                throw .invalidHeaderValue(name: String(decoding: nameBytes.lazy.map(HTTPRequestParser.lowercased), as: UTF8.self))
+            }
+            if HTTPRequestParser.name(nameBytes, is: "host") {
                 hosts += 1
-            case "content-length":
-                guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), value.utf8.count <= 15, let length = Int(value) else {
-                    throw .invalidContentLength(value)
+            } else if HTTPRequestParser.name(nameBytes, is: "content-length") {
+                guard !valueBytes.isEmpty, valueBytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), valueBytes.count <= 15 else {
+                    throw .invalidContentLength(String(decoding: valueBytes, as: UTF8.self))
                 }
+                // At most 15 digits: no overflow.
+                let length = valueBytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
                 if let previous = contentLength, previous != length { throw .conflictingContentLength }
                 contentLength = length
-            case "transfer-encoding":
+            } else if HTTPRequestParser.name(nameBytes, is: "transfer-encoding") {
                 transferEncoding = true
-            case "connection":
-                connection = value.lowercased()
-            case "expect":
-                expectsContinue = value.lowercased() == "100-continue"
-            default:
-                break
+            } else if HTTPRequestParser.name(nameBytes, is: "connection") {
+                connection = String(decoding: valueBytes, as: UTF8.self).lowercased()
+            } else if HTTPRequestParser.name(nameBytes, is: "expect") {
+                expectsContinue = String(decoding: valueBytes, as: UTF8.self).lowercased() == "100-continue"
             }
-            headers.append((name, value))
+            fields.append(nameBytes.startIndex..<colon)
+            fields.append(valueBytes.startIndex..<valueBytes.endIndex)
         }
         if hosts > 1 { throw .severalHosts }
         if isHTTP11 && hosts == 0 { throw .missingHost }
@@ -156,26 +154,44 @@ package struct HTTPRequestParser {
         let total = headEnd.bodyStart + length
         let keepAlive: Bool =
             isHTTP11 ? !(connection?.contains("close") ?? false) : (connection?.contains("keep-alive") ?? false)
+        // The head up to its last field's line end: the target and the fields lie in it.
+        let head = Array(bytes[..<headEnd.contentEnd])
+        let target = targetBytes.startIndex..<targetBytes.endIndex
         guard bytes.count >= total else {
             if !headReported {
-                var head = HTTPRequest(method: method, target: target, keepAlive: keepAlive)
-                head.headers = headers
+                let head = HTTPRequest(method: method, head: head, target: target, fields: fields, body: [], keepAlive: keepAlive)
                 // A server must not send 100 Continue to an HTTP/1.0 client (RFC 9110 §10.1.1).
                 return .head(
                     head, bodyBytes: length, received: bytes.count - headEnd.bodyStart, expectsContinue: expectsContinue && isHTTP11)
             }
             return .incomplete(headSearched: hint)
         }
-        var request = HTTPRequest(method: method, target: target, body: Array(bytes[headEnd.bodyStart..<total]), keepAlive: keepAlive)
-        request.headers = headers
+        let request = HTTPRequest(
+            method: method, head: head, target: target, fields: fields, body: Array(bytes[headEnd.bodyStart..<total]), keepAlive: keepAlive)
         return .request(request, consumed: total, isHTTP10: !isHTTP11)
     }
+
+    /// Where the first newline at or after `start` is; there is one at `last` or before.
+    private static func newline(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, through last: Int) -> Int {
+        let base = bytes.baseAddress!
+        return base.distance(to: memchr(base + start, 0x0A, last + 1 - start)!.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Whether a field name is `lowercaseName` but for the case of its letters.
+    private static func name(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, is lowercaseName: StaticString) -> Bool {
+        guard bytes.count == lowercaseName.utf8CodeUnitCount else { return false }
+        let expected = UnsafeBufferPointer(start: lowercaseName.utf8Start, count: lowercaseName.utf8CodeUnitCount)
+        return zip(bytes, expected).allSatisfy { lowercased($0) == $1 }
+    }
+
+    /// A byte with an ASCII capital letter lowercased.
+    private static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 
     /// Whether `version` is `HTTP/1.` followed by `minor`.
     private static func isVersion(_ version: Slice<UnsafeBufferPointer<UInt8>>, minor: UInt8) -> Bool {
         guard version.count == 8 else { return false }
-        let prefix: [UInt8] = [0x48, 0x54, 0x54, 0x50, 0x2F, 0x31, 0x2E]  // "HTTP/1."
-        return version[version.startIndex + 7] == minor && zip(version, prefix).allSatisfy { $0 == $1 }
+        let prefix: StaticString = "HTTP/1."
+        return version[version.startIndex + 7] == minor && memcmp(version.base.baseAddress! + version.startIndex, prefix.utf8Start, 7) == 0
     }
 
     /// Where the header section ends: `contentEnd` before the blank line, `bodyStart` after it.

@@ -55,8 +55,20 @@ enum PathIdentifier: String, CaseIterable, Sendable {
     /// The error naming the rule that the path segment at `index` breaks as an id of this kind
     /// (answered 400), or nil when it is a valid id.
     func problem(in request: HTTPRequest, at index: Int) -> ServiceError? {
-        guard let rule = brokenRule(request.pathSegments[index], request: request, index: index) else { return nil }
+        guard let rule = brokenRule(request, index: index) else { return nil }
         return .invalidPathIdentifier(self, rule: rule)
+    }
+
+    private func brokenRule(_ request: HTTPRequest, index: Int) -> String? {
+        switch self {
+        case .user, .publication, .issue, .grant:
+            // ASCII is valid UTF-8: the id's string would hold the same bytes, so they are checked as they are.
+            let bytes = request.pathSegmentBytes(index)
+            if !bytes.contains(where: { $0 >= 0x80 }) { return bytes.withUnsafeBufferPointer { PathIdentifier.brokenRule($0, request: request, index: index) } }
+        case .appAccountToken, .licence, .delivery:
+            break
+        }
+        return brokenRule(request.pathSegment(index), request: request, index: index)
     }
 
     private func brokenRule(_ id: String, request: HTTPRequest, index: Int) -> String? {
@@ -84,7 +96,7 @@ enum PathIdentifier: String, CaseIterable, Sendable {
                 // U+FFFD (0xEF 0xBF 0xBD) is what decoding put in place of invalid UTF-8, or was sent as such.
                 if byte == 0xEF { mayBeRepaired = true }
             }
-            if mayBeRepaired, String(validating: request.pathSegmentBytes[index], as: UTF8.self) == nil {
+            if mayBeRepaired, String(validating: request.pathSegmentBytes(index), as: UTF8.self) == nil {
                 return "is not valid UTF-8 after percent-decoding"
             }
         }

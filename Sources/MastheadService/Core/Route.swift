@@ -73,11 +73,12 @@ final class Route: Sendable {
         }
     }
 
-    /// Whether the decoded path segments fit the template.
-    func matches(_ path: [String]) -> Bool {
-        guard path.count == segments.count else { return false }
+    /// Whether the request's decoded path segments fit the template (literal text compared byte
+    /// for byte: the templates' literals are ASCII letters, digits, `-` and `.`).
+    func matches(_ request: HTTPRequest) -> Bool {
+        guard request.pathSegmentCount == segments.count else { return false }
         for index in segments.indices {
-            if case .literal(let text) = segments[index], text != path[index] { return false }
+            if case .literal(let text) = segments[index], !request.pathSegment(index, is: text) { return false }
         }
         return true
     }

@@ -34,9 +34,9 @@ public struct ServiceRouter: Sendable {
     static let routes: [Route] = operationRoutes + notificationRoutes + purchaseRoutes + entitlementRoutes + appAccountTokenRoutes + grantRoutes + consumptionRoutes + catalogRoutes
         + giftCodeRoutes + licenceRoutes + refreshRoutes + consoleRoutes + explanationRoutes + supportRoutes + webhookRoutes + googlePlayRoutes
 
-    /// The route whose template fits the decoded path, whatever the method.
-    static func route(for path: [String]) -> Route? {
-        for route in routes where route.matches(path) { return route }
+    /// The route whose template fits the request's decoded path, whatever the method.
+    static func route(for request: HTTPRequest) -> Route? {
+        for route in routes where route.matches(request) { return route }
         return nil
     }
 
@@ -62,7 +62,7 @@ public struct ServiceRouter: Sendable {
         let router = self
         return { head in
             let started = SystemClock.seconds()
-            let route = ServiceRouter.route(for: head.pathSegments)
+            let route = ServiceRouter.route(for: head)
             do throws(ServiceError) { _ = try router.admit(head, method: head.method == "HEAD" ? "GET" : head.method, to: route) } catch {
                 let answer = error.response
                 router.service.metrics.record(route: route?.label ?? "other", status: answer.status, seconds: SystemClock.seconds() - started)
@@ -104,7 +104,7 @@ public struct ServiceRouter: Sendable {
     /// Routes a request: answers it, or says which handler will.
     private func dispatch(_ request: HTTPRequest) -> Dispatch {
         let started = SystemClock.seconds()
-        let route = ServiceRouter.route(for: request.pathSegments)
+        let route = ServiceRouter.route(for: request)
         let label = route?.label ?? "other"
         let answer: HTTPResponse
         do throws(AnyServiceFailure) {
@@ -112,7 +112,7 @@ public struct ServiceRouter: Sendable {
             do throws(ServiceError) { admitted = try admit(request, method: request.method == "HEAD" ? "GET" : request.method, to: route) } catch {
                 throw AnyServiceFailure(error)
             }
-            let ids = PathParameters(template: admitted.segments, path: request.pathSegments)
+            let ids = PathParameters(template: admitted.segments, request: request)
             switch admitted.handler {
             case .immediate(let handler): answer = try handler(self, request, ids)
             case .deferred(let handler): return .later(Later(handler: handler, ids: ids, route: admitted, started: started))
@@ -186,8 +186,8 @@ public struct ServiceRouter: Sendable {
     /// Whether the request sends `Authorization: Bearer <token>`: the scheme in any case
     /// (RFC 9110 §11.1), the token after one or more spaces, compared in constant time.
     private func authorized(_ request: HTTPRequest, token: String) -> Bool {
-        guard var header = request.header("authorization") else { return false }
-        return header.withUTF8 { bytes in
+        guard let header = request.headerUTF8("authorization") else { return false }
+        return header.withUnsafeBufferPointer { bytes in
             let scheme: StaticString = "bearer"
             let length = scheme.utf8CodeUnitCount
             guard bytes.count > length, bytes[length] == UInt8(ascii: " ") else { return false }

@@ -33,7 +33,7 @@ extension ServiceRouter {
         let catalog = service.catalog
         let engine = EntitlementEngine(catalog: catalog)
         var answer = engine.evaluate(history, at: query.at, environment: query.environment)
-        if let publicationId = request.query["publication"] {
+        if let publicationId = request.queryValue("publication") {
             guard let publication = catalog.publication(publicationId) else { throw AnyServiceFailure(ServiceError.unknownPublication(publicationId)) }
             answer.publications = [engine.evaluate(history, publication: publication, at: query.at, environment: query.environment)]
         }
@@ -78,15 +78,21 @@ extension ServiceRouter {
     /// The `at` and `environment` query parameters (now and production when absent).
     func asOf(_ request: HTTPRequest) throws(AnyServiceFailure) -> (at: Instant, environment: Environment) {
         let at: Instant
-        if let text = request.query["at"] {
-            guard let instant = DateText.rfc3339(text) else { throw AnyServiceFailure(HintedFailure.hinted(EntitlementError.invalidAt, ServiceRouter.atHint(text))) }
-            at = instant
+        if let bytes = request.queryValueBytes("at") {
+            // ASCII is read from its bytes (its string would hold the same ones).
+            if !bytes.contains(where: { $0 >= 0x80 }), let instant = bytes.withUnsafeBufferPointer({ DateText.rfc3339(bytes: $0) }) {
+                at = instant
+            } else {
+                let text = request.queryValue("at") ?? ""
+                guard let instant = DateText.rfc3339(text) else { throw AnyServiceFailure(HintedFailure.hinted(EntitlementError.invalidAt, ServiceRouter.atHint(text))) }
+                at = instant
+            }
         } else {
             // The clock is read only when the request names no instant.
             at = service.clock()
         }
         var environment = Environment.production
-        if let text = request.query["environment"] {
+        if let text = request.queryValue("environment") {
             guard let value = Environment(rawValue: text) else { throw AnyServiceFailure(EntitlementError.invalidEnvironment) }
             environment = value
         }

@@ -34,7 +34,7 @@ extension ServiceRouter {
         let catalog = service.catalog
         let engine = EntitlementEngine(catalog: catalog)
         let entitlements: [PublicationEntitlement]
-        if let publicationId = request.query["publication"] {
+        if let publicationId = request.queryValue("publication") {
             guard let publication = catalog.publication(publicationId) else { throw AnyServiceFailure(ServiceError.unknownPublication(publicationId)) }
             entitlements = [engine.evaluate(history, publication: publication, at: query.at, environment: query.environment)]
         } else {

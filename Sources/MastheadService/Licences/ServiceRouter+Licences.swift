@@ -56,7 +56,7 @@ extension ServiceRouter {
     /// user id; `limit` users at most (100 when not given, up to 1000), after the user id `after`.
     func licenceMembers(_ request: HTTPRequest, licenceId: String) throws(AnyServiceFailure) -> HTTPResponse {
         var limit = ServiceRouter.defaultMembersListed
-        if let text = request.query["limit"] {
+        if let text = request.queryValue("limit") {
             guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(text),
                 (1...ServiceRouter.maxMembersListed).contains(value)
             else {
@@ -65,7 +65,7 @@ extension ServiceRouter {
             limit = value
         }
         let page: (licence: Licence, memberships: [LicenceMembership])?
-        do { page = try service.licenceMemberships(licenceId, after: request.query["after"], limit: limit) } catch {
+        do { page = try service.licenceMemberships(licenceId, after: request.queryValue("after"), limit: limit) } catch {
             throw AnyServiceFailure(ServiceError.storeUnavailable(error))
         }
         guard let page else { throw AnyServiceFailure(LicenceError.unknown(licenceId)) }

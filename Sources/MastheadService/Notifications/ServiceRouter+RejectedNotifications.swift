@@ -14,7 +14,7 @@ extension ServiceRouter {
     /// first, their bodies (base64) only when `bodies=true`.
     func rejectedNotifications(_ request: HTTPRequest) throws(AnyServiceFailure) -> HTTPResponse {
         var limit = ServiceRouter.defaultRejectedListed
-        if let text = request.query["limit"] {
+        if let text = request.queryValue("limit") {
             guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(text),
                 (1...ServiceRouter.maxRejectedListed).contains(value)
             else {
@@ -23,7 +23,7 @@ extension ServiceRouter {
             limit = value
         }
         var withBodies = false
-        if let text = request.query["bodies"] {
+        if let text = request.queryValue("bodies") {
             guard let value = Bool(text) else { throw AnyServiceFailure(NotificationError.invalidBodies) }
             withBodies = value
         }

@@ -81,7 +81,7 @@ extension ServiceRouter {
 
     /// `GET /v1/refresh-due?within=`: the subscriptions expiring within the window (3 days by default).
     func refreshDue(_ request: HTTPRequest) throws(AnyServiceFailure) -> HTTPResponse {
-        guard let window = ServiceConfiguration.milliseconds(fromDuration: request.query["within"] ?? "3d") else { throw AnyServiceFailure(PurchaseError.invalidWindow) }
+        guard let window = ServiceConfiguration.milliseconds(fromDuration: request.queryValue("within") ?? "3d") else { throw AnyServiceFailure(PurchaseError.invalidWindow) }
         let due: [RefreshDue]
         do { due = try service.refreshDue(within: window) } catch { throw AnyServiceFailure(ServiceError.storeUnavailable(error)) }
         var writer = JSONWriter(capacity: 1024)

@@ -22,7 +22,7 @@ extension ServiceRouter {
     /// `GET /v1/lookup?q=`: `{"query", "matches": [{"userId", "matchedBy", "environment"}]}`,
     /// every user `q` names exactly, sorted by user id then `matchedBy`.
     func lookup(_ request: HTTPRequest) throws(AnyServiceFailure) -> HTTPResponse {
-        let text = try ServiceRouter.lookupText(request.query["q"])
+        let text = try ServiceRouter.lookupText(request.queryValue("q"))
         let matches: [LookupMatch]
         do { matches = try service.lookup(text) } catch { throw AnyServiceFailure(ServiceError.storeUnavailable(error)) }
         var writer = JSONWriter(capacity: 64 + text.utf8.count + 128 * matches.count)

@@ -28,21 +28,21 @@ extension ServiceRouter {
     /// of one state when `status` is given, of ids below `before` (the previous page's `next`).
     func deliveries(_ request: HTTPRequest) throws(AnyServiceFailure) -> HTTPResponse {
         var state: OutboundDelivery.State?
-        if let text = request.query["status"] {
+        if let text = request.queryValue("status") {
             guard let value = OutboundDelivery.State(rawValue: text) else {
                 throw AnyServiceFailure(WebhookError.invalidQuery("status must be pending, delivered or failed, not \"\(text)\""))
             }
             state = value
         }
         var before: Int64?
-        if let text = request.query["before"] {
+        if let text = request.queryValue("before") {
             guard let value = PathIdentifier.deliveryId(text) else {
                 throw AnyServiceFailure(WebhookError.invalidQuery("before must be a delivery id, a whole number from 1"))
             }
             before = value
         }
         var limit = ServiceRouter.defaultDeliveriesListed
-        if let text = request.query["limit"] {
+        if let text = request.queryValue("limit") {
             guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(text),
                 (1...ServiceRouter.maxDeliveriesListed).contains(value)
             else {

@@ -81,7 +81,14 @@ enum HTTPFuzzing {
             // The body of a request has not all arrived.
             case .incomplete, .head: self = .incomplete
             case .request(let request, let consumed, _):
-                _ = request.pathSegments
+                // The parts read from the request's bytes agree with its strings.
+                for (index, segment) in request.pathSegments.enumerated() {
+                    precondition(String(decoding: request.pathSegmentBytes(index), as: UTF8.self) == segment, "path segment \(index)")
+                }
+                for field in request.headers {
+                    precondition(request.header(field.name) == request.headers.first { $0.name == field.name }?.value, "header \(field.name)")
+                }
+                for name in request.query.keys { _ = request.queryValue(name) }
                 self = .request(consumed: consumed)
             }
         }
