@@ -419,7 +419,8 @@ final class EventLoop {
     // MARK: Timeouts
 
     private func checkTimeouts(now: Int64) {
-        for connection in Array(connections.values) {
+        // Over the connections as they are now: closing one copies the table (the loop holds it) rather than change it under the loop.
+        for connection in connections.values {
             if connection.awaitingResponse, let started = connection.handlerStarted,
                 now - started > Int64(configuration.handlerTimeoutMilliseconds)
             {

@@ -17,8 +17,11 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON response.
     public static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
+        HTTPResponse(status: status, headers: jsonHeaders, body: body)
     }
+
+    /// The header fields of a JSON response, made once and shared by every one.
+    private static let jsonHeaders: [(name: String, value: String)] = [("Content-Type", "application/json")]
 
     /// What a response's `Connection` field says.
     enum ConnectionField {
