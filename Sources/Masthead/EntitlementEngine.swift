@@ -43,7 +43,11 @@ public struct EntitlementEngine: Sendable {
                 if let index = byPublication.firstIndex(where: { $0.publicationId.sameBytes(as: publicationId) }) {
                     byPublication[index].purchases.append(purchase)
                 } else {
-                    byPublication.append((publicationId, [purchase]))
+                    // Room for every transaction left, made once, rather than grown one by one.
+                    var purchases: [ProductPurchase] = []
+                    purchases.reserveCapacity(transactions.count - position)
+                    purchases.append(purchase)
+                    byPublication.append((publicationId, purchases))
                 }
             }
         }

@@ -42,32 +42,6 @@ public struct Transaction: Hashable, Sendable {
     /// unsigned copies. Shown, never used by the rules.
     @Boxed public var terms: PurchaseTerms?
 
-    /// Creates a transaction.
-    public init(
-        transactionId: String, originalTransactionId: String? = nil, productId: String, purchase: Instant,
-        expires: Instant? = nil, cancellation: Instant? = nil, isUpgraded: Bool = false, isTrial: Bool = false,
-        isIntroductoryOffer: Bool = false, offer: OfferKind? = nil, environment: Environment = .production,
-        signedDate: Instant? = nil, unsignedCancellation: Instant? = nil, revocationType: RevocationType? = nil,
-        revocationPercentage: Int32? = nil, terms: PurchaseTerms? = nil
-    ) {
-        self.transactionId = transactionId
-        self.originalTransactionId = originalTransactionId ?? transactionId
-        self.productId = productId
-        self.purchase = purchase
-        self.expires = expires
-        self.cancellation = cancellation
-        self.isUpgraded = isUpgraded
-        self.isTrial = isTrial
-        self.isIntroductoryOffer = isIntroductoryOffer
-        self.offer = offer
-        self.environment = environment
-        self.signedDate = signedDate
-        self.unsignedCancellation = unsignedCancellation
-        self.revocationType = revocationType
-        self.revocationPercentage = revocationPercentage
-        self.terms = terms
-    }
-
     /// The cancellation the rules use (R2.8): ``cancellation``, or ``unsignedCancellation`` when it
     /// is later than ``signedDate`` (news the signed state could not have had), whichever is earlier.
     public var countedCancellation: Instant? {
@@ -93,5 +67,26 @@ public struct Transaction: Hashable, Sendable {
     public func cancellation(asOf at: Instant) -> Instant? {
         guard let cancellation = countedCancellation, cancellation <= at else { return nil }
         return cancellation
+    }
+}
+
+/// In an extension, so that the structure keeps its memberwise initializer.
+extension Transaction {
+    /// Creates a transaction.
+    public init(
+        transactionId: String, originalTransactionId: String? = nil, productId: String, purchase: Instant,
+        expires: Instant? = nil, cancellation: Instant? = nil, isUpgraded: Bool = false, isTrial: Bool = false,
+        isIntroductoryOffer: Bool = false, offer: OfferKind? = nil, environment: Environment = .production,
+        signedDate: Instant? = nil, unsignedCancellation: Instant? = nil, revocationType: RevocationType? = nil,
+        revocationPercentage: Int32? = nil, terms: PurchaseTerms? = nil
+    ) {
+        // Through the memberwise initializer, which builds the value in place: assigning the fields
+        // one by one here made a whole copy of it and destroyed the first.
+        self.init(
+            transactionId: transactionId, originalTransactionId: originalTransactionId ?? transactionId, productId: productId,
+            purchase: purchase, expires: expires, cancellation: cancellation, revocationType: revocationType,
+            revocationPercentage: revocationPercentage, isUpgraded: isUpgraded, isTrial: isTrial,
+            isIntroductoryOffer: isIntroductoryOffer, offer: offer, environment: environment, signedDate: signedDate,
+            unsignedCancellation: unsignedCancellation, terms: terms)
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 public import Masthead
 
 /// Parses the date texts App Store payloads and catalogs use (R2.1).
@@ -63,20 +64,23 @@ public enum DateText {
             civil.isValid
         else { return nil }
         let zone = UnsafeBufferPointer(rebasing: bytes[20...])
-        for name in utcZoneNames where name.count == zone.count && zone.elementsEqual(name) { return civil.instant }
+        for name in utcZoneNames where name.utf8CodeUnitCount == zone.count && memcmp(name.utf8Start, zone.baseAddress!, zone.count) == 0 {
+            return civil.instant
+        }
         return nil
     }
 
-    /// The zone names `appleUTC` accepts.
-    private static let utcZoneNames = ["Etc/GMT", "Etc/UTC", "GMT", "UTC", "Etc/GMT+0", "Etc/GMT-0", "Etc/Zulu", "Z"].map { Array($0.utf8) }
+    /// The zone names `appleUTC` accepts, Apple's own first.
+    private static let utcZoneNames: [StaticString] = ["Etc/GMT", "Etc/UTC", "GMT", "UTC", "Etc/GMT+0", "Etc/GMT-0", "Etc/Zulu", "Z"]
 
     /// `yyyy-MM-dd?HH:mm:ss` at the start of `bytes`, separator unchecked.
     private static func civilPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> CivilTime? {
         guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-            let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
-            let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2)
+            let century = twoDigits(bytes, 0), let yearOfCentury = twoDigits(bytes, 2), let month = twoDigits(bytes, 5),
+            let day = twoDigits(bytes, 8), let hour = twoDigits(bytes, 11), let minute = twoDigits(bytes, 14), let second = twoDigits(bytes, 17)
         else { return nil }
+        let year = century * 100 + yearOfCentury
         return CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
@@ -87,6 +91,15 @@ public enum DateText {
             value = value * 10 + digit
         }
         return value
+    }
+
+    /// The two digits at `offset` as a number; nil when either is not a digit.
+    @inline(__always)
+    private static func twoDigits(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Int? {
+        let tens = bytes[offset] &- UInt8(ascii: "0")
+        let ones = bytes[offset + 1] &- UInt8(ascii: "0")
+        guard tens < 10, ones < 10 else { return nil }
+        return Int(tens) &* 10 &+ Int(ones)
     }
 
     private static func digit(_ byte: UInt8) -> Int? {

@@ -56,6 +56,8 @@ extension UnsafeJSONValue {
     /// line break would make distinct ids compare or store as one. (Invalid UTF-8 never gets
     /// this far: the JSON reader rejects it.)
     func identifier(_ location: PayloadLocation, _ key: String) throws(FormatError) -> String? {
+        // Most identifiers: a non-empty string without escapes whose bytes cannot hold a control character.
+        if let raw = plainStringBytes, !raw.isEmpty, !IdentifierText.mayHoldControlCharacter(raw) { return String(decoding: raw, as: UTF8.self) }
         if isAbsent { return nil }
         switch kind {
         case .string:
@@ -85,6 +87,8 @@ extension UnsafeJSONValue {
 
     /// A flag given as a boolean, `"true"`/`"false"`, `"1"`/`"0"` or the numbers 1/0 (R2.2).
     func flag(_ location: PayloadLocation, _ key: String) throws(FormatError) -> Bool? {
+        // Most flags: a string without escapes spelling one.
+        if let text = plainStringBytes, let flag = plainFlag(text) { return flag }
         if isAbsent { return nil }
         switch kind {
         case .true: return true
@@ -92,13 +96,34 @@ extension UnsafeJSONValue {
         case .number:
             if let value = int64, value == 0 || value == 1 { return value == 1 }
         case .string:
-            // "false" first: receipts' flags are mostly false.
-            if stringEquals("false") { return false }
-            if stringEquals("true") || stringEquals("1") { return true }
-            if stringEquals("0") { return false }
+            // One with escapes, decoded; "false" first: receipts' flags are mostly false.
+            if plainStringBytes == nil {
+                if stringEquals("false") { return false }
+                if stringEquals("true") || stringEquals("1") { return true }
+                if stringEquals("0") { return false }
+            }
         default: break
         }
         throw FormatError.invalidValue(path: location.path(key), line: line, value: rendered, expected: "a flag (true/false, \"1\"/\"0\")")
+    }
+
+    /// The flag a string without escapes spells, compared byte by byte: `"false"`, `"true"`,
+    /// `"1"` or `"0"`; nil for any other text.
+    @inline(__always)
+    private func plainFlag(_ text: UnsafeBufferPointer<UInt8>) -> Bool? {
+        switch text.count {
+        case 5:
+            let isFalse = text[0] == UInt8(ascii: "f") && text[1] == UInt8(ascii: "a") && text[2] == UInt8(ascii: "l")
+                && text[3] == UInt8(ascii: "s") && text[4] == UInt8(ascii: "e")
+            return isFalse ? false : nil
+        case 4:
+            let isTrue = text[0] == UInt8(ascii: "t") && text[1] == UInt8(ascii: "r") && text[2] == UInt8(ascii: "u") && text[3] == UInt8(ascii: "e")
+            return isTrue ? true : nil
+        case 1:
+            return text[0] == UInt8(ascii: "1") ? true : text[0] == UInt8(ascii: "0") ? false : nil
+        default:
+            return nil
+        }
     }
 
     /// Milliseconds since the epoch given as a number or a string of digits (an `_ms` field).

@@ -27,6 +27,9 @@ public struct ReceiptDecoder: Sendable {
     /// The catalog's product ids, so that transactions share its strings.
     private let knownProductIds: KnownProductIds
 
+    /// The names of the transaction fields read.
+    private let names = TransactionNames()
+
     /// Creates a decoder; pass the catalog to check expiry dates of auto-renewable products.
     public init(catalog: Catalog? = nil) {
         self.catalog = catalog
@@ -99,8 +102,13 @@ public struct ReceiptDecoder: Sendable {
         }
         let environment = try readEnvironment(environmentValue, top)
         var transactions: [Transaction] = []
+        // Room for the transactions listed, made once (a transaction is large to move as the array
+        // grows), up to a bound: a hostile list of a million empty values reserves no more.
+        let listed = ReceiptDecoder.listedCount(latest) + ReceiptDecoder.listedCount(receipt?.member("in_app")) + ReceiptDecoder.listedCount(latestExpired)
+        transactions.reserveCapacity(min(listed, ReceiptDecoder.reservedTransactionsLimit))
+        var repeated = RepeatedIdentifiers()
         if let latest, !latest.isAbsent {
-            try readTransactions(latest, top.member("latest_receipt_info"), environment, into: &transactions)
+            try readTransactions(latest, top.member("latest_receipt_info"), environment, into: &transactions, repeated: &repeated)
         }
         if let receipt, !receipt.isAbsent {
             guard receipt.kind == .object else {
@@ -108,14 +116,14 @@ public struct ReceiptDecoder: Sendable {
             }
             let receiptLocation = top.member("receipt")
             if let inApp = receipt.member("in_app"), !inApp.isAbsent {
-                try readTransactions(inApp, receiptLocation.member("in_app"), environment, into: &transactions)
+                try readTransactions(inApp, receiptLocation.member("in_app"), environment, into: &transactions, repeated: &repeated)
             }
             if receipt.member("transaction_id") != nil {
-                transactions.append(try readTransaction(receipt, receiptLocation, environment))
+                transactions.append(try readTransaction(receipt, receiptLocation, environment, repeated: &repeated))
             }
         }
         if let latestExpired, !latestExpired.isAbsent {
-            try readTransactions(latestExpired, top.member("latest_expired_receipt_info"), environment, into: &transactions)
+            try readTransactions(latestExpired, top.member("latest_expired_receipt_info"), environment, into: &transactions, repeated: &repeated)
         }
         var renewals: [RenewalReading] = []
         if let pending, !pending.isAbsent {
@@ -136,6 +144,19 @@ public struct ReceiptDecoder: Sendable {
         return Body(status: statusCode, environment: environment, transactions: transactions, renewals: renewals)
     }
 
+    /// At most this many transactions are reserved room for before they are read.
+    private static let reservedTransactionsLimit = 256
+
+    /// How many transactions a `latest_receipt_info`, `in_app` or `latest_expired_receipt_info`
+    /// value lists: an array's elements, one for an object, none otherwise.
+    private static func listedCount(_ value: UnsafeJSONValue?) -> Int {
+        switch value?.kind {
+        case .array: value?.count ?? 0
+        case .object: 1
+        default: 0
+        }
+    }
+
     private func readStatus(_ value: UnsafeJSONValue?, _ top: PayloadLocation) throws(FormatError) -> Int {
         guard let value, !value.isAbsent else { throw FormatError.missingField(path: top.path("status"), line: 1) }
         if let number = value.int64 ?? value.milliseconds, let status = Int(exactly: number) { return status }
@@ -154,22 +175,26 @@ public struct ReceiptDecoder: Sendable {
     }
 
     private func readTransactions(
-        _ value: UnsafeJSONValue, _ location: PayloadLocation, _ environment: Environment, into transactions: inout [Transaction]
+        _ value: UnsafeJSONValue, _ location: PayloadLocation, _ environment: Environment, into transactions: inout [Transaction],
+        repeated: inout RepeatedIdentifiers
     ) throws(FormatError) {
         switch value.kind {
         case .array:
             for (index, element) in value.elements.enumerated() {
-                transactions.append(try readTransaction(element, location.element(index), environment))
+                transactions.append(try readTransaction(element, location.element(index), environment, repeated: &repeated))
             }
         case .object:
-            transactions.append(try readTransaction(value, location, environment))
+            transactions.append(try readTransaction(value, location, environment, repeated: &repeated))
         default:
             throw FormatError.invalidValue(path: location.objectPath, line: value.line, value: value.rendered, expected: "an array or object of transactions")
         }
     }
 
-    /// Reads one transaction, visiting its members once.
-    func readTransaction(_ object: UnsafeJSONValue, _ location: PayloadLocation, _ environment: Environment) throws(FormatError) -> Transaction {
+    /// Reads one transaction, visiting its members once; identifiers `repeated` remembers (from
+    /// the transactions read before in the same response) are not read again.
+    func readTransaction(
+        _ object: UnsafeJSONValue, _ location: PayloadLocation, _ environment: Environment, repeated: inout RepeatedIdentifiers
+    ) throws(FormatError) -> Transaction {
         guard object.kind == .object else {
             throw FormatError.invalidValue(path: location.objectPath, line: object.line, value: object.rendered, expected: "a transaction object")
         }
@@ -189,29 +214,29 @@ public struct ReceiptDecoder: Sendable {
         // by their eight-byte words.
         for (key, value) in object.members {
             switch key.utf8Count {
-            case 10: if key == Names.productId { productId = value }
-            case 11: if key == Names.isUpgraded { upgraded = value }
-            case 12: if key == Names.expiresDate { expires = value }
-            case 13: if key == Names.purchaseDate { purchase = value }
-            case 14: if key == Names.transactionId { transactionId = value }
+            case 10: if key == names.productId { productId = value }
+            case 11: if key == names.isUpgraded { upgraded = value }
+            case 12: if key == names.expiresDate { expires = value }
+            case 13: if key == names.purchaseDate { purchase = value }
+            case 14: if key == names.transactionId { transactionId = value }
             case 15:
-                if key == Names.expiresDateMs {
+                if key == names.expiresDateMs {
                     expiresMs = value
-                } else if key == Names.isTrialPeriod {
+                } else if key == names.isTrialPeriod {
                     trial = value
                 }
-            case 16: if key == Names.purchaseDateMs { purchaseMs = value }
-            case 17: if key == Names.cancellationDate { cancellation = value }
-            case 20: if key == Names.cancellationDateMs { cancellationMs = value }
-            case 23: if key == Names.originalTransactionId { originalId = value }
-            case 24: if key == Names.isInIntroOfferPeriod { intro = value }
+            case 16: if key == names.purchaseDateMs { purchaseMs = value }
+            case 17: if key == names.cancellationDate { cancellation = value }
+            case 20: if key == names.cancellationDateMs { cancellationMs = value }
+            case 23: if key == names.originalTransactionId { originalId = value }
+            case 24: if key == names.isInIntroOfferPeriod { intro = value }
             default: break
             }
         }
-        guard let id = try transactionId?.identifier(location, "transaction_id") else {
+        guard let transactionId, let id = try transactionId.identifier(location, "transaction_id") else {
             throw FormatError.missingField(path: location.path("transaction_id"), line: object.line)
         }
-        guard let product = try productIdentifier(productId, location) else {
+        guard let product = try productIdentifier(productId, location, repeated: &repeated) else {
             throw FormatError.missingField(path: location.path("product_id"), line: object.line)
         }
         guard let purchased = try appStoreDate(milliseconds: purchaseMs, text: purchase, location: location, key: "purchase_date") else {
@@ -231,7 +256,7 @@ public struct ReceiptDecoder: Sendable {
         }
         return Transaction(
             transactionId: id,
-            originalTransactionId: try originalId?.identifier(location, "original_transaction_id"),
+            originalTransactionId: try originalIdentifier(originalId, location, transactionId: id, readFrom: transactionId, repeated: &repeated),
             productId: product,
             purchase: purchased,
             expires: expiry,
@@ -242,10 +267,35 @@ public struct ReceiptDecoder: Sendable {
             environment: environment)
     }
 
-    /// A transaction's product id; one the catalog knows shares the catalog's string.
-    private func productIdentifier(_ value: UnsafeJSONValue?, _ location: PayloadLocation) throws(FormatError) -> String? {
-        if let known = value?.withStringBytes({ knownProductIds.id(matching: $0) }) ?? nil { return known }
-        return try value?.identifier(location, "product_id")
+    /// A transaction's product id; one the catalog knows shares the catalog's string, one with
+    /// the bytes of the last one read shares its string.
+    private func productIdentifier(
+        _ value: UnsafeJSONValue?, _ location: PayloadLocation, repeated: inout RepeatedIdentifiers
+    ) throws(FormatError) -> String? {
+        guard let value else { return nil }
+        if let same = repeated.product?.text(ifSameAs: value) { return same }
+        let product: String?
+        if let known = value.withStringBytes({ knownProductIds.id(matching: $0) }) ?? nil {
+            product = known
+        } else {
+            product = try value.identifier(location, "product_id")
+        }
+        if let product { repeated.product = RememberedString(product, readFrom: value) }
+        return product
+    }
+
+    /// A transaction's original transaction id: one with the bytes of its own transaction id
+    /// (`transactionId`, read from `idValue`), or of the last original id read, shares that string.
+    private func originalIdentifier(
+        _ value: UnsafeJSONValue?, _ location: PayloadLocation, transactionId: String, readFrom idValue: UnsafeJSONValue,
+        repeated: inout RepeatedIdentifiers
+    ) throws(FormatError) -> String? {
+        guard let value else { return nil }
+        if let idBytes = idValue.plainStringBytes, RememberedString.isPlainString(value, spelling: idBytes) { return transactionId }
+        if let same = repeated.original?.text(ifSameAs: value) { return same }
+        let original = try value.identifier(location, "original_transaction_id")
+        if let original { repeated.original = RememberedString(original, readFrom: value) }
+        return original
     }
 
     /// Reads one `pending_renewal_info` entry, or the top-level renewal fields of an iOS 6-style
@@ -290,18 +340,19 @@ public struct ReceiptDecoder: Sendable {
     }
 }
 
-/// The transaction fields' names, prepared for word-wise comparison.
-private enum Names {
-    static let productId = JSONName("product_id")
-    static let isUpgraded = JSONName("is_upgraded")
-    static let expiresDate = JSONName("expires_date")
-    static let purchaseDate = JSONName("purchase_date")
-    static let transactionId = JSONName("transaction_id")
-    static let expiresDateMs = JSONName("expires_date_ms")
-    static let isTrialPeriod = JSONName("is_trial_period")
-    static let purchaseDateMs = JSONName("purchase_date_ms")
-    static let cancellationDate = JSONName("cancellation_date")
-    static let cancellationDateMs = JSONName("cancellation_date_ms")
-    static let originalTransactionId = JSONName("original_transaction_id")
-    static let isInIntroOfferPeriod = JSONName("is_in_intro_offer_period")
+/// The transaction fields' names, prepared for word-wise comparison; the decoder holds them, so
+/// that reading them takes no check that a global was initialized.
+private struct TransactionNames: Sendable {
+    let productId = JSONName("product_id")
+    let isUpgraded = JSONName("is_upgraded")
+    let expiresDate = JSONName("expires_date")
+    let purchaseDate = JSONName("purchase_date")
+    let transactionId = JSONName("transaction_id")
+    let expiresDateMs = JSONName("expires_date_ms")
+    let isTrialPeriod = JSONName("is_trial_period")
+    let purchaseDateMs = JSONName("purchase_date_ms")
+    let cancellationDate = JSONName("cancellation_date")
+    let cancellationDateMs = JSONName("cancellation_date_ms")
+    let originalTransactionId = JSONName("original_transaction_id")
+    let isInIntroOfferPeriod = JSONName("is_in_intro_offer_period")
 }

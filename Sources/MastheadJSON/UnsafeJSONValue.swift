@@ -92,8 +92,17 @@
         return text
     }
 
+    /// The bytes of a string value without escapes, which are its text as it is; nil for a
+    /// string with escapes and for other kinds.
+    @inlinable package var plainStringBytes: UnsafeBufferPointer<UInt8>? {
+        let token = token
+        guard token.kind == .string, !token.hasEscapes else { return nil }
+        return text
+    }
+
     /// Calls `body` with the UTF-8 bytes of a string value, unescaped (copied only when the value
     /// has escapes); nil for any other kind.
+    @inlinable
     package func withStringBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         let token = token
         guard token.kind == .string else { return nil }

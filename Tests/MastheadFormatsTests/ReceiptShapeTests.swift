@@ -35,6 +35,10 @@ struct ReceiptShapeTests {
         (#""purchase_date": "yesterday""#, "$.latest_receipt_info[0].purchase_date"),
         (#""purchase_date": "2020-02-30T12:00:00Z""#, "$.latest_receipt_info[0].purchase_date"),
         (#""purchase_date_ms": "12a""#, "$.latest_receipt_info[0].purchase_date_ms"),
+        // Bytes just past either end of the digits, within the first eight and after them.
+        (#""purchase_date_ms": "158220:000000""#, "$.latest_receipt_info[0].purchase_date_ms"),
+        (#""purchase_date_ms": "1582/00000000""#, "$.latest_receipt_info[0].purchase_date_ms"),
+        (#""purchase_date_ms": "15822000000:0""#, "$.latest_receipt_info[0].purchase_date_ms"),
         (#""purchase_date_ms": 1.5e12"#, "$.latest_receipt_info[0].purchase_date_ms"),
         (#""purchase_date_ms": "1", "expires_date": "******""#, "$.latest_receipt_info[0].expires_date"),
     ]
@@ -88,6 +92,7 @@ struct ReceiptShapeTests {
 
     static let flagShapes: [(text: String, value: Bool)] = [
         ("true", true), ("false", false), (#""true""#, true), (#""false""#, false), (#""1""#, true), (#""0""#, false), ("1", true), ("0", false),
+        (#""f\u0061lse""#, false), (#""\u0031""#, true), (#""tru\u0065""#, true),
     ]
 
     @Test(arguments: flagShapes)
@@ -104,6 +109,32 @@ struct ReceiptShapeTests {
         #expect(throws: FormatError.invalidValue(path: "$.latest_receipt_info[0].is_upgraded", line: 1, value: "\"yes\"", expected: "a flag (true/false, \"1\"/\"0\")")) {
             try ReceiptDecoder().decode(Self.receipt(Self.transaction(#""purchase_date_ms": "1", "is_upgraded": "yes""#)))
         }
+    }
+
+    @Test(arguments: [#""falsE""#, #""fals""#, #""truE""#, #""2""#, #""True""#, #""00""#, #""f\u0061ls""#])
+    func R2_2_nearlyAFlag_isError(text: String) {
+        #expect(throws: FormatError.self) {
+            try ReceiptDecoder().decode(Self.receipt(Self.transaction(#""purchase_date_ms": "1", "is_upgraded": \#(text)"#)))
+        }
+    }
+
+    @Test func R2_idsRepeatedAcrossTransactions_readByTheirOwnBytes() throws {
+        // Renewals repeat the original id and the product; ids of equal length, ids written with
+        // an escape, and an original id equal to the transaction's own each read as written.
+        let text = #"""
+            {"status": 0, "latest_receipt_info": [
+              {"transaction_id": "a1", "original_transaction_id": "a1", "product_id": "monthly", "purchase_date_ms": "1"},
+              {"transaction_id": "a2", "original_transaction_id": "a1", "product_id": "monthly", "purchase_date_ms": "2"},
+              {"transaction_id": "b1", "original_transaction_id": "b1", "product_id": "monthlx", "purchase_date_ms": "3"},
+              {"transaction_id": "a3", "original_transaction_id": "a1", "product_id": "monthly", "purchase_date_ms": "4"},
+              {"transaction_id": "b2", "original_transaction_id": "b\u0031", "product_id": "month\u006cx", "purchase_date_ms": "5"},
+              {"transaction_id": "b3", "original_transaction_id": "b1", "product_id": "monthlx", "purchase_date_ms": "6"},
+              {"transaction_id": "c1", "product_id": "monthlz", "purchase_date_ms": "7"}]}
+            """#
+        let receipt = try ReceiptDecoder().decode(Array(text.utf8))
+        #expect(receipt.transactions.map(\.transactionId) == ["a1", "a2", "b1", "a3", "b2", "b3", "c1"])
+        #expect(receipt.transactions.map(\.originalTransactionId) == ["a1", "a1", "b1", "a1", "b1", "b1", "c1"])
+        #expect(receipt.transactions.map(\.productId) == ["monthly", "monthly", "monthlx", "monthly", "monthlx", "monthlx", "monthlz"])
     }
 
     @Test func R2_latestReceiptInfo_asSingleObject_andInAppUnion_deduplicated() throws {

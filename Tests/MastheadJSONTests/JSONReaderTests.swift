@@ -55,6 +55,11 @@ struct JSONReaderTests {
         #expect(root.elements.map(\.double).compactMap { $0 }.count == 7)
     }
 
+    @Test func int64_eightDigitsAtATime_thenOneByOne() throws {
+        let root = try JSONDocument(parsing: "[12345678, -87654321, 1582200000000, 123456789012345678, 10000000, 99999999, 1234567.5, 123456789e2]").root
+        #expect(root.elements.map(\.int64) == [12_345_678, -87_654_321, 1_582_200_000_000, 123_456_789_012_345_678, 10_000_000, 99_999_999, nil, nil])
+    }
+
     @Test func int64_eighteenAndNineteenDigits() throws {
         let root = try JSONDocument(parsing: "[999999999999999999, -999999999999999999, 1000000000000000000, 9999999999999999999, \"-\"]").root
         #expect(root.elements.map(\.int64) == [999_999_999_999_999_999, -999_999_999_999_999_999, 1_000_000_000_000_000_000, nil, nil])
