@@ -17,7 +17,8 @@ struct BenchOptions {
     var signed = false
     /// Configure a webhook URL at a local endpoint and report the events' delivery (soak).
     var webhooks = false
-    /// A PostgreSQL cluster's URL, without a database (service): two instances also run on a new database there.
+    /// A PostgreSQL cluster's URL, without a database (service: two instances also run on a new
+    /// database there; scale: the population is stored in a database there instead of SQLite).
     var postgreSQL: String?
     /// The server's `maxCachedUsers` (scale); the service's default when nil.
     var cachedUsers: Int?
@@ -106,11 +107,14 @@ struct BenchOptions {
                     random: cold (each reader once, in a random order), warm (the N readers at random
                     for --seconds), then 1,000 readers at random (the hot peer, same run). Prints the
                     ratio of warm to hot, the server's RSS and its growth per cached reader, and what
-                    a cached reader's parts take on the heap, counted in its own process first.
+                    a cached reader's parts take on the heap, counted in its own process first. With
+                    --postgresql, the population is stored in a database of that cluster named for
+                    the users and seed (kept and reused like the SQLite file) and the server runs on it.
                     """,
                 options: [
                     usersOption, seedOption, .value("seconds", "N", "Seconds of the warm and hot wrk runs (default 10)."),
                     .value("cached-users", "N", "The server's maxCachedUsers (default: the service's)."),
+                    .value("postgresql", "URL", "A PostgreSQL cluster, postgresql://user@host:port without a database; its user creates one."),
                     .value("loops", "N", "Event loops of the server, 1 to 64 (default 2)."), workOption, catalogOption,
                 ]),
             CommandSpec(

@@ -6,10 +6,11 @@ import Glibc
 import Masthead
 import MastheadCLI
 import MastheadFormats
+import MastheadPostgreSQL
 
 /// Scale: the download check over a stored population. Stores `--users` generated readers with
-/// `masthead import` into SQLite (once: a database already stored for the same users and seed in
-/// the work folder is reused), starts the release `masthead serve` on it and drives it with wrk
+/// `masthead import` into SQLite, or a database of the `--postgresql` cluster (once: a database
+/// already stored for the same users and seed is reused), starts the release `masthead serve` on it and drives it with wrk
 /// (one thread, 32 connections) through a Lua script picking a reader and an issue at random:
 /// cold (every reader once, in a random order), warm (readers at random, with replacement), then
 /// 1,000 readers at random (the hot peer). Prints the server's RSS and the memory per cached reader,
@@ -75,24 +76,46 @@ func runScaleBenchmark(_ options: BenchOptions, masthead: String) throws {
     print(readerBytes.summary)
 }
 
-/// The SQLite database holding the options' population, stored with `masthead import` unless a
-/// previous run stored it (its `.done` file says so).
+/// The database holding the options' population, stored with `masthead import` unless a previous
+/// run stored it: a SQLite file in the work folder (its `.done` file says it is whole), or with
+/// `--postgresql` a database of that cluster named for the users and seed (whole once its
+/// `.done` file in the work folder names it: an import cut short leaves none, and the database
+/// is then made anew).
 private func storedPopulation(_ options: BenchOptions, masthead: String) throws -> String {
     let name = options.work + "/scale-\(options.users)-\(options.seed)"
-    let database = name + ".sqlite"
-    if access(name + ".done", F_OK) == 0 {
-        print("reusing \(database)")
-        return database
+    let database: String
+    if let cluster = options.postgreSQL {
+        let databaseName = "masthead_scale_\(options.users)_\(options.seed)"
+        database = cluster + "/" + databaseName
+        if (try? String(contentsOfFile: name + ".postgresql.done", encoding: .utf8)) == database {
+            print("reusing \(database)")
+            return database
+        }
+        let admin = try PostgreSQLConnection(cluster + "/postgres")
+        try admin.execute("DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)")
+        try admin.execute("CREATE DATABASE \(databaseName)")
+    } else {
+        database = name + ".sqlite"
+        if access(name + ".done", F_OK) == 0 {
+            print("reusing \(database)")
+            return database
+        }
+        for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
     }
-    for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
     let receipts = name + ".jsonl"
     _ = try writePopulation(options, to: receipts)
     let imported = measure(
         [masthead, "import", "--catalog", options.catalog, "--receipts", receipts, "--database", database], stdoutPath: options.work + "/scale-import.txt")
     guard imported.status == 0 else { fail("masthead import exited with status \(imported.status)") }
     unlink(receipts)
-    print("stored \(options.users) users in \(String(format: "%.1f", imported.wall)) s (masthead import): \(database)")
-    try "".write(toFile: name + ".done", atomically: true, encoding: .utf8)
+    print(
+        "stored \(options.users) users in \(String(format: "%.1f", imported.wall)) s wall, \(String(format: "%.1f", imported.cpu)) s CPU "
+            + "(masthead import): \(database)")
+    if options.postgreSQL != nil {
+        try database.write(toFile: name + ".postgresql.done", atomically: true, encoding: .utf8)
+    } else {
+        try "".write(toFile: name + ".done", atomically: true, encoding: .utf8)
+    }
     return database
 }
 
