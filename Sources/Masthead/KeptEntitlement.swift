@@ -6,7 +6,7 @@ public struct KeptEntitlement: Sendable {
     /// The kept answer without its readable issues.
     private let answer: PublicationEntitlement
     /// The readable issues in order: each one's position in the publication's issues, and its reasons.
-    private let readable: [(position: Int, reasons: [AccessReason])]
+    private var readable: [(position: Int, reasons: [AccessReason])]
 
     /// Keeps what deciding and explaining an issue of `entitlement` reads.
     public init(_ entitlement: PublicationEntitlement) {
@@ -20,6 +20,12 @@ public struct KeptEntitlement: Sendable {
         }
         answer.readable = []
         self.answer = answer
+    }
+
+    /// Replaces each array of reasons an issue is readable for with the one `shared` gives for it
+    /// (the same reasons), so that answers kept apart can share one.
+    public mutating func shareReasons(_ shared: ([AccessReason]) -> [AccessReason]) {
+        for index in readable.indices { readable[index].reasons = shared(readable[index].reasons) }
     }
 
     /// The as-of instants for which the answer holds (``PublicationEntitlement/stable``).

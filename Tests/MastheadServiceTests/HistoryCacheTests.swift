@@ -125,6 +125,22 @@ struct HistoryCacheTests {
         }
     }
 
+    @Test func answersOfTwoReaders_readableForTheSameReasons_shareTheirArray() throws {
+        let url = ServiceHarness.root.appendingPathComponent("Catalog/the-monthly/catalog.json")
+        let catalog = try CatalogDecoder().decode([UInt8](try Data(contentsOf: url)))
+        let publication = try #require(catalog.publication("the-monthly"))
+        // The free issue is readable by anyone once published.
+        let at = try #require(DateText.rfc3339("2020-12-15T00:00:00Z"))
+        let cache = HistoryCache(maxUsers: 4)
+        for user in ["a", "b"] {
+            let answer = KeptEntitlement(EntitlementEngine(catalog: catalog).evaluate(PurchaseHistory(), publication: publication, at: at, environment: .production))
+            cache.put(answer, for: ExactKey(user), Self.key, at: cache.answer(ExactKey(user), Self.key).1)
+        }
+        let reasons = try ["a", "b"].map { user in try #require(cache.answer(ExactKey(user), Self.key).0?.asOf(at).readable.first?.reasons) }
+        #expect(reasons[0] == [.free])
+        #expect(reasons[0].withUnsafeBytes { $0.baseAddress } == reasons[1].withUnsafeBytes { $0.baseAddress })
+    }
+
     @Test func invalidation_winsOverARacingLoad_inAFullCache() {
         let cache = HistoryCache(maxUsers: 2)
         for user in ["x", "y"] { Self.load(cache, user) }

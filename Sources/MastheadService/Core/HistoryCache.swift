@@ -18,6 +18,9 @@ import Synchronization
 /// only them. Each user keeps at most ``maxChecksPerUser`` check bodies (when full, a new one
 /// takes the place of the one put first), and their bodies' ends (after the `at` value) share one
 /// array where they are the same bytes, as they are for issues readable, or not, for the same reasons.
+/// Kept answers share their arrays of reasons naming no purchase or grant (periods, streaming,
+/// free issues) with every other answer readable for the same reasons (at most
+/// ``maxSharedReasons`` such arrays are kept for sharing).
 final class HistoryCache: Sendable {
     /// When a read began, as the cache counts invalidations.
     struct Epoch: Equatable, Sendable {
@@ -77,6 +80,9 @@ final class HistoryCache: Sendable {
     /// place of the one put first.
     static let maxChecksPerUser = 16
 
+    /// Distinct arrays of reasons kept for answers to share (``SharedReasons``).
+    static let maxSharedReasons = 4_096
+
     private struct User {
         /// Per publication and environment: the last answer, reused while the as-of instant stays in its stable range.
         var answers = SmallMap<AnswerKey, KeptEntitlement>()
@@ -99,6 +105,8 @@ final class HistoryCache: Sendable {
         var freeSlots: [Int] = []
         var hand = 0
         var epoch: UInt64 = 0
+        /// Arrays of reasons the kept answers share.
+        var sharedReasons = SharedReasons(capacity: HistoryCache.maxSharedReasons)
 
         /// The user's slot, marked used; nil when not cached.
         mutating func use(_ key: ExactKey) -> Int? {
@@ -169,11 +177,13 @@ final class HistoryCache: Sendable {
     // MARK: Put
 
     /// Keeps an answer computed at `epoch` (from a history read after it), unless the cache was
-    /// invalidated since; a user not cached takes, when full, the place of the first user the
-    /// clock hand finds unused.
+    /// invalidated since, its reasons shared with other answers'; a user not cached takes, when
+    /// full, the place of the first user the clock hand finds unused.
     func put(_ answer: KeptEntitlement, for user: ExactKey, _ key: AnswerKey, at epoch: Epoch) {
         state.withLock { state in
             guard state.epoch == epoch.value else { return }
+            var answer = answer
+            answer.shareReasons { state.sharedReasons.shared($0) }
             let slot = state.slot(for: user, capacity: maxUsers)
             state.slots[slot].user.answers[key] = answer
         }
