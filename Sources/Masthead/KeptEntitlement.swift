@@ -36,7 +36,10 @@ public struct KeptEntitlement: Sendable {
     public func asOf(_ instant: Instant) -> PublicationEntitlement {
         var whole = answer.asOf(instant)
         let issues = answer.publication.issues
-        whole.readable = readable.map { ReadableIssue(issue: issues[$0.position], reasons: $0.reasons) }
+        var entries: [ReadableIssue] = []
+        entries.reserveCapacity(readable.count)
+        for entry in readable { entries.append(ReadableIssue(issue: issues[entry.position], reasons: entry.reasons)) }
+        whole.readable = entries
         return whole
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import Masthead
 import MastheadStorage
 import Synchronization
@@ -63,6 +64,13 @@ final class HistoryCache: Sendable {
             tail = Array(body[at.upperBound...])
             self.readable = readable
             self.reason = reason
+        }
+
+        /// Whether the other body's end is the same bytes (compared with `memcmp`).
+        func endsAlike(_ other: Check) -> Bool {
+            tail.withUnsafeBytes { mine in
+                other.tail.withUnsafeBytes { theirs in mine.count == theirs.count && (mine.isEmpty || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0) }
+            }
         }
 
         /// The body with `at` put in.
@@ -197,8 +205,8 @@ final class HistoryCache: Sendable {
         state.withLock { state in
             guard state.epoch == epoch.value, let slot = state.index[user] else { return }
             var check = check
-            if let same = state.slots[slot].user.checks.firstValue(where: { $0.tail == check.tail }) { check.tail = same.tail }
-            if state.slots[slot].user.checks[key] == nil && state.slots[slot].user.checks.count >= HistoryCache.maxChecksPerUser {
+            if let same = state.slots[slot].user.checks.firstValue(where: { $0.endsAlike(check) }) { check.tail = same.tail }
+            if state.slots[slot].user.checks.count >= HistoryCache.maxChecksPerUser && state.slots[slot].user.checks[key] == nil {
                 state.slots[slot].user.checks.removeFirstAdded()
             }
             state.slots[slot].user.checks[key] = check
