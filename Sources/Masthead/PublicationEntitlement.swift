@@ -14,7 +14,7 @@ public struct PublicationEntitlement: Sendable {
     /// (R5.1), and those a revocation ended by then (R5.3).
     public let refunded: [RefundedPurchase]
     /// Readable issues ordered by publish instant, then id, each with its reasons (R11–R13, R16).
-    public private(set) var readable: [ReadableIssue]
+    public internal(set) var readable: [ReadableIssue]
     /// The transactions of products that grant the publication, by purchase instant, then id.
     private var transactions: [ProductPurchase]
     /// Issue grants of the publication revoked by the as-of instant (R17), for denials.

@@ -13,9 +13,10 @@ import MastheadSynthetic
 /// instant, one check body without its `at` (for an issue in turn):
 /// - before: the history, the full entitlement and the body in two arrays, what the cache kept
 ///   until now, each part's own bytes apart (the entitlement shares strings with the history);
-/// - now: the entitlement kept for issue decisions (``PublicationEntitlement/keepingIssueDecisions()``)
-///   and its body in one array, once the histories and full entitlements are released (what
-///   they shared with the kept parts stays, counted).
+/// - now: the entitlement kept for issue decisions (``KeptEntitlement``: readable issues as
+///   positions in the publication's issues) and its body's bytes before and after its `at`
+///   value, once the histories and full entitlements are released (what they shared with the
+///   kept parts stays, counted).
 ///
 /// Run while this process allocates alone (before the server and wrk start).
 struct CachedReaderBytes {
@@ -31,18 +32,8 @@ struct CachedReaderBytes {
         let engine = EntitlementEngine(catalog: catalog)
         var random = SeededGenerator(seed: options.seed)
         let receipts = (0..<readers).map { population.receipt(user: $0, random: &random) }
-        // Before: split in two arrays; now: one, without its `at` value.
-        func body(_ index: Int, _ answer: PublicationEntitlement) -> [UInt8] {
-            let issue = publication.issues[index % publication.issues.count]
-            var writer = JSONWriter(capacity: 640)
-            let range = EntitlementJSON.writeCheck(issue, answer.access(toIssue: issue.id)!, answer, userId: "user-\(index)", into: &writer)
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(writer.bytes.count - range.count)
-            bytes.append(contentsOf: writer.bytes[..<range.lowerBound])
-            bytes.append(contentsOf: writer.bytes[range.upperBound...])
-            return bytes
-        }
-        func bodyBefore(_ index: Int, _ answer: PublicationEntitlement) -> (head: [UInt8], tail: [UInt8]) {
+        // Split around its `at` value, without it, as the cache keeps it (and kept before, in two arrays).
+        func body(_ index: Int, _ answer: PublicationEntitlement) -> (head: [UInt8], tail: [UInt8]) {
             let issue = publication.issues[index % publication.issues.count]
             var writer = JSONWriter(capacity: 640)
             let range = EntitlementJSON.writeCheck(issue, answer.access(toIssue: issue.id)!, answer, userId: "user-\(index)", into: &writer)
@@ -55,7 +46,7 @@ struct CachedReaderBytes {
         answers.reserveCapacity(readers)
         var bodies: [(head: [UInt8], tail: [UInt8])] = []
         bodies.reserveCapacity(readers)
-        var kept: [(PublicationEntitlement, body: [UInt8])] = []
+        var kept: [(KeptEntitlement, body: (head: [UInt8], tail: [UInt8]))] = []
         kept.reserveCapacity(readers)
 
         let base = heapInUse()
@@ -63,11 +54,11 @@ struct CachedReaderBytes {
         let afterHistories = heapInUse()
         for history in histories { answers.append(engine.evaluate(history, publication: publication, at: at)) }
         let afterAnswers = heapInUse()
-        for (index, answer) in answers.enumerated() { bodies.append(bodyBefore(index, answer)) }
+        for (index, answer) in answers.enumerated() { bodies.append(body(index, answer)) }
         let afterBodies = heapInUse()
         for (index, answer) in answers.enumerated() {
-            let decisions = answer.keepingIssueDecisions()
-            kept.append((decisions, body(index, decisions)))
+            let decisions = KeptEntitlement(answer)
+            kept.append((decisions, body(index, decisions.asOf(at))))
         }
         histories.removeAll(keepingCapacity: true)
         answers.removeAll(keepingCapacity: true)
@@ -116,7 +107,7 @@ struct CachedReaderBytes {
             before: history \(bytes(history)) + full entitlement \(bytes(fullAnswer)) + one check body \(bytes(checkBody)) \
             = \(bytes(before)); now: entitlement kept for issue decisions + one check body \(bytes(now)) \
             (\(String(format: "%.1f", before / now))× less); on top, the cache's slot and index entry and, inline in its \
-            entries, \(MemoryLayout<PublicationEntitlement>.stride) bytes an entitlement
+            entries, \(MemoryLayout<KeptEntitlement>.stride) bytes an entitlement
             """
     }
 }

@@ -67,6 +67,11 @@ struct CachedCheckAnswerTests {
             let at = population.start.adding(milliseconds: Int64.random(in: 0..<(2 * 366 * Instant.millisecondsPerDay), using: &random))
             let full = engine.evaluate(history, publication: publication, at: at)
             let kept = full.keepingIssueDecisions()
+            // The cache's compact form gives back the same kept answer.
+            let keptCompactly = KeptEntitlement(full).asOf(at)
+            #expect(keptCompactly.readable == kept.readable)
+            #expect(keptCompactly.stable == kept.stable)
+            #expect(keptCompactly.periods == kept.periods)
             if !full.purchases.isEmpty { withPurchases += 1 }
             #expect(kept.purchases.isEmpty)
             #expect(kept.stable == full.stable)
@@ -75,9 +80,12 @@ struct CachedCheckAnswerTests {
             for issue in publication.issues {
                 var fullBody = JSONWriter()
                 var keptBody = JSONWriter()
+                var compactBody = JSONWriter()
                 EntitlementJSON.writeCheck(issue, try #require(full.access(toIssue: issue.id)), full, userId: "u", into: &fullBody)
                 EntitlementJSON.writeCheck(issue, try #require(kept.access(toIssue: issue.id)), kept, userId: "u", into: &keptBody)
+                EntitlementJSON.writeCheck(issue, try #require(keptCompactly.access(toIssue: issue.id)), keptCompactly, userId: "u", into: &compactBody)
                 #expect(keptBody.text == fullBody.text, "reader \(index), \(issue.id) at \(at)")
+                #expect(compactBody.text == fullBody.text, "reader \(index), \(issue.id) at \(at)")
             }
         }
         #expect(withPurchases > 10)

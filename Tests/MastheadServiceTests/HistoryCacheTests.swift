@@ -11,12 +11,28 @@ struct HistoryCacheTests {
     static let key = HistoryCache.AnswerKey(publicationId: ExactKey("the-monthly"), environment: .production)
 
     /// An answer to put: an empty history's entitlement to the-monthly.
-    static let answer: PublicationEntitlement = {
+    static let answer: KeptEntitlement = {
         let url = ServiceHarness.root.appendingPathComponent("Catalog/the-monthly/catalog.json")
         let catalog = try! CatalogDecoder().decode([UInt8](try! Data(contentsOf: url)))
-        return EntitlementEngine(catalog: catalog).evaluate(
-            PurchaseHistory(), publication: catalog.publication("the-monthly")!, at: Instant(milliseconds: 0), environment: .production)
+        return KeptEntitlement(
+            EntitlementEngine(catalog: catalog).evaluate(
+                PurchaseHistory(), publication: catalog.publication("the-monthly")!, at: Instant(milliseconds: 0), environment: .production))
     }()
+
+    /// A check body for `issue`: `{"issue":"<issue>","at":"<at>",<decision>}`, its `at` value at 1970-01-01.
+    static func check(_ issue: String, decision: String) -> HistoryCache.Check {
+        let head = Array(#"{"issue":"\#(issue)","at":""#.utf8)
+        let at = Instant(milliseconds: 0).description.utf8
+        let body = head + at + Array(#"",\#(decision)}"#.utf8)
+        return HistoryCache.Check(
+            stable: Instant(milliseconds: .min)..<Instant.distantFuture, body: body, at: head.count..<head.count + at.count, readable: true,
+            reason: "free")
+    }
+
+    /// The key of an issue's check body.
+    static func checkKey(_ issue: String) -> HistoryCache.CheckKey {
+        HistoryCache.CheckKey(publicationId: ExactKey("the-monthly"), environment: .production, issueId: ExactKey(issue))
+    }
 
     /// Puts a user's answer as a load beginning now would (the user starts unused); nothing when
     /// the user is cached.
@@ -71,6 +87,58 @@ struct HistoryCacheTests {
         Self.load(cache, "c")
         #expect(!Self.isCached(cache, "b"))
         #expect(Self.isCached(cache, "a"))
+    }
+
+    @Test func checkBodies_keepTheLatestAtTheirBound_theFirstPutMakingWay() {
+        let cache = HistoryCache(maxUsers: 2)
+        Self.load(cache, "reader")
+        let user = ExactKey("reader")
+        let bound = HistoryCache.maxChecksPerUser
+        for index in 0...bound {
+            let epoch = cache.check(user, Self.checkKey("issue-\(index)")).1
+            cache.put(Self.check("issue-\(index)", decision: #""readable":true"#), for: user, Self.checkKey("issue-\(index)"), at: epoch)
+        }
+        #expect(cache.check(user, Self.checkKey("issue-0")).0 == nil, "the first body put stayed past the bound")
+        for index in 1...bound { #expect(cache.check(user, Self.checkKey("issue-\(index)")).0 != nil, "issue-\(index) was dropped") }
+        // Putting a kept issue again replaces its body in place: nothing makes way.
+        let epoch = cache.check(user, Self.checkKey("issue-1")).1
+        cache.put(Self.check("issue-1", decision: #""readable":false"#), for: user, Self.checkKey("issue-1"), at: epoch)
+        for index in 1...bound { #expect(cache.check(user, Self.checkKey("issue-\(index)")).0 != nil, "issue-\(index) was dropped") }
+    }
+
+    @Test func checkBodiesEndingInTheSameBytes_shareOneArray_andAnswerTheirOwnBodies() throws {
+        let cache = HistoryCache(maxUsers: 2)
+        Self.load(cache, "reader")
+        let user = ExactKey("reader")
+        let decisions = ["a": #""readable":true,"why":"period 0""#, "b": #""readable":true,"why":"period 0""#, "c": #""readable":false"#]
+        for issue in ["a", "b", "c"] {
+            let epoch = cache.check(user, Self.checkKey(issue)).1
+            cache.put(Self.check(issue, decision: decisions[issue]!), for: user, Self.checkKey(issue), at: epoch)
+        }
+        let kept = try ["a", "b", "c"].map { issue in try #require(cache.check(user, Self.checkKey(issue)).0) }
+        func storage(_ check: HistoryCache.Check) -> UnsafeRawPointer? { check.tail.withUnsafeBytes { $0.baseAddress } }
+        #expect(storage(kept[0]) == storage(kept[1]))
+        #expect(storage(kept[0]) != storage(kept[2]))
+        let at = Instant(milliseconds: 1_234_567_890_123)
+        for (issue, check) in zip(["a", "b", "c"], kept) {
+            #expect(String(decoding: check.body(at: at), as: UTF8.self) == #"{"issue":"\#(issue)","at":"\#(at)",\#(decisions[issue]!)}"#)
+        }
+    }
+
+    @Test func answersOfTwoReaders_readableForTheSameReasons_shareTheirArray() throws {
+        let url = ServiceHarness.root.appendingPathComponent("Catalog/the-monthly/catalog.json")
+        let catalog = try CatalogDecoder().decode([UInt8](try Data(contentsOf: url)))
+        let publication = try #require(catalog.publication("the-monthly"))
+        // The free issue is readable by anyone once published.
+        let at = try #require(DateText.rfc3339("2020-12-15T00:00:00Z"))
+        let cache = HistoryCache(maxUsers: 4)
+        for user in ["a", "b"] {
+            let answer = KeptEntitlement(EntitlementEngine(catalog: catalog).evaluate(PurchaseHistory(), publication: publication, at: at, environment: .production))
+            cache.put(answer, for: ExactKey(user), Self.key, at: cache.answer(ExactKey(user), Self.key).1)
+        }
+        let reasons = try ["a", "b"].map { user in try #require(cache.answer(ExactKey(user), Self.key).0?.asOf(at).readable.first?.reasons) }
+        #expect(reasons[0] == [.free])
+        #expect(reasons[0].withUnsafeBytes { $0.baseAddress } == reasons[1].withUnsafeBytes { $0.baseAddress })
     }
 
     @Test func invalidation_winsOverARacingLoad_inAFullCache() {

@@ -23,6 +23,22 @@ struct SmallMapTests {
         #expect(map[ExactKey("key-0")] == nil)
     }
 
+    @Test func removeFirstAdded_andFirstValue_goInTheOrderKeysWereAdded() {
+        var map = SmallMap<ExactKey, Int>()
+        for (index, key) in ["a", "b", "c"].enumerated() { map[ExactKey(key)] = index }
+        // Setting a key's value keeps its place.
+        map[ExactKey("a")] = 10
+        #expect(map.firstValue { $0 > 0 } == 10)
+        #expect(map.firstValue { $0 == 1 } == 1)
+        #expect(map.firstValue { $0 > 100 } == nil)
+        map.removeFirstAdded()
+        #expect(map[ExactKey("a")] == nil)
+        #expect(map.count == 2)
+        map.removeFirstAdded()
+        #expect(map[ExactKey("b")] == nil)
+        #expect(map[ExactKey("c")] == 2)
+    }
+
     @Test func canonicallyEquivalentKeys_areTwoEntries() {
         var map = SmallMap<ExactKey, String>()
         map[ExactKey("caf\u{E9}")] = "composed"

@@ -180,13 +180,13 @@ public final class EntitlementService: Sendable {
     /// How many users the answer cache holds (the `masthead_cached_users` metric).
     var cachedUserCount: Int { cache.userCount }
 
-    /// One user's entitlement to one publication (the download check's question), keeping only
-    /// what deciding and explaining an issue reads (``PublicationEntitlement/keepingIssueDecisions()``).
+    /// One user's entitlement to one publication (the download check's question): what deciding
+    /// and explaining an issue reads, at least (``KeptEntitlement``).
     ///
     /// The last answer per publication and environment is kept in the cache (for a user the store
-    /// knows) and reused while the as-of instant stays inside its stable range (the answer is then
-    /// the same by construction); any write for the user, or a catalog change, drops it. A miss
-    /// reads the user's history from the store.
+    /// knows: ``KeptEntitlement``) and reused while the as-of instant stays inside its stable range
+    /// (the answer is then the same by construction); any write for the user, or a catalog change,
+    /// drops it. A miss reads the user's history from the store and answers the whole entitlement.
     func entitlement(forUser userId: String, publicationId: String, at: Instant, environment: Environment) throws -> PublicationEntitlement? {
         catchUp()
         let user = ExactKey(userId)
@@ -198,8 +198,7 @@ public final class EntitlementService: Sendable {
         guard let publication = catalog.publication(publicationId) else { return nil }
         let history = try history(forUser: userId)
         let answer = EntitlementEngine(catalog: catalog).evaluate(history ?? PurchaseHistory(), publication: publication, at: at, environment: environment)
-            .keepingIssueDecisions()
-        if history != nil { cache.put(answer, for: user, key, at: epoch) }
+        if history != nil { cache.put(KeptEntitlement(answer), for: user, key, at: epoch) }
         return answer
     }
 

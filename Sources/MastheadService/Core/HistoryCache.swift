@@ -1,11 +1,12 @@
+import Glibc
 import Masthead
 import MastheadStorage
 import Synchronization
 
 /// Users' answers to the download check, kept per user: per publication and environment the last
-/// entitlement (only what deciding and explaining an issue reads,
-/// ``PublicationEntitlement/keepingIssueDecisions()``), and per issue the check's body. A user's
-/// purchase history is not kept: it is read from the store when an answer is computed.
+/// entitlement (only what deciding and explaining an issue reads, ``KeptEntitlement``), and per
+/// issue the check's body. A user's purchase history is not kept: it is read from the store when
+/// an answer is computed.
 ///
 /// Users are told apart by their ids' exact bytes, as the store tells them apart. Every
 /// invalidation starts a new ``Epoch``: what was read from the store, or computed, before it is
@@ -15,7 +16,12 @@ import Synchronization
 /// marks its user used, the hand clears the marks it passes and stops at the first user
 /// unmarked), so readers asked again and again stay while readers asked once make way, at a
 /// constant cost per access. A new user starts unmarked: a scan of readers asked once evicts
-/// only them. Each user keeps at most ``maxChecksPerUser`` check bodies (emptied when full).
+/// only them. Each user keeps at most ``maxChecksPerUser`` check bodies (when full, a new one
+/// takes the place of the one put first), and their bodies' ends (after the `at` value) share one
+/// array where they are the same bytes, as they are for issues readable, or not, for the same reasons.
+/// Kept answers share their arrays of reasons naming no purchase or grant (periods, streaming,
+/// free issues) with every other answer readable for the same reasons (at most
+/// ``maxSharedReasons`` such arrays are kept for sharing).
 final class HistoryCache: Sendable {
     /// When a read began, as the cache counts invalidations.
     struct Epoch: Equatable, Sendable {
@@ -38,11 +44,11 @@ final class HistoryCache: Sendable {
     /// A download check's body without its `at` value, the only part that changes within `stable`.
     struct Check: Sendable {
         var stable: Range<Instant>
-        /// The body's bytes before and after its `at` value, in one array (two would cost a
-        /// second allocation a body).
-        var bytes: [UInt8]
-        /// Where the `at` value goes in ``bytes``.
-        var atOffset: Int
+        /// The body's bytes before its `at` value (the user, publication and issue).
+        var head: [UInt8]
+        /// The body's bytes after its `at` value (the decision and its explanation): a user's
+        /// checks whose ends are the same bytes share one array.
+        var tail: [UInt8]
         /// Whether it answers the issue readable.
         var readable: Bool
         /// The code of its main reason (its `"reason"`'s `kind`), which the gate answers in a header.
@@ -54,33 +60,40 @@ final class HistoryCache: Sendable {
         /// A body whose `at` value lies at `at`.
         init(stable: Range<Instant>, body: [UInt8], at: Range<Int>, readable: Bool, reason: String) {
             self.stable = stable
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(body.count - at.count)
-            bytes.append(contentsOf: body[..<at.lowerBound])
-            bytes.append(contentsOf: body[at.upperBound...])
-            self.bytes = bytes
-            atOffset = at.lowerBound
+            head = Array(body[..<at.lowerBound])
+            tail = Array(body[at.upperBound...])
             self.readable = readable
             self.reason = reason
+        }
+
+        /// Whether the other body's end is the same bytes (compared with `memcmp`).
+        func endsAlike(_ other: Check) -> Bool {
+            tail.withUnsafeBytes { mine in
+                other.tail.withUnsafeBytes { theirs in mine.count == theirs.count && (mine.isEmpty || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0) }
+            }
         }
 
         /// The body with `at` put in.
         func body(at: Instant) -> [UInt8] {
             var body: [UInt8] = []
-            body.reserveCapacity(bytes.count + 24)
-            body.append(contentsOf: bytes[..<atOffset])
+            body.reserveCapacity(head.count + tail.count + 24)
+            body.append(contentsOf: head)
             body.append(contentsOf: at.description.utf8)
-            body.append(contentsOf: bytes[atOffset...])
+            body.append(contentsOf: tail)
             return body
         }
     }
 
-    /// Check bodies kept per user (the issues a reader downloads); the set is emptied when full.
-    static let maxChecksPerUser = 64
+    /// Check bodies kept per user (the issues a reader downloads); when full, a new one takes the
+    /// place of the one put first.
+    static let maxChecksPerUser = 16
+
+    /// Distinct arrays of reasons kept for answers to share (``SharedReasons``).
+    static let maxSharedReasons = 4_096
 
     private struct User {
         /// Per publication and environment: the last answer, reused while the as-of instant stays in its stable range.
-        var answers = SmallMap<AnswerKey, PublicationEntitlement>()
+        var answers = SmallMap<AnswerKey, KeptEntitlement>()
         /// Per publication, environment and issue: the download check's answer body, reused while
         /// the as-of instant stays in the stable range of the answer it was written from.
         var checks = SmallMap<CheckKey, Check>()
@@ -100,6 +113,8 @@ final class HistoryCache: Sendable {
         var freeSlots: [Int] = []
         var hand = 0
         var epoch: UInt64 = 0
+        /// Arrays of reasons the kept answers share.
+        var sharedReasons = SharedReasons(capacity: HistoryCache.maxSharedReasons)
 
         /// The user's slot, marked used; nil when not cached.
         mutating func use(_ key: ExactKey) -> Int? {
@@ -158,7 +173,7 @@ final class HistoryCache: Sendable {
     // MARK: Get
 
     /// The user's last answer for a publication and environment, if any, and the epoch now.
-    func answer(_ user: ExactKey, _ key: AnswerKey) -> (PublicationEntitlement?, Epoch) {
+    func answer(_ user: ExactKey, _ key: AnswerKey) -> (KeptEntitlement?, Epoch) {
         state.withLock { state in (state.use(user).flatMap { state.slots[$0].user.answers[key] }, Epoch(value: state.epoch)) }
     }
 
@@ -170,22 +185,30 @@ final class HistoryCache: Sendable {
     // MARK: Put
 
     /// Keeps an answer computed at `epoch` (from a history read after it), unless the cache was
-    /// invalidated since; a user not cached takes, when full, the place of the first user the
-    /// clock hand finds unused.
-    func put(_ answer: PublicationEntitlement, for user: ExactKey, _ key: AnswerKey, at epoch: Epoch) {
+    /// invalidated since, its reasons shared with other answers'; a user not cached takes, when
+    /// full, the place of the first user the clock hand finds unused.
+    func put(_ answer: KeptEntitlement, for user: ExactKey, _ key: AnswerKey, at epoch: Epoch) {
         state.withLock { state in
             guard state.epoch == epoch.value else { return }
+            var answer = answer
+            answer.shareReasons { state.sharedReasons.shared($0) }
             let slot = state.slot(for: user, capacity: maxUsers)
             state.slots[slot].user.answers[key] = answer
         }
     }
 
-    /// Keeps a check body written at `epoch` for a user who is cached, unless the cache
-    /// was invalidated since; empties the user's check bodies first when they are ``maxChecksPerUser``.
+    /// Keeps a check body written at `epoch` for a user who is cached, unless the cache was
+    /// invalidated since: its end shares the array of another of the user's bodies ending in the
+    /// same bytes; a new issue takes the place of the one put first when the user has
+    /// ``maxChecksPerUser`` bodies.
     func put(_ check: Check, for user: ExactKey, _ key: CheckKey, at epoch: Epoch) {
         state.withLock { state in
             guard state.epoch == epoch.value, let slot = state.index[user] else { return }
-            if state.slots[slot].user.checks.count >= HistoryCache.maxChecksPerUser { state.slots[slot].user.checks.removeAll() }
+            var check = check
+            if let same = state.slots[slot].user.checks.firstValue(where: { $0.endsAlike(check) }) { check.tail = same.tail }
+            if state.slots[slot].user.checks.count >= HistoryCache.maxChecksPerUser && state.slots[slot].user.checks[key] == nil {
+                state.slots[slot].user.checks.removeFirstAdded()
+            }
             state.slots[slot].user.checks[key] = check
         }
     }

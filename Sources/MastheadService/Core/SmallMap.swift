@@ -21,6 +21,12 @@ struct SmallMap<Key: Equatable, Value> {
         }
     }
 
+    /// The first value, in the order their keys were added, that `matches`.
+    func firstValue(where matches: (Value) -> Bool) -> Value? { entries.first { matches($0.value) }?.value }
+
+    /// Removes the entry whose key was added first (setting a key's value keeps its place).
+    mutating func removeFirstAdded() { entries.removeFirst() }
+
     /// Removes every entry, releasing their storage.
     mutating func removeAll() { entries = [] }
 }
