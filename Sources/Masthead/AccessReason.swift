@@ -14,6 +14,17 @@ public enum AccessReason: Hashable, Sendable {
     /// A free issue (R13).
     case free
 
+    /// Whether `other` is the same reason with the same ids byte for byte (`==` compares the
+    /// ids as Swift strings, which takes two Unicode spellings of one name for one).
+    public func sameBytes(as other: AccessReason) -> Bool {
+        switch (self, other) {
+        case (.singlePurchase(let mine), .singlePurchase(let theirs)): mine.sameBytes(as: theirs)
+        case (.granted(let mine, let mySource), .granted(let theirs, let theirSource)): mine.sameBytes(as: theirs) && mySource.sameBytes(as: theirSource)
+        case (.singlePurchase, _), (.granted, _), (_, .singlePurchase), (_, .granted): false
+        default: self == other
+        }
+    }
+
     /// A stable name for the kind of reason, as written in JSON output.
     public var name: String {
         switch self {

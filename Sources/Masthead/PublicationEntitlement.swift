@@ -82,7 +82,8 @@ public struct PublicationEntitlement: Sendable {
         // Issues readable for the same reasons share one array of them (one allocation, not one an issue).
         var distinct: [[AccessReason]] = []
         for index in kept.readable.indices {
-            if let same = distinct.first(where: { $0 == kept.readable[index].reasons }) {
+            let reasons = kept.readable[index].reasons
+            if let same = distinct.first(where: { $0.count == reasons.count && zip($0, reasons).allSatisfy { $0.sameBytes(as: $1) } }) {
                 kept.readable[index].reasons = same
             } else {
                 distinct.append(kept.readable[index].reasons)

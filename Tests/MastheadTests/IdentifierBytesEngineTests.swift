@@ -47,6 +47,25 @@ struct IdentifierBytesEngineTests {
         #expect(result.access(toIssue: first)?.isReadable == false)
     }
 
+    @Test(arguments: pairs) func keptAnswer_keepsEachSinglePurchaseId_ofTwoSpellings(first: String, second: String) {
+        let issues = Mock.monthly().issues
+        let catalog = Catalog(
+            publications: [Mock.monthly()],
+            products: [
+                Product(productId: "one", publication: "the-monthly", issue: issues[4].id), Product(productId: "two", publication: "the-monthly", issue: issues[5].id),
+            ])
+        let history = PurchaseHistory(transactions: [Mock.purchase(first, "one", "2020-07-01T00:00"), Mock.purchase(second, "two", "2020-07-02T00:00")])
+        let full = EntitlementEngine(catalog: catalog).evaluate(history, publication: Mock.monthly(), at: Mock.instant("2020-08-01T00:00"))
+        func purchaseIds(_ entitlement: PublicationEntitlement) -> [[UInt8]] {
+            entitlement.readable.flatMap(\.reasons).compactMap { reason in
+                if case .singlePurchase(let id) = reason { Array(id.utf8) } else { nil }
+            }
+        }
+        #expect(purchaseIds(full) == Self.bytes([first, second]))
+        #expect(purchaseIds(full.keepingIssueDecisions()) == Self.bytes([first, second]))
+        #expect(purchaseIds(KeptEntitlement(full).asOf(Mock.instant("2020-08-01T00:00"))) == Self.bytes([first, second]))
+    }
+
     @Test(arguments: pairs) func productIds_ofTwoSpellings_areTwoProducts(known: String, unknown: String) {
         let catalog = Catalog(
             publications: [Mock.monthly()], products: [Product(productId: known, type: .autoRenewable, publications: ["the-monthly"], access: .archive)])
