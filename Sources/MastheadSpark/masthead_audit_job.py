@@ -615,11 +615,17 @@ def run_job(args):
         # Lines split at `\n` only, as masthead splits them, and kept as bytes.
         sc._jsc.hadoopConfiguration().set("textinputformat.record.delimiter", "\n")
         line_counts = sc.accumulator({}, ByKey())
+        # Each file's records are put in their partitions by the Python worker that reads them
+        # (`partitionBy` runs in the same worker as the function before it); the union of the two
+        # files' shuffles, partitioned alike, keeps their partitions, so no line crosses between
+        # the JVM and Python once more on its way from the one to the other.
         records = sc.textFile(hadoop_path(args.receipts), use_unicode=False).mapPartitionsWithIndex(
-            receipts_records(partitions, line_counts))
+            receipts_records(partitions, line_counts)).partitionBy(partitions, partitionFunc=_itself)
         if args.grants:
             records = sc.textFile(hadoop_path(args.grants), use_unicode=False).mapPartitionsWithIndex(
-                grants_records(partitions, line_counts)).union(records)
+                grants_records(partitions, line_counts)).partitionBy(partitions, partitionFunc=_itself).union(records)
+        if records.getNumPartitions() != partitions:
+            raise RuntimeError(f"{records.getNumPartitions()} partitions after the shuffle, not {partitions}")
         environment = {name: os.environ[name] for name in ("PATH", "TMPDIR", "LANG", "LC_ALL") if name in os.environ}
         part = Part(masthead, os.path.abspath(args.catalog), args.at, bool(args.grants), environment)
         reports = sc.accumulator({}, ByKey())
@@ -628,7 +634,7 @@ def run_job(args):
             return audit_partition(part, index, records, lambda entries: reports.add({index: entries}))
 
         try:
-            records.partitionBy(partitions, partitionFunc=lambda partition: partition).mapPartitionsWithIndex(audited).saveAsTextFile(
+            records.mapPartitionsWithIndex(audited).saveAsTextFile(
                 os.path.abspath(args.output))
         except Exception as error:
             shutil.rmtree(args.output, ignore_errors=True)
@@ -647,6 +653,12 @@ def run_job(args):
         raise RuntimeError(f"reports of {len(collected)} of {partitions} partitions")
     numbers = {kind: LineNumbers(_split_counts(counts, kind)) for kind in (GRANTS, RECEIPTS)}
     return finish(args, [collected[index] for index in range(partitions)], numbers)
+
+
+def _itself(partition):
+    """The partition of a record's key, which is its partition: one function for both files'
+    shuffles, so their partitioners are equal and their union keeps the partitions."""
+    return partition
 
 
 def _split_counts(counts, kind):
