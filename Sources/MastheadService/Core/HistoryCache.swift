@@ -241,8 +241,9 @@ final class HistoryCache: Sendable {
     /// The user's check body for an issue, if any (marked used), and the epoch now.
     func check(_ user: ExactKey, _ key: CheckKey) -> (Check?, Epoch) {
         state.withLock { state in
-            let check = state.use(user).flatMap { slot in state.slots[slot].user.checks.update(key) { $0.used = true } }
-            return (check, Epoch(value: state.epoch))
+            let epoch = Epoch(value: state.epoch)
+            guard let slot = state.use(user) else { return (nil, epoch) }
+            return (state.slots[slot].user.checks.update(key) { $0.used = true }, epoch)
         }
     }
 
