@@ -22,6 +22,8 @@ struct BenchOptions {
     var postgreSQL: String?
     /// The server's `maxCachedUsers` (scale); the service's default when nil.
     var cachedUsers: Int?
+    /// The server's `maxCachedCheckBytes` (scale); the service's default when nil.
+    var cachedCheckBytes: Int?
 
     /// Reads the options `parsed` holds; a number out of its range is a usage error.
     init(_ parsed: Arguments) throws(CLIError) {
@@ -37,6 +39,7 @@ struct BenchOptions {
         webhooks = parsed.flag("webhooks")
         postgreSQL = parsed.value("postgresql")
         cachedUsers = try parsed.integer("cached-users", in: 1...Int.max)
+        cachedCheckBytes = try parsed.integer("cached-check-bytes", in: 0...Int(Int32.max))
     }
 
     static let usersOption = OptionSpec.value("users", "N", "Users in the generated population (default 100000).")
@@ -114,6 +117,7 @@ struct BenchOptions {
                 options: [
                     usersOption, seedOption, .value("seconds", "N", "Seconds of the warm and hot wrk runs (default 10)."),
                     .value("cached-users", "N", "The server's maxCachedUsers (default: the service's)."),
+                    .value("cached-check-bytes", "N", "The server's maxCachedCheckBytes (default: the service's)."),
                     .value("postgresql", "URL", "A PostgreSQL cluster, postgresql://user@host:port without a database; its user creates one."),
                     .value("loops", "N", "Event loops of the server, 1 to 64 (default 2)."), workOption, catalogOption,
                 ]),

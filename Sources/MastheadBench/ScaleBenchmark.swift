@@ -25,7 +25,8 @@ func runScaleBenchmark(_ options: BenchOptions, masthead: String) throws {
     let readerBytes = try CachedReaderBytes.measure(
         options, catalog: catalog, publication: publication, at: DateText.rfc3339(at)!, readers: min(options.users, 20_000))
 
-    let cacheSetting = options.cachedUsers.map { #", "maxCachedUsers": \#($0)"# } ?? ""
+    let cacheSetting = (options.cachedUsers.map { #", "maxCachedUsers": \#($0)"# } ?? "")
+        + (options.cachedCheckBytes.map { #", "maxCachedCheckBytes": \#($0)"# } ?? "")
     let server = try BenchServer.start(
         options, masthead: masthead, name: "scale-bench", configuration: #""threads": \#(options.loops)"# + cacheSetting, database: database)
     defer { server.stop() }
@@ -45,12 +46,16 @@ func runScaleBenchmark(_ options: BenchOptions, masthead: String) throws {
     unlink(finished)
     let cold = interruptedWrk(arguments("cold", users: options.users, seconds: 3_600), when: finished)
     let afterCold = residentMemory(pid)
-    let cachedAfterCold = cachedUsers(base: base)
+    let cachedAfterCold = gauge("masthead_cached_users", base: base)
+    let checkBytesAfterCold = gauge("masthead_cached_check_bytes", base: base)
     let warm = run("random", users: options.users, seconds: options.seconds)
     let hot = run("random", users: min(1_000, options.users), seconds: options.seconds)
     let end = residentMemory(pid)
+    let checkBytesAtEnd = gauge("masthead_cached_check_bytes", base: base)
 
-    print("\(options.users) stored readers, \(options.loops) event loop(s), maxCachedUsers \(options.cachedUsers.map(String.init) ?? "default")")
+    print(
+        "\(options.users) stored readers, \(options.loops) event loop(s), maxCachedUsers \(options.cachedUsers.map(String.init) ?? "default"), "
+            + "maxCachedCheckBytes \(options.cachedCheckBytes.map(String.init) ?? "default")")
     print("")
     print("| download check (wrk -c32, release, Lua: random reader and issue) | wrk threads | requests/s | p50 | p99 | non-2xx |")
     print("|---|---|---|---|---|---|")
@@ -65,6 +70,7 @@ func runScaleBenchmark(_ options: BenchOptions, masthead: String) throws {
         print("warm / hot: \(String(format: "%.2f", warmRate / hotRate))×")
     }
     print("server RSS: \(mebibytes(started.rss)) MiB at start, \(mebibytes(afterCold.rss)) MiB after cold, \(mebibytes(end.rss)) MiB at the end, peak \(mebibytes(end.peak)) MiB")
+    print("check bodies (masthead_cached_check_bytes): \(mebibytes(checkBytesAfterCold)) MiB after cold, \(mebibytes(checkBytesAtEnd)) MiB at the end")
     // The cache evicts one reader at a time when full (it is never emptied), so what it holds
     // after the cold pass is what the pass grew the server by.
     if cachedAfterCold > 0 {
@@ -207,8 +213,8 @@ func residentMemory(_ pid: Int32) -> (rss: Int, peak: Int) {
 
 private func mebibytes(_ bytes: Int) -> String { String(format: "%.0f", Double(bytes) / 1_048_576) }
 
-/// The `masthead_cached_users` gauge of the service at `base`, or 0 when it cannot be read.
-private func cachedUsers(base: String) -> Int {
+/// A gauge of the service at `base` (`masthead_cached_users`), or 0 when it cannot be read.
+private func gauge(_ name: String, base: String) -> Int {
     var request = URLRequest(url: URL(string: base + "/metrics")!)
     request.setValue("Bearer bench-token", forHTTPHeaderField: "Authorization")
     let answered = DispatchSemaphore(value: 0)
@@ -218,6 +224,6 @@ private func cachedUsers(base: String) -> Int {
         answered.signal()
     }.resume()
     answered.wait()
-    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("masthead_cached_users ") }) else { return 0 }
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + " ") }) else { return 0 }
     return Int(line.split(separator: " ").last ?? "") ?? 0
 }

@@ -56,6 +56,44 @@ struct CachedCheckAnswerTests {
         #expect(compared > 30 * 12 * 3)
     }
 
+    /// Checks over many readers and issues within a budget for check bodies too small for them:
+    /// after every check the bodies take at most the budget, and every answer is the one written
+    /// afresh from the reader's full history, whether its body was kept, dropped or never kept
+    /// (a budget of 0).
+    @Test(arguments: [0, 4_000, 40_000])
+    func checksWithinABudget_equalAnswersWrittenFromTheFullHistory(budget: Int) throws {
+        let harness = try ServiceHarness { $0.maxCachedCheckBytes = budget }
+        defer { harness.close() }
+        let (_, publication, engine, population) = try Self.monthly(harness)
+        var random = SeededGenerator(seed: 27)
+        let span = Int64(2 * 366) * Instant.millisecondsPerDay
+        var histories: [PurchaseHistory] = []
+        var instants: [[Instant]] = []
+        for index in 0..<24 {
+            #expect(harness.call("POST", "/v1/users/user-\(index)/receipts", body: population.receipt(user: index, random: &random)).status == 200)
+            histories.append(try #require(try harness.service.history(forUser: "user-\(index)")))
+            instants.append((0..<3).map { _ in population.start.adding(milliseconds: Int64.random(in: 0..<span, using: &random)) })
+        }
+        var most = 0
+        for step in 0..<1_500 {
+            // Half the checks go to four readers and three issues, which are asked again and again.
+            let hot = Bool.random(using: &random)
+            let reader = Int.random(in: 0..<(hot ? 4 : histories.count), using: &random)
+            let issue = publication.issues[Int.random(in: 0..<(hot ? 3 : publication.issues.count), using: &random)]
+            let at = instants[reader][Int.random(in: 0..<3, using: &random)]
+            let answer = harness.call("GET", "/v1/users/user-\(reader)/issues/the-monthly/\(issue.id)?at=\(at)")
+            let fresh = engine.evaluate(histories[reader], publication: publication, at: at)
+            var writer = JSONWriter()
+            EntitlementJSON.writeCheck(issue, try #require(fresh.access(toIssue: issue.id)), fresh, userId: "user-\(reader)", into: &writer)
+            #expect(answer.body == writer.text, "step \(step): user-\(reader), \(issue.id) at \(at)")
+            let bytes = harness.service.cachedCheckBytes
+            #expect(bytes <= budget, "step \(step)")
+            most = max(most, bytes)
+        }
+        // The budget was reached: bodies were kept, and made way.
+        #expect(budget == 0 ? most == 0 : most > budget / 2)
+    }
+
     @Test func keptAnswer_decidesAndExplainsEveryIssueAsTheFullAnswer_withoutThePurchases() throws {
         let harness = try ServiceHarness()
         defer { harness.close() }

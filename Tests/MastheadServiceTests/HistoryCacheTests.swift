@@ -48,7 +48,7 @@ struct HistoryCacheTests {
     }
 
     @Test func hotReader_survivesAScanOfColdReaders() {
-        let cache = HistoryCache(maxUsers: 8)
+        let cache = HistoryCache(maxUsers: 8, maxCheckBytes: 1 << 20)
         Self.load(cache, "hot")
         for index in 0..<100 {
             Self.load(cache, "cold-\(index)")
@@ -57,7 +57,7 @@ struct HistoryCacheTests {
     }
 
     @Test func fullCache_staysFullAtItsBound() {
-        let cache = HistoryCache(maxUsers: 5)
+        let cache = HistoryCache(maxUsers: 5, maxCheckBytes: 1 << 20)
         for index in 0..<50 {
             Self.load(cache, "reader-\(index)")
             #expect(cache.userCount == min(index + 1, 5))
@@ -65,7 +65,7 @@ struct HistoryCacheTests {
     }
 
     @Test func newUser_takesThePlaceOfTheFirstUnusedUserTheHandFinds() {
-        let cache = HistoryCache(maxUsers: 3)
+        let cache = HistoryCache(maxUsers: 3, maxCheckBytes: 1 << 20)
         for user in ["a", "b", "c"] { Self.load(cache, user) }
         // a and c are asked again; b is not.
         #expect(Self.isCached(cache, "a"))
@@ -79,7 +79,7 @@ struct HistoryCacheTests {
     }
 
     @Test func answersAndCheckBodies_markTheirUserUsed() {
-        let cache = HistoryCache(maxUsers: 2)
+        let cache = HistoryCache(maxUsers: 2, maxCheckBytes: 1 << 20)
         for user in ["a", "b"] { Self.load(cache, user) }
         let key = HistoryCache.CheckKey(publicationId: ExactKey("p"), environment: .production, issueId: ExactKey("i"))
         // Asked through their check body alone, a outlives b, asked once.
@@ -90,7 +90,7 @@ struct HistoryCacheTests {
     }
 
     @Test func checkBodies_keepTheLatestAtTheirBound_theFirstPutMakingWay() {
-        let cache = HistoryCache(maxUsers: 2)
+        let cache = HistoryCache(maxUsers: 2, maxCheckBytes: 1 << 20)
         Self.load(cache, "reader")
         let user = ExactKey("reader")
         let bound = HistoryCache.maxChecksPerUser
@@ -107,7 +107,7 @@ struct HistoryCacheTests {
     }
 
     @Test func checkBodiesEndingInTheSameBytes_shareOneArray_andAnswerTheirOwnBodies() throws {
-        let cache = HistoryCache(maxUsers: 2)
+        let cache = HistoryCache(maxUsers: 2, maxCheckBytes: 1 << 20)
         Self.load(cache, "reader")
         let user = ExactKey("reader")
         let decisions = ["a": #""readable":true,"why":"period 0""#, "b": #""readable":true,"why":"period 0""#, "c": #""readable":false"#]
@@ -131,7 +131,7 @@ struct HistoryCacheTests {
         let publication = try #require(catalog.publication("the-monthly"))
         // The free issue is readable by anyone once published.
         let at = try #require(DateText.rfc3339("2020-12-15T00:00:00Z"))
-        let cache = HistoryCache(maxUsers: 4)
+        let cache = HistoryCache(maxUsers: 4, maxCheckBytes: 1 << 20)
         for user in ["a", "b"] {
             let answer = KeptEntitlement(EntitlementEngine(catalog: catalog).evaluate(PurchaseHistory(), publication: publication, at: at, environment: .production))
             cache.put(answer, for: ExactKey(user), Self.key, at: cache.answer(ExactKey(user), Self.key).1)
@@ -142,7 +142,7 @@ struct HistoryCacheTests {
     }
 
     @Test func invalidation_winsOverARacingLoad_inAFullCache() {
-        let cache = HistoryCache(maxUsers: 2)
+        let cache = HistoryCache(maxUsers: 2, maxCheckBytes: 1 << 20)
         for user in ["x", "y"] { Self.load(cache, user) }
         let (cached, epoch) = cache.answer(ExactKey("z"), Self.key)
         #expect(cached == nil, "z was cached")
@@ -155,7 +155,7 @@ struct HistoryCacheTests {
     }
 
     @Test func invalidatedUser_freesTheirPlace_forTheNextUser() {
-        let cache = HistoryCache(maxUsers: 2)
+        let cache = HistoryCache(maxUsers: 2, maxCheckBytes: 1 << 20)
         for user in ["x", "y"] { Self.load(cache, user) }
         cache.invalidate(users: ["x"])
         #expect(cache.userCount == 1)
@@ -167,7 +167,7 @@ struct HistoryCacheTests {
     }
 
     @Test func usersWithCanonicallyEquivalentIds_areTwoUsers() {
-        let cache = HistoryCache(maxUsers: 4)
+        let cache = HistoryCache(maxUsers: 4, maxCheckBytes: 1 << 20)
         let composed = "caf\u{E9}"
         let decomposed = "cafe\u{301}"
         Self.load(cache, composed)
@@ -179,7 +179,7 @@ struct HistoryCacheTests {
     }
 
     @Test func removeAll_dropsEveryUser_andTheCacheFillsAgain() {
-        let cache = HistoryCache(maxUsers: 3)
+        let cache = HistoryCache(maxUsers: 3, maxCheckBytes: 1 << 20)
         for index in 0..<5 { Self.load(cache, "reader-\(index)") }
         cache.removeAll()
         #expect(cache.userCount == 0)

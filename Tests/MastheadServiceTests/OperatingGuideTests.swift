@@ -18,7 +18,7 @@ struct OperatingGuideTests {
     @Test func guide_metricsTable_namesEveryExposedMetric() throws {
         let consumption = ConsumptionReporting(enabled: true, refundPreference: nil, sampleContentProvided: false).metricsLines(pending: 0)
         let webhooks = OutboundWorkers.metricsLines(.init(), backlog: OutboxBacklog(pending: 0, failed: 0, oldestPending: nil), now: Instant(milliseconds: 0))
-        let text = ServiceMetrics().rendered(cachedUsers: 0, changeNotificationsUp: true, accessLogDropped: 0, http: HTTPServerCounters())
+        let text = ServiceMetrics().rendered(cachedUsers: 0, cachedCheckBytes: 0, changeNotificationsUp: true, accessLogDropped: 0, http: HTTPServerCounters())
             + (consumption + webhooks + EntitlementService.googlePlayMetricsLines(0)).joined(separator: "\n")
         let exposed = Set(text.split(separator: "\n").compactMap { line -> String? in
             line.hasPrefix("# TYPE ") ? String(line.split(separator: " ")[2]) : nil

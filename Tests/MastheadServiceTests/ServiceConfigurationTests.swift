@@ -18,6 +18,31 @@ struct ServiceConfigurationTests {
         #expect(ServiceConfiguration.setting("maxPipelinedBytes") != nil)
     }
 
+    /// The budget for cached check bodies: a flag or the file sets it (0 included: no body kept),
+    /// a value that is not a whole number from 0 to 2147483647 is refused naming the setting, and
+    /// the help says what it does.
+    @Test func checkBodyBudget_isASetting_checkedByName() throws {
+        let setting = try #require(ServiceConfiguration.setting("maxCachedCheckBytes"))
+        #expect(setting.defaultText == "67108864")
+        #expect(setting.help.contains("check bodies"))
+        var configuration = ServiceConfiguration()
+        try setting.apply(flag: "0", to: &configuration)
+        #expect(configuration.maxCachedCheckBytes == 0)
+        try configuration.apply(configurationFile: Array(#"{"maxCachedCheckBytes": 1048576}"#.utf8), file: "cache.json")
+        #expect(configuration.maxCachedCheckBytes == 1_048_576)
+        for text in ["-1", "2147483648", "64MiB", ""] {
+            #expect(throws: ConfigurationError.invalid("--maxCachedCheckBytes must be a whole number from 0 to 2147483647, not '\(text)'")) {
+                try setting.apply(flag: text, to: &configuration)
+            }
+        }
+        for json in ["-1", "2147483648", "\"64MiB\"", "1.5"] {
+            #expect(throws: ConfigurationError.invalid("cache.json: maxCachedCheckBytes must be a whole number from 0 to 2147483647")) {
+                try configuration.apply(configurationFile: Array(#"{"maxCachedCheckBytes": \#(json)}"#.utf8), file: "cache.json")
+            }
+        }
+        #expect(configuration.maxCachedCheckBytes == 1_048_576)
+    }
+
     /// A value of the setting's kind other than its default.
     static func otherValue(_ setting: ServiceSetting) -> (json: String, text: String?) {
         let current = setting.defaultText

@@ -75,7 +75,7 @@ public final class EntitlementService: Sendable {
         // The counter first: whatever commits after it is read again by the first answer.
         commits = try readStore.commitCounter()
         seenCommits = Atomic(commits?.value ?? 0)
-        cache = HistoryCache(maxUsers: configuration.maxCachedUsers)
+        cache = HistoryCache(maxUsers: configuration.maxCachedUsers, maxCheckBytes: configuration.maxCachedCheckBytes)
         consumption = ConsumptionReporting(
             enabled: configuration.consumptionInformation, refundPreference: configuration.refundPreference.preference,
             sampleContentProvided: configuration.sampleContentProvided)
@@ -179,6 +179,9 @@ public final class EntitlementService: Sendable {
 
     /// How many users the answer cache holds (the `masthead_cached_users` metric).
     var cachedUserCount: Int { cache.userCount }
+
+    /// The heap bytes the answer cache's check bodies take (the `masthead_cached_check_bytes` metric).
+    var cachedCheckBytes: Int { cache.checkBytes }
 
     /// One user's entitlement to one publication (the download check's question): what deciding
     /// and explaining an issue reads, at least (``KeptEntitlement``).

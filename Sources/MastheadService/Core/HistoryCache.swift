@@ -16,9 +16,21 @@ import Synchronization
 /// marks its user used, the hand clears the marks it passes and stops at the first user
 /// unmarked), so readers asked again and again stay while readers asked once make way, at a
 /// constant cost per access. A new user starts unmarked: a scan of readers asked once evicts
-/// only them. Each user keeps at most ``maxChecksPerUser`` check bodies (when full, a new one
-/// takes the place of the one put first), and their bodies' ends (after the `at` value) share one
-/// array where they are the same bytes, as they are for issues readable, or not, for the same reasons.
+/// only them.
+///
+/// Check bodies are a shortcut (an answer whose body is not kept is written from the kept answer)
+/// and have a budget of their own: every user's bodies together take at most `maxCheckBytes`
+/// bytes of heap, counted as glibc lays them out (``checkBytes``: each body's arrays by their
+/// capacity, an array shared by several bodies once, the user's list of bodies by its capacity,
+/// the keys' strings that do not fit inline). When a new body passes the budget, bodies make way
+/// by a second CLOCK over the bodies, user after user in the order of their slots and each
+/// user's bodies in the order they were put: every lookup that finds a body marks it, the body
+/// hand clears the marks it passes and drops the first body it finds unmarked, until the bodies
+/// fit. A new body starts unmarked. A body that alone would take more than the budget is not
+/// kept. Each user also keeps at most ``maxChecksPerUser`` bodies (when full, a new one takes the
+/// place of the one put first), which bounds the search through a user's bodies; their ends (after
+/// the `at` value) share one array where they are the same bytes, as they are for issues
+/// readable, or not, for the same reasons.
 /// Kept answers share their arrays of reasons naming no purchase or grant (periods, streaming,
 /// free issues) with every other answer readable for the same reasons (at most
 /// ``maxSharedReasons`` such arrays are kept for sharing).
@@ -56,6 +68,8 @@ final class HistoryCache: Sendable {
         /// Whether its answer was noted as served (consumption information), so that the answers
         /// reusing it need not note it again.
         var served = false
+        /// Whether a lookup found it since the body hand last passed it (the cache's CLOCK over bodies).
+        var used = false
 
         /// A body whose `at` value lies at `at`.
         init(stable: Range<Instant>, body: [UInt8], at: Range<Int>, readable: Bool, reason: String) {
@@ -88,6 +102,13 @@ final class HistoryCache: Sendable {
     /// place of the one put first.
     static let maxChecksPerUser = 16
 
+    /// The heap bytes a body would take as its user's only one (its arrays, its key's strings and
+    /// a list of one entry): more than the budget, and it is not kept.
+    static func bytesAlone(_ check: Check, _ key: CheckKey) -> Int {
+        HeapBytes.array(of: (key: CheckKey, value: Check).self, capacity: 1) + SmallMap<CheckKey, Check>.bytes(of: key)
+            + HeapBytes.array(check.head) + HeapBytes.array(check.tail)
+    }
+
     /// Distinct arrays of reasons kept for answers to share (``SharedReasons``).
     static let maxSharedReasons = 4_096
 
@@ -113,6 +134,10 @@ final class HistoryCache: Sendable {
         var freeSlots: [Int] = []
         var hand = 0
         var epoch: UInt64 = 0
+        /// The heap bytes every user's check bodies take (``SmallMap/checkBytes``).
+        var checkBytes = 0
+        /// The body hand: a slot, and a place in its user's bodies.
+        var bodyHand = (slot: 0, check: 0)
         /// Arrays of reasons the kept answers share.
         var sharedReasons = SharedReasons(capacity: HistoryCache.maxSharedReasons)
 
@@ -144,6 +169,7 @@ final class HistoryCache: Sendable {
                 }
                 slot = hand
                 index[slots[slot].key] = nil
+                checkBytes -= slots[slot].user.checks.checkBytes
                 slots[slot] = Slot(key: key, user: user)
                 hand = (hand + 1) % slots.count
             }
@@ -154,21 +180,56 @@ final class HistoryCache: Sendable {
         /// Drops a user, freeing their slot (what they had is released at once).
         mutating func remove(_ key: ExactKey) {
             guard let slot = index.removeValue(forKey: key) else { return }
+            checkBytes -= slots[slot].user.checks.checkBytes
             slots[slot] = Slot(key: ExactKey(""), user: User())
             freeSlots.append(slot)
+        }
+
+        /// Changes a user's check bodies, counting the bytes they take before and after.
+        mutating func changeChecks(_ slot: Int, _ change: (inout SmallMap<CheckKey, Check>) -> Void) {
+            let before = slots[slot].user.checks.checkBytes
+            change(&slots[slot].user.checks)
+            checkBytes += slots[slot].user.checks.checkBytes - before
+        }
+
+        /// Drops the bodies the body hand finds unmarked, clearing the marks it passes, until
+        /// every body fits in `budget` bytes. Each step clears a mark, drops a body or passes a
+        /// user's last body, and bodies remain while their bytes do: within two turns of the
+        /// slots the bodies fit.
+        mutating func fitChecks(in budget: Int) {
+            while checkBytes > budget {
+                if bodyHand.slot >= slots.count { bodyHand = (0, 0) }
+                let slot = bodyHand.slot
+                if bodyHand.check >= slots[slot].user.checks.count {
+                    bodyHand = (slot + 1, 0)
+                } else if slots[slot].user.checks[position: bodyHand.check].value.used {
+                    slots[slot].user.checks[position: bodyHand.check].value.used = false
+                    bodyHand.check += 1
+                } else {
+                    let position = bodyHand.check
+                    changeChecks(slot) { $0.remove(at: position) }
+                }
+            }
         }
     }
 
     private let state = Mutex(State())
     private let maxUsers: Int
+    private let maxCheckBytes: Int
 
-    /// A cache keeping at most `maxUsers` users.
-    init(maxUsers: Int) {
+    /// A cache keeping at most `maxUsers` users, whose check bodies take at most `maxCheckBytes`
+    /// bytes together (0: no body is kept).
+    init(maxUsers: Int, maxCheckBytes: Int) {
         self.maxUsers = maxUsers
+        self.maxCheckBytes = maxCheckBytes
     }
 
     /// How many users it holds (the `masthead_cached_users` metric).
     var userCount: Int { state.withLock { $0.index.count } }
+
+    /// The heap bytes every user's check bodies take, at most `maxCheckBytes` (the
+    /// `masthead_cached_check_bytes` metric).
+    var checkBytes: Int { state.withLock { $0.checkBytes } }
 
     // MARK: Get
 
@@ -177,9 +238,13 @@ final class HistoryCache: Sendable {
         state.withLock { state in (state.use(user).flatMap { state.slots[$0].user.answers[key] }, Epoch(value: state.epoch)) }
     }
 
-    /// The user's check body for an issue, if any, and the epoch now.
+    /// The user's check body for an issue, if any (marked used), and the epoch now.
     func check(_ user: ExactKey, _ key: CheckKey) -> (Check?, Epoch) {
-        state.withLock { state in (state.use(user).flatMap { state.slots[$0].user.checks[key] }, Epoch(value: state.epoch)) }
+        state.withLock { state in
+            let epoch = Epoch(value: state.epoch)
+            guard let slot = state.use(user) else { return (nil, epoch) }
+            return (state.slots[slot].user.checks.update(key) { $0.used = true }, epoch)
+        }
     }
 
     // MARK: Put
@@ -198,18 +263,22 @@ final class HistoryCache: Sendable {
     }
 
     /// Keeps a check body written at `epoch` for a user who is cached, unless the cache was
-    /// invalidated since: its end shares the array of another of the user's bodies ending in the
-    /// same bytes; a new issue takes the place of the one put first when the user has
-    /// ``maxChecksPerUser`` bodies.
+    /// invalidated since or it alone would take more than `maxCheckBytes`: its end shares the
+    /// array of another of the user's bodies ending in the same bytes; a new issue takes the place
+    /// of the one put first when the user has ``maxChecksPerUser`` bodies; then, while the bodies
+    /// take more than `maxCheckBytes`, the body hand drops bodies not asked for since it last
+    /// passed them.
     func put(_ check: Check, for user: ExactKey, _ key: CheckKey, at epoch: Epoch) {
+        guard HistoryCache.bytesAlone(check, key) <= maxCheckBytes else { return }
         state.withLock { state in
             guard state.epoch == epoch.value, let slot = state.index[user] else { return }
             var check = check
             if let same = state.slots[slot].user.checks.firstValue(where: { $0.endsAlike(check) }) { check.tail = same.tail }
-            if state.slots[slot].user.checks.count >= HistoryCache.maxChecksPerUser && state.slots[slot].user.checks[key] == nil {
-                state.slots[slot].user.checks.removeFirstAdded()
+            state.changeChecks(slot) { checks in
+                if checks.count >= HistoryCache.maxChecksPerUser && checks[key] == nil { checks.removeFirstAdded() }
+                checks[key] = check
             }
-            state.slots[slot].user.checks[key] = check
+            state.fitChecks(in: maxCheckBytes)
         }
     }
 
@@ -217,7 +286,7 @@ final class HistoryCache: Sendable {
     func markServed(_ user: ExactKey, _ key: CheckKey) {
         state.withLock { state in
             guard let slot = state.index[user] else { return }
-            state.slots[slot].user.checks[key]?.served = true
+            _ = state.slots[slot].user.checks.update(key) { $0.served = true }
         }
     }
 
@@ -247,6 +316,7 @@ final class HistoryCache: Sendable {
                 state.slots[slot].user.answers.removeAll()
                 state.slots[slot].user.checks.removeAll()
             }
+            state.checkBytes = 0
         }
     }
 
@@ -256,5 +326,27 @@ final class HistoryCache: Sendable {
             state.epoch += 1
             state = State(epoch: state.epoch)
         }
+    }
+}
+
+extension SmallMap<HistoryCache.CheckKey, HistoryCache.Check> {
+    /// The heap bytes a user's check bodies take: the list of them (its capacity), each body's
+    /// arrays (their capacity; an array several bodies share, once) and the strings of its key
+    /// that do not fit inline. A body's reason is a name from a fixed set, kept in the program.
+    var checkBytes: Int {
+        var bytes = heapBytes
+        for position in 0..<count {
+            let (key, check) = self[position: position]
+            bytes += Self.bytes(of: key) + HeapBytes.array(check.head)
+            let tail = check.tail.withUnsafeBytes { $0.baseAddress }
+            let shared = (0..<position).contains { self[position: $0].value.tail.withUnsafeBytes { $0.baseAddress } == tail }
+            if !shared { bytes += HeapBytes.array(check.tail) }
+        }
+        return bytes
+    }
+
+    /// The heap bytes a check's key holds: its ids' strings that do not fit inline.
+    static func bytes(of key: HistoryCache.CheckKey) -> Int {
+        HeapBytes.string(key.publicationId.text) + HeapBytes.string(key.issueId.text)
     }
 }

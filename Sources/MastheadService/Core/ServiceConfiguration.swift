@@ -28,9 +28,14 @@ public struct ServiceConfiguration: Sendable {
     public static let restoreCommitMarginMilliseconds = 5000
     /// Most writes committed in one transaction.
     public var maxCommitBatch = 1000
-    /// Most users whose histories and answers the download check keeps in memory; the cache is
-    /// emptied when it is full, so this bounds the service's memory.
+    /// Most users whose answers the download check keeps in memory; when the cache is full, a new
+    /// user takes the place of one not asked for lately.
     public var maxCachedUsers = 200_000
+    /// Heap bytes the download check's cached bodies (one per user and issue asked) may take
+    /// together; past it, bodies not asked for lately are dropped (an answer without its body is
+    /// written from the user's cached answer). 0: no body is kept. With ``maxCachedUsers`` this
+    /// bounds the cache's memory.
+    public var maxCachedCheckBytes = 64 << 20
     /// Poll Apple for subscriptions about to expire, every `pollingIntervalSeconds`.
     public var pollingEnabled = false
     public var pollingIntervalSeconds = 3600
@@ -169,6 +174,9 @@ public struct ServiceConfiguration: Sendable {
             "A restore not done in time: 504, nothing stored; at most handlerTimeoutMilliseconds - 5000.", range: 1...Int(Int32.max)),
         .number("maxCommitBatch", \.maxCommitBatch, "Most writes committed together.", required: ServiceConfiguration.atLeastOne),
         .number("maxCachedUsers", \.maxCachedUsers, "Most users kept in the answer cache (when full, a new user replaces one not asked for lately).", required: ServiceConfiguration.atLeastOne),
+        .number(
+            "maxCachedCheckBytes", \.maxCachedCheckBytes,
+            "Heap bytes the cached check bodies take together; past it, bodies not asked for lately make way (0: none kept)."),
         .toggle("polling", \.pollingEnabled, "Poll Apple for subscriptions about to expire."),
         .number("pollingIntervalSeconds", \.pollingIntervalSeconds, "Seconds between polls."),
         .number("pollingWindowSeconds", \.pollingWindowSeconds, "How far ahead polling looks for expiries, in seconds."),

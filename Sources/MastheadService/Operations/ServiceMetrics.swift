@@ -85,10 +85,11 @@ final class ServiceMetrics: Sendable {
     }
 
     /// The exposition text; `cachedUsers` is how many users the answer cache holds now,
+    /// `cachedCheckBytes` the heap bytes its check bodies take,
     /// `changeNotificationsUp` whether the connection listening for other instances' commits is
     /// up (nil on SQLite: no such metric), `accessLogDropped` the access log's dropped lines (nil
     /// without an access log: no such metric), `http` what the HTTP server counted (nil: not served).
-    func rendered(cachedUsers: Int, changeNotificationsUp: Bool? = nil, accessLogDropped: Int? = nil, http: HTTPServerCounters? = nil) -> String {
+    func rendered(cachedUsers: Int, cachedCheckBytes: Int, changeNotificationsUp: Bool? = nil, accessLogDropped: Int? = nil, http: HTTPServerCounters? = nil) -> String {
         state.withLock { state in
             var lines = ["# HELP masthead_requests_total HTTP requests by route and status.", "# TYPE masthead_requests_total counter"]
             for route in state.routes.keys.sorted() {
@@ -122,6 +123,8 @@ final class ServiceMetrics: Sendable {
             }
             lines += ["# HELP masthead_cached_users Users whose histories and answers are cached (at most maxCachedUsers).",
                       "# TYPE masthead_cached_users gauge", "masthead_cached_users \(cachedUsers)"]
+            lines += ["# HELP masthead_cached_check_bytes Heap bytes the cached check bodies take (at most maxCachedCheckBytes).",
+                      "# TYPE masthead_cached_check_bytes gauge", "masthead_cached_check_bytes \(cachedCheckBytes)"]
             if let http {
                 lines += ["# HELP masthead_http_accept_backoffs_total Times accepting paused 100 ms because accept failed (out of file descriptors or memory).",
                           "# TYPE masthead_http_accept_backoffs_total counter", "masthead_http_accept_backoffs_total \(http.acceptBackoffs)"]

@@ -28,7 +28,7 @@ extension ServiceRouter {
     /// is on, and the outbox's when webhooks or forwarding are configured.
     func metrics() -> HTTPResponse {
         var text = service.metrics.rendered(
-            cachedUsers: service.cachedUserCount, changeNotificationsUp: service.changeNotificationsUp, accessLogDropped: accessLog?.droppedLines,
+            cachedUsers: service.cachedUserCount, cachedCheckBytes: service.cachedCheckBytes, changeNotificationsUp: service.changeNotificationsUp, accessLogDropped: accessLog?.droppedLines,
             http: httpCounters)
         let consumption = service.consumption.metricsLines(pending: service.consumption.enabled ? service.pendingConsumptionRequests : nil)
         if !consumption.isEmpty { text += consumption.joined(separator: "\n") + "\n" }
