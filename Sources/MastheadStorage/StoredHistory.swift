@@ -1,3 +1,4 @@
+import Glibc
 import Masthead
 
 /// A user's purchase history as the bytes of its `user_histories` row: written in the transaction
@@ -36,15 +37,23 @@ enum StoredHistory {
     /// give another sum.
     static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var sum: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
+        let raw = UnsafeRawBufferPointer(bytes)
         var offset = 0
-        while offset < bytes.count {
-            var word: UInt64 = 0
-            for index in 0..<min(8, bytes.count - offset) { word |= UInt64(bytes[offset + index]) << UInt64(8 * index) }
-            sum = (sum ^ word) &* 0x0000_0100_0000_01B3
-            sum ^= sum >> 29
+        while offset + 8 <= raw.count {
+            sum = mix(sum, UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
             offset += 8
         }
+        if offset < raw.count {
+            var word: UInt64 = 0
+            for index in offset..<raw.count { word |= UInt64(raw[index]) << UInt64(8 * (index - offset)) }
+            sum = mix(sum, word)
+        }
         return sum
+    }
+
+    private static func mix(_ sum: UInt64, _ word: UInt64) -> UInt64 {
+        let product = (sum ^ word) &* 0x0000_0100_0000_01B3
+        return product ^ (product >> 29)
     }
 
     /// The history of `userId` the bytes hold; nil when they are of another version than
@@ -58,8 +67,7 @@ enum StoredHistory {
                 if first != version { return nil }
                 guard whole.count >= 9 else { throw Corrupt(problem: "its \(whole.count) bytes are too few for a version and a checksum") }
                 let buffer = UnsafeBufferPointer(rebasing: whole[..<(whole.count - 8)])
-                var sum: UInt64 = 0
-                for index in 0..<8 { sum |= UInt64(whole[buffer.count + index]) << UInt64(8 * index) }
+                let sum = UInt64(littleEndian: UnsafeRawBufferPointer(whole).loadUnaligned(fromByteOffset: buffer.count, as: UInt64.self))
                 guard checksum(buffer) == sum else { throw Corrupt(problem: "its checksum does not match its bytes") }
                 var reader = Reader(buffer: buffer)
                 reader.position = 1
@@ -221,6 +229,10 @@ extension StoredHistory {
         let buffer: UnsafeBufferPointer<UInt8>
         var position = 0
 
+        static let environments = Environment.allCases
+        static let offerKinds = OfferKind.allCases
+        static let accessStyles = AccessStyle.allCases
+
         init(buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
 
         private func need(_ count: Int, _ what: String) throws(Corrupt) {
@@ -237,16 +249,14 @@ extension StoredHistory {
 
         mutating func int32(_ what: String) throws(Corrupt) -> Int32 {
             try need(4, what)
-            var bits: UInt32 = 0
-            for index in 0..<4 { bits |= UInt32(buffer[position + index]) << UInt32(8 * index) }
+            let bits = UInt32(littleEndian: UnsafeRawBufferPointer(buffer).loadUnaligned(fromByteOffset: position, as: UInt32.self))
             position += 4
             return Int32(bitPattern: bits)
         }
 
         mutating func int64(_ what: String) throws(Corrupt) -> Int64 {
             try need(8, what)
-            var bits: UInt64 = 0
-            for index in 0..<8 { bits |= UInt64(buffer[position + index]) << UInt64(8 * index) }
+            let bits = UInt64(littleEndian: UnsafeRawBufferPointer(buffer).loadUnaligned(fromByteOffset: position, as: UInt64.self))
             position += 8
             return Int64(bitPattern: bits)
         }
@@ -261,39 +271,46 @@ extension StoredHistory {
             return count
         }
 
-        mutating func flag(_ what: String) throws(Corrupt) -> Bool {
+        /// A flag, or with `presence` whether an optional `what` follows: the message of a bad
+        /// byte is made only then.
+        mutating func flag(_ what: String, presence: Bool = false) throws(Corrupt) -> Bool {
             let start = position
             switch try byte(what) {
             case 0: return false
             case 1: return true
-            case let other: throw Corrupt(problem: "\(what) at offset \(start) is \(other), not 0 or 1")
+            case let other: throw Corrupt(problem: "\(presence ? "whether \(what) is present" : what) at offset \(start) is \(other), not 0 or 1")
             }
         }
 
         /// Whether an optional value follows.
-        mutating func present(_ what: String) throws(Corrupt) -> Bool { try flag("whether \(what) is present") }
+        mutating func present(_ what: String) throws(Corrupt) -> Bool { try flag(what, presence: true) }
 
         mutating func string(_ what: String) throws(Corrupt) -> String {
             let start = position
             let length = try count(what)
             let end = position + length
-            guard let text = String(validating: UnsafeBufferPointer(rebasing: buffer[position..<end]), as: UTF8.self) else {
-                throw Corrupt(problem: "\(what) at offset \(start) is not UTF-8")
-            }
+            let bytes = UnsafeBufferPointer(rebasing: buffer[position..<end])
+            // Decoding replaces what is not UTF-8: the text must give back the very bytes.
+            var text = String(decoding: bytes, as: UTF8.self)
+            let same = text.withUTF8 { decoded in decoded.count == length && (length == 0 || memcmp(decoded.baseAddress!, bytes.baseAddress!, length) == 0) }
+            guard same else { throw Corrupt(problem: "\(what) at offset \(start) is not UTF-8") }
             position = end
             return text
         }
 
-        /// The enumeration case whose raw value's bytes the string is.
-        mutating func named<Kind: RawRepresentable & CaseIterable>(_ what: String) throws(Corrupt) -> Kind where Kind.RawValue == String {
+        /// The case of `cases` whose raw value's bytes the string is.
+        mutating func named<Kind: RawRepresentable>(_ what: String, _ cases: [Kind]) throws(Corrupt) -> Kind where Kind.RawValue == String {
             let start = position
             let length = try count(what)
             let bytes = UnsafeBufferPointer(rebasing: buffer[position..<position + length])
-            guard let kind = Kind.allCases.first(where: { $0.rawValue.utf8.elementsEqual(bytes) }) else {
-                throw Corrupt(problem: "\(what) at offset \(start) is none of \(Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+            for kind in cases {
+                var raw = kind.rawValue
+                if raw.withUTF8({ $0.count == length && (length == 0 || memcmp($0.baseAddress!, bytes.baseAddress!, length) == 0) }) {
+                    position += length
+                    return kind
+                }
             }
-            position += length
-            return kind
+            throw Corrupt(problem: "\(what) at offset \(start) is none of \(cases.map(\.rawValue).joined(separator: ", "))")
         }
 
         mutating func instant(_ what: String) throws(Corrupt) -> Instant { Instant(milliseconds: try int64(what)) }
@@ -329,7 +346,7 @@ extension StoredHistory {
                 productId: try string("a product id"), purchase: try instant("a purchase date"), expires: try optionalInstant("an expiry"),
                 cancellation: try optionalInstant("a cancellation"), isUpgraded: try flag("an upgrade flag"),
                 isTrial: try flag("a trial flag"), isIntroductoryOffer: try flag("an introductory offer flag"),
-                offer: try present("an offer kind") ? try named("an offer kind") as OfferKind : nil, environment: try named("an environment"),
+                offer: try present("an offer kind") ? try named("an offer kind", Self.offerKinds) : nil, environment: try named("an environment", Self.environments),
                 signedDate: try optionalInstant("a signed date"), unsignedCancellation: try optionalInstant("an unsigned cancellation"),
                 revocationType: try optionalString("a revocation type").map(RevocationType.init(rawValue:)),
                 revocationPercentage: try optionalInt32("a revocation percentage"),
@@ -354,7 +371,7 @@ extension StoredHistory {
 
         mutating func renewal() throws(Corrupt) -> RenewalInfo {
             RenewalInfo(
-                environment: try named("an environment"), originalTransactionId: try optionalString("an original transaction id"),
+                environment: try named("an environment", Self.environments), originalTransactionId: try optionalString("an original transaction id"),
                 productId: try optionalString("a product id"), autoRenewProductId: try optionalString("an auto-renew product id"),
                 autoRenewOn: try present("an auto-renew status") ? try flag("an auto-renew status") : nil,
                 isInBillingRetry: try flag("a billing retry flag"), gracePeriodExpires: try optionalInstant("a grace period's end"),
@@ -385,7 +402,7 @@ extension StoredHistory {
             switch try byte("a grant's kind") {
             case 0:
                 let publications = try strings("a publication id")
-                let access: AccessStyle = try named("an access style")
+                let access = try named("an access style", Self.accessStyles)
                 var window: Int?
                 if try present("a streaming window") {
                     let number = try int64("a streaming window")
