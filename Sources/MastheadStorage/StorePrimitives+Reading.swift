@@ -6,10 +6,13 @@ extension StorePrimitives {
     /// ``historyFromTables(forUser:)`` read when the last write that changed it committed (every
     /// such write stores it again, in its own transaction: ``recordChanges(_:origin:)``). A user
     /// without a row (none written since the schema had the table, or never seen), or whose row
-    /// is of another format version, has theirs read from the tables. A row that is not a whole
-    /// history throws ``StorageError/storedHistory(userId:problem:)``.
+    /// is of another format version, has theirs read from the tables, as does every user of a
+    /// database without the table (a read-only store on an earlier schema). A row that is not a
+    /// whole history throws ``StorageError/storedHistory(userId:problem:)``.
     public func history(forUser userId: String) throws(StorageError) -> PurchaseHistory {
-        if let bytes = try storedHistoryBytes(forUser: userId), let history = try StoredHistory.history(bytes, userId: userId) { return history }
+        if storesHistories, let bytes = try storedHistoryBytes(forUser: userId), let history = try StoredHistory.history(bytes, userId: userId) {
+            return history
+        }
         return try historyFromTables(forUser: userId)
     }
 

@@ -1,6 +1,9 @@
 import Masthead
+import MastheadPostgreSQL
+import MastheadSQLite
 @testable import MastheadStorage
 import MastheadSynthetic
+import MastheadTestSupport
 import Testing
 
 /// A user's stored history (``StoredHistory``) gives back every field of every transaction,
@@ -185,6 +188,21 @@ struct StoredHistoryTests {
         let environment = try #require(bytes.firstRange(of: Array("production".utf8)))
         #expect(Self.problem(resealed { $0[environment.lowerBound] = UInt8(ascii: "q") })?.contains("an environment") == true)
         #expect(Self.problem(resealed { $0.append(7) })?.contains("1 bytes after the grants") == true)
+    }
+
+    /// A read-only store on a database of the schema before `user_histories` (nothing migrates
+    /// it) reads histories from the tables; one on a migrated database reads the rows.
+    @Test(arguments: StoreBackend.tested)
+    func readOnlyStore_onTheSchemaBefore_readsTheTables(backend: StoreBackend) throws {
+        let fixture = try StoreFixture(backend)
+        defer { fixture.remove() }
+        try fixture.migrate(sqlite: SQLiteSchema.migrator.migrations.count - 1, postgreSQL: PostgreSQLSchema.migrator.migrations.count - 1)
+        let earlier = try fixture.openReadOnly()
+        #expect(try earlier.history(forUser: "u").transactions.isEmpty)
+        #expect((earlier as? SQLiteStore)?.storesHistories ?? (earlier as? PostgreSQLStore)?.storesHistories == false)
+        _ = try fixture.open()
+        let migrated = try fixture.openReadOnly()
+        #expect((migrated as? SQLiteStore)?.storesHistories ?? (migrated as? PostgreSQLStore)?.storesHistories == true)
     }
 
     /// A row of another format version is not read: the history comes from the tables.
