@@ -204,6 +204,10 @@ enum PostgreSQLSchema {
             UPDATE google_play_voids SET recorded_ms = voided_ms;
             CREATE INDEX google_play_voids_by_recorded ON google_play_voids (recorded_ms);
             """,
+            // Each user's stored purchase history (see SQLiteSchema).
+            """
+            CREATE TABLE user_histories (user_id text COLLATE "C" PRIMARY KEY, history bytea NOT NULL);
+            """,
         ],
         lockKey: migrationLock)
 }

@@ -28,6 +28,9 @@ public final class PostgreSQLStore: StorePrimitives {
     /// How many of this store's transactions and snapshots are open: the connection is made
     /// again, when the server closed it, only between them, never inside one.
     var openTransactions = 0
+    /// Whether the database has `user_histories` (always once migrated; a read-only store on a
+    /// database of an earlier schema reads every history from the tables).
+    public let storesHistories: Bool
 
     /// Connects to the database at `url` and, unless `readOnly`, applies the migrations it has not seen.
     /// - Parameters:
@@ -40,8 +43,12 @@ public final class PostgreSQLStore: StorePrimitives {
             connection = try PostgreSQLConnection(url)
             if readOnly {
                 try connection.execute("SET default_transaction_read_only = on")
+                storesHistories =
+                    try connection.scalar("SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'user_histories'")
+                    == .integer(1)
             } else {
                 try PostgreSQLSchema.migrator.migrate(connection)
+                storesHistories = true
             }
         } catch {
             throw .postgreSQL(error)

@@ -257,5 +257,11 @@ enum SQLiteSchema {
         UPDATE google_play_voids SET recorded_ms = voided_ms;
         CREATE INDEX google_play_voids_by_recorded ON google_play_voids (recorded_ms);
         """,
+        // Each user's purchase history as ``StoredHistory`` encodes it, written with every change
+        // of it (``StorePrimitives/recordChanges(_:origin:)``); a user without a row (none written
+        // since this migration) has theirs read from the tables, so nothing is filled in here.
+        """
+        CREATE TABLE user_histories (user_id TEXT PRIMARY KEY, history BLOB NOT NULL);
+        """,
     ])
 }

@@ -21,6 +21,9 @@ public final class SQLiteStore: StorePrimitives {
     /// How many rejected notifications ``recordRejectedNotification(kind:reason:body:now:)`` keeps.
     public var rejectedNotificationRetention = RejectedNotificationRetention.standard
     private var statements: [String: Statement] = [:]
+    /// Whether the database has `user_histories` (always once migrated; a read-only store on a
+    /// database of an earlier schema reads every history from the tables).
+    public let storesHistories: Bool
 
     /// Opens the database at `path` and, unless `readOnly`, applies the migrations it has not seen.
     /// - Parameters:
@@ -29,7 +32,12 @@ public final class SQLiteStore: StorePrimitives {
     public init(path: String, readOnly: Bool = false) throws(StorageError) {
         do {
             database = try Database(path: path, readOnly: readOnly)
-            if !readOnly { try SQLiteSchema.migrator.migrate(database) }
+            if readOnly {
+                storesHistories = try database.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'user_histories'") == .integer(1)
+            } else {
+                try SQLiteSchema.migrator.migrate(database)
+                storesHistories = true
+            }
         } catch {
             throw .sqlite(error)
         }

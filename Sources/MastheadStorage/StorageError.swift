@@ -21,6 +21,9 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible, SQ
     case grantBelongsToAnotherUser(grantId: String, userId: String)
     /// The store was closed: it takes no more writes.
     case closed
+    /// A user's stored history (their `user_histories` row) is not a whole history in its
+    /// format: `problem` says what is wrong. Nothing is answered from it.
+    case storedHistory(userId: String, problem: String)
 
     public init(sqlite error: SQLiteError) { self = .sqlite(error) }
 
@@ -38,6 +41,7 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible, SQ
         case .notificationAlreadyRecorded(let uuid): "notification \(uuid) is already stored"
         case .grantBelongsToAnotherUser(let grantId, _): "grant \(grantId) belongs to another user"
         case .closed: "the store is closed"
+        case .storedHistory(let userId, let problem): "the stored history of user \(userId) is unreadable: \(problem)"
         }
     }
 }

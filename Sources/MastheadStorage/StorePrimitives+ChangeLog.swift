@@ -1,3 +1,5 @@
+import Masthead
+
 /// The change log, once for every backend.
 extension StorePrimitives {
     /// How many change-log entries are kept: a process that has not looked for longer drops its whole cache.
@@ -7,6 +9,10 @@ extension StorePrimitives {
     /// then numbers each entry the newest id plus one: entries are consecutive and in commit
     /// order, so a reader that has read up to an id never finds an older one committed later.
     /// The backend then announces the write (``StorePrimitives/announceChanges(origin:)``).
+    ///
+    /// Each user named (once, by the exact bytes of their id) has their history read from the
+    /// tables and stored in their `user_histories` row, in the same transaction, so that
+    /// ``history(forUser:)`` reads it in one query (``StoredHistory``).
     public func recordChanges(_ changes: [Change], origin: Int64) throws(StorageError) {
         if changes.isEmpty { return }
         try inWrite { () throws(StorageError) in
@@ -16,14 +22,23 @@ extension StorePrimitives {
                 INSERT INTO changes (id, origin, user_id, publication_id, issue_id)
                 SELECT coalesce(max(id), 0) + 1, $1, CAST($2 AS text), CAST($3 AS text), CAST($4 AS text) FROM changes
                 """)
+            var users: Set<ExactKey> = []
             for change in changes {
                 switch change {
-                case .user(let userId): try run(insert, [.integer(origin), .text(userId), .null, .null])
+                case .user(let userId):
+                    try run(insert, [.integer(origin), .text(userId), .null, .null])
+                    if users.insert(ExactKey(userId)).inserted { try storeHistory(forUser: userId) }
                 case .issue(let publicationId, let issueId): try run(insert, [.integer(origin), .null, .text(publicationId), .text(issueId)])
                 }
             }
             try announceChanges(origin: origin)
         }
+    }
+
+    /// Stores the user's history as the tables have it now in their `user_histories` row.
+    func storeHistory(forUser userId: String) throws(StorageError) {
+        let history = try historyFromTables(forUser: userId)
+        try run(StoredHistorySQL.write, [.text(userId), .bytes(StoredHistory.bytes(history))])
     }
 
     /// Deletes all but the newest ``changeLogLength`` entries (the newest is always kept, so ids keep growing).

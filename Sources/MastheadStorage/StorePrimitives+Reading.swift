@@ -2,13 +2,34 @@ public import Masthead
 
 /// Reading histories, users, issues and the subscriptions due for a refresh, once for every backend.
 extension StorePrimitives {
+    /// The user's history from their `user_histories` row, in one indexed read: the history
+    /// ``historyFromTables(forUser:)`` read when the last write that changed it committed (every
+    /// such write stores it again, in its own transaction: ``recordChanges(_:origin:)``). A user
+    /// without a row (none written since the schema had the table, or never seen), or whose row
+    /// is of another format version, has theirs read from the tables, as does every user of a
+    /// database without the table (a read-only store on an earlier schema). A row that is not a
+    /// whole history throws ``StorageError/storedHistory(userId:problem:)``.
+    public func history(forUser userId: String) throws(StorageError) -> PurchaseHistory {
+        if storesHistories, let bytes = try storedHistoryBytes(forUser: userId), let history = try StoredHistory.history(bytes, userId: userId) {
+            return history
+        }
+        return try historyFromTables(forUser: userId)
+    }
+
+    /// The bytes of the user's `user_histories` row, nil without one.
+    public func storedHistoryBytes(forUser userId: String) throws(StorageError) -> [UInt8]? {
+        try firstRow(StoredHistorySQL.read, [.text(userId)]) { row throws(Row.Failure) in try row.bytes(0) }
+    }
+
+    /// The user's history read from the tables it is stored in.
+    ///
     /// The user's grants come with their transactions (R17), and the orders of their Google Play
     /// purchases as transactions after the App Store's (R18). Transactions come by subscription, then purchase and id, and renewal infos by
     /// subscription in the order they were stored, where the dialect sorts histories
     /// (``SQLDialect``); in the order of SQLite's indexes otherwise. The grants of the user's
     /// licence memberships are derived from them (``LicenceMembership/grant(of:)``) and come after
     /// the stored ones.
-    public func history(forUser userId: String) throws(StorageError) -> PurchaseHistory {
+    public func historyFromTables(forUser userId: String) throws(StorageError) -> PurchaseHistory {
         let user: [Value] = [.text(userId)]
         let transactions =
             try rows(Self.dialect.statements.userTransactions, user) { row throws(Row.Failure) in try row.transaction() }
@@ -86,6 +107,15 @@ extension StorePrimitives {
     func count(_ sql: String) throws(StorageError) -> Int {
         Int(try firstRow(sql, []) { row throws(Row.Failure) in try row.integer(0) } ?? 0)
     }
+}
+
+/// The statements of a user's stored history, the same in every dialect.
+enum StoredHistorySQL {
+    static let read = "SELECT history FROM user_histories WHERE user_id = $1"
+    static let write = """
+        INSERT INTO user_histories (user_id, history) VALUES ($1, $2)
+        ON CONFLICT (user_id) DO UPDATE SET history = excluded.history
+        """
 }
 
 /// The statements of reading, the same in every dialect.

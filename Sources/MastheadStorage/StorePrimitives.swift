@@ -23,6 +23,9 @@ public protocol StorePrimitives: EntitlementStore {
     /// How many rejected notifications ``StoreWriter/recordRejectedNotification(kind:reason:body:now:)`` keeps.
     var rejectedNotificationRetention: RejectedNotificationRetention { get }
 
+    /// Whether the database has the `user_histories` table ``history(forUser:)`` reads first.
+    var storesHistories: Bool { get }
+
     /// A statement prepared once per connection: preparing the same text again gives it back.
     associatedtype Prepared
 

@@ -15,7 +15,8 @@ public protocol StoreReader: AnyObject {
     // MARK: Reading
 
     /// Everything stored for the subscriptions linked to `userId`, the user's grants, and the orders
-    /// of the Google Play purchases linked to them as transactions (R18; empty for a user never seen).
+    /// of the Google Play purchases linked to them as transactions (R18; empty for a user never seen):
+    /// the user's stored history when a write stored it, in one read (``StorePrimitives/history(forUser:)``).
     func history(forUser userId: String) throws(StorageError) -> PurchaseHistory
 
     /// The publisher's grants of a user (R17), by grant id (byte order); the same as their

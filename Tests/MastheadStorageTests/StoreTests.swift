@@ -28,10 +28,10 @@ struct StoreTests {
         let store = try SQLiteStore(path: path)
         #expect(try store.database.scalar("PRAGMA journal_mode") == .text("wal"))
         #expect(try store.database.scalar("PRAGMA synchronous") == .integer(2))
-        #expect(try store.database.scalar("SELECT max(version) FROM migrations") == .integer(19))
+        #expect(try store.database.scalar("SELECT max(version) FROM migrations") == .integer(20))
         // Opening again applies nothing twice.
         let again = try SQLiteStore(path: path)
-        #expect(try again.database.scalar("SELECT count(*) FROM migrations") == .integer(19))
+        #expect(try again.database.scalar("SELECT count(*) FROM migrations") == .integer(20))
     }
 
     @Test(arguments: StoreBackend.tested) func inTransaction_rollsBack_whenBodyThrows(backend: StoreBackend) throws {

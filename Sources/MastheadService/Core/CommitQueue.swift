@@ -17,7 +17,8 @@ import Synchronization
 /// job, in its transaction or savepoint (so exactly the committed writes are logged, under this
 /// writer's ``origin``), and prunes the log in each transaction. Other processes on the database
 /// read it to update their caches. A hook installed with ``install(afterJob:)`` runs there too,
-/// right before the change log is written: its writes commit or roll back with the job's.
+/// right after the change log is written (and with it each changed user's stored history, which
+/// the hook then reads): its writes commit or roll back with the job's.
 ///
 /// With ``locksOutboxFirst`` every transaction takes the outbox's lock
 /// (``EntitlementReportStore/lockReporting()``) before anything else: the jobs' writes to the
@@ -193,8 +194,8 @@ final class CommitQueue: Sendable {
                 for job in batch {
                     do {
                         let changes = try job.run(store)
-                        try afterJob?(store, changes)
                         try store.recordChanges(changes, origin: origin)
+                        try afterJob?(store, changes)
                         results.append(.success(changes))
                     } catch {
                         jobFailed = true
@@ -220,8 +221,8 @@ final class CommitQueue: Sendable {
             for job in batch {
                 results.append(try store.inSavepoint { () throws -> [Change] in
                     let changes = try job.run(store)
-                    try afterJob?(store, changes)
                     try store.recordChanges(changes, origin: origin)
+                    try afterJob?(store, changes)
                     return changes
                 })
             }
