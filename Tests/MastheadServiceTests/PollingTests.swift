@@ -5,6 +5,7 @@ import MastheadFormats
 import MastheadHTTP
 import MastheadJSON
 import MastheadService
+@testable import MastheadStorage
 import MastheadTestSupport
 import Synchronization
 import Testing
@@ -153,6 +154,32 @@ struct SignedPollingTests {
         #expect(fake.seen.allSatisfy { $0.refusal == nil })
         #expect(ServiceRouterTests.readable(harness, "ivy", "2020-08", at: "2020-08-02T00:00:00Z") == true)
         #expect(report.summary == "1 due, 1 refreshed (1 by the App Store Server API, 0 by verifyReceipt), 0 without a stored receipt, 0 not polled: no App Store Server API key, 0 failed")
+    }
+
+    /// A status carrying a renewal info and no transaction, beside the polled subscription's,
+    /// changes the history of that subscription's reader: their stored history is written again,
+    /// as the tables now give it.
+    @Test func renewalInfoWithoutATransaction_storesItsReadersHistoryAgain() throws {
+        let fake = try Self.renewingFake()
+        defer { fake.stop() }
+        let renewalInfo = try SignedFixtures.renewal(original: "1000009", autoRenew: false, signed: "2020-07-14T00:00:00Z", expirationIntent: 1)
+        fake.state.withLock { state in
+            state.production.customers[0].statuses.append((originalTransactionId: "1000009", status: 2, signedTransaction: "", signedRenewal: renewalInfo))
+        }
+        let harness = try Self.harness(fake)
+        defer { harness.close() }
+        #expect(harness.call("POST", "/v1/users/ivy/transactions", body: try ServiceHarness.example("table-6-1-signed")).status == 200)
+        let kits = try SignedFixtures.transaction("1000009", original: "1000009", from: "2020-07-01T00:00:00Z", to: "2020-08-01T00:00:00Z", signed: "2020-07-01T00:00:00Z")
+        #expect(harness.call("POST", "/v1/users/kit/transactions", body: Array(SignedFixtures.transactions([kits]).utf8)).status == 200)
+        let store = try SQLiteStore(path: harness.path, readOnly: true)
+        let before = try #require(try store.storedHistoryBytes(forUser: "kit"))
+        let report = try Self.pollThroughTheAPI(harness)
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        let fromTables = try store.historyFromTables(forUser: "kit")
+        #expect(fromTables.renewals.map(\.autoRenewOn) == [false])
+        let stored = try #require(try store.storedHistoryBytes(forUser: "kit"))
+        #expect(stored != before)
+        #expect(stored == StoredHistory.bytes(fromTables))
     }
 
     @Test func signedSubscription_withoutAKey_isReportedNotPolled() throws {

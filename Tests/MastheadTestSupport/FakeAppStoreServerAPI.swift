@@ -25,6 +25,7 @@ public final class FakeAppStoreServerAPI: Sendable {
     public struct Customer: Sendable {
         public var transactionIds: [String]
         public var history: [String]
+        /// Get All Subscription Statuses' items; an empty `signedTransaction` is left out of the answer.
         public var statuses: [(originalTransactionId: String, status: Int, signedTransaction: String, signedRenewal: String)]
 
         /// Creates a customer.
@@ -140,7 +141,8 @@ public final class FakeAppStoreServerAPI: Sendable {
         case ("GET", ["inApps", "v1", "subscriptions"]) where segments.count == 4:
             guard let customer = store.customers.first(where: { $0.transactionIds.contains(segments[3]) }) else { return Self.notFound }
             let items = customer.statuses.map { item in
-                #"{"status": \#(item.status), "originalTransactionId": "\#(item.originalTransactionId)", "signedTransactionInfo": "\#(item.signedTransaction)", "signedRenewalInfo": "\#(item.signedRenewal)"}"#
+                let transaction = item.signedTransaction.isEmpty ? "" : #", "signedTransactionInfo": "\#(item.signedTransaction)""#
+                return #"{"status": \#(item.status), "originalTransactionId": "\#(item.originalTransactionId)"\#(transaction), "signedRenewalInfo": "\#(item.signedRenewal)"}"#
             }
             return Self.json(#"{"environment": "\#(request.pathSegments[0] == "sandbox" ? "Sandbox" : "Production")", "bundleId": "\#(bundleId)", "data": [{"subscriptionGroupIdentifier": "20000001", "lastTransactions": [\#(items.joined(separator: ", "))]}]}"#)
         case ("GET", ["inApps", "v2", "history"]) where segments.count == 4:

@@ -28,7 +28,9 @@ extension EntitlementService {
     /// Applies what Get All Subscription Statuses answered, as version 2 notifications are
     /// applied: the transactions and renewal infos stored (merged under R2.8 and R2.7), each
     /// subscription linked as a notification links it (its user, else the owner of its app
-    /// account token, else left unlinked). Committed before it returns.
+    /// account token, else left unlinked). Committed before it returns; the users whose history
+    /// changed are those linked to any subscription stored, a renewal info without a transaction
+    /// included.
     public func applyPolled(_ statuses: SubscriptionStatuses) throws {
         let now = clock()
         let history = statuses.history
@@ -39,6 +41,13 @@ extension EntitlementService {
         try applyPolledWrite { store in
             try store.save(transactions: history.transactions, renewals: history.renewals)
             var users: Set<ExactKey> = []
+            for environment in Environment.allCases {
+                let originals =
+                    history.transactions.filter { $0.environment == environment }.map(\.originalTransactionId)
+                    + history.renewals.filter { $0.environment == environment }.compactMap(\.originalTransactionId)
+                if originals.isEmpty { continue }
+                users.formUnion(try store.users(linkedTo: originals, environment: environment).map(ExactKey.init))
+            }
             for (environment, originalTransactionId, token) in subscriptions {
                 if let user = try store.linkSubscription(environment: environment, originalTransactionId: originalTransactionId, appAccountToken: token, now: now) {
                     users.insert(ExactKey(user))
