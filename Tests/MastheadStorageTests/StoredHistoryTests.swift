@@ -125,6 +125,45 @@ struct StoredHistoryTests {
         #expect(Set(decoded.grants.map { Array($0.grantId.utf8) }) == [Array(Self.composed.utf8), Array(Self.decomposed.utf8)])
     }
 
+    /// The stored properties of a value, by name, as `Mirror` lists them.
+    static func fields(_ value: Any) -> [String] { Mirror(reflecting: value).children.map { $0.label ?? "?" } }
+
+    /// The format writes every stored property of every type a history holds, and only these: a
+    /// property added to one of them must be written by ``StoredHistory`` (and named here), or a
+    /// stored history would drop it and answer otherwise than the tables.
+    @Test
+    func everyPropertyOfAHistory_isOneTheFormatWrites() throws {
+        var random = SeededGenerator(seed: 21)
+        var history = Self.history(&random, full: true)
+        while history.transactions.isEmpty || history.renewals.isEmpty || history.grants.isEmpty { history = Self.history(&random, full: true) }
+        let transaction = history.transactions[0]
+        let renewal = history.renewals[0]
+        let purchaseTerms = try #require(transaction.terms)
+        let renewalTerms = try #require(renewal.terms)
+        #expect(Self.fields(history) == ["transactions", "renewals", "grants"])
+        #expect(
+            Self.fields(transaction) == [
+                "transactionId", "originalTransactionId", "productId", "purchase", "expires", "cancellation", "revocationType",
+                "revocationPercentage", "isUpgraded", "isTrial", "isIntroductoryOffer", "offer", "environment", "signedDate",
+                "unsignedCancellation", "_terms",
+            ])
+        #expect(
+            Self.fields(renewal) == [
+                "environment", "originalTransactionId", "productId", "autoRenewProductId", "autoRenewOn", "isInBillingRetry",
+                "gracePeriodExpires", "expirationIntent", "evidence", "_terms",
+            ])
+        #expect(Self.fields(purchaseTerms) == ["offer", "appTransactionId", "billingPlanType", "commitment"])
+        #expect(Self.fields(try #require(purchaseTerms.commitment)) == ["billingPeriodNumber", "totalBillingPeriods", "expires", "price"])
+        #expect(Self.fields(purchaseTerms.offer) == ["type", "identifier", "period"])
+        #expect(
+            Self.fields(renewalTerms) == ["appAccountToken", "appTransactionId", "offer", "eligibleWinBackOfferIds", "renewalBillingPlanType", "commitment"])
+        #expect(
+            Self.fields(try #require(renewalTerms.commitment)) == [
+                "autoRenewProductId", "autoRenewStatus", "renewalBillingPlanType", "renewalDate", "renewalPrice",
+            ])
+        #expect(Self.fields(history.grants[0]) == ["grantId", "source", "scope", "start", "end", "revokedAt"])
+    }
+
     /// The problem a refused row's error names, or nil when the bytes were read.
     static func problem(_ bytes: [UInt8]) -> String? {
         do {
