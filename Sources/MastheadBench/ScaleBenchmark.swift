@@ -213,7 +213,7 @@ func residentMemory(_ pid: Int32) -> (rss: Int, peak: Int) {
 
 private func mebibytes(_ bytes: Int) -> String { String(format: "%.0f", Double(bytes) / 1_048_576) }
 
-/// A gauge of the service at `base` (`masthead_cached_users`), or 0 when it cannot be read.
+/// The gauge `name` of the service at `base` (such as `masthead_cached_users`), or 0 when it cannot be read.
 private func gauge(_ name: String, base: String) -> Int {
     var request = URLRequest(url: URL(string: base + "/metrics")!)
     request.setValue("Bearer bench-token", forHTTPHeaderField: "Authorization")

@@ -121,7 +121,7 @@ final class ServiceMetrics: Sendable {
             for outcome in ServiceMetrics.appAccountTokenUpdateOutcomes {
                 lines.append("masthead_app_account_token_updates_total{outcome=\"\(outcome)\"} \(state.appAccountTokenUpdates[outcome, default: 0])")
             }
-            lines += ["# HELP masthead_cached_users Users whose histories and answers are cached (at most maxCachedUsers).",
+            lines += ["# HELP masthead_cached_users Users whose answers are cached (at most maxCachedUsers).",
                       "# TYPE masthead_cached_users gauge", "masthead_cached_users \(cachedUsers)"]
             lines += ["# HELP masthead_cached_check_bytes Heap bytes the cached check bodies take (at most maxCachedCheckBytes).",
                       "# TYPE masthead_cached_check_bytes gauge", "masthead_cached_check_bytes \(cachedCheckBytes)"]
