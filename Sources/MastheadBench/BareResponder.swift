@@ -17,6 +17,8 @@ final class BareResponder: @unchecked Sendable {
     private let stopEvent: Int32
     private let response: [UInt8]
     private let finished = DispatchSemaphore(value: 0)
+    /// The kernel id of its thread, for the thread's CPU time (``CPUTime/thread(_:)``).
+    private(set) var threadId: Int32 = 0
 
     /// One connection's state: how much of `\r\n\r\n` its last bytes matched, and answers the
     /// socket did not take yet.
@@ -45,12 +47,16 @@ final class BareResponder: @unchecked Sendable {
         guard epoll >= 0, stopEvent >= 0 else { fail("bare responder: epoll/eventfd: \(String(cString: strerror(errno)))") }
         watch(listener, writable: false, operation: EPOLL_CTL_ADD)
         watch(stopEvent, writable: false, operation: EPOLL_CTL_ADD)
+        let started = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
+            threadId = currentThreadId()
+            started.signal()
             run()
             finished.signal()
         }
         thread.name = "bare-responder"
         thread.start()
+        started.wait()
     }
 
     /// Stops answering, closes every connection and the listener, and waits for the thread.
@@ -167,27 +173,56 @@ final class BareResponder: @unchecked Sendable {
     }
 }
 
+/// The kernel id of the calling thread, from the `/proc/thread-self` link (`PID/task/TID`); 0
+/// when it cannot be read.
+private func currentThreadId() -> Int32 {
+    var link = [CChar](repeating: 0, count: 64)
+    let count = readlink("/proc/thread-self", &link, link.count - 1)
+    guard count > 0 else { return 0 }
+    let text = String(decoding: link[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return text.split(separator: "/").last.flatMap { Int32($0) } ?? 0
+}
+
 /// Measures the bare responder answering the download check's own response bytes with the same
-/// wrk settings as the check's `wrk -t1` run, and prints both with their ratios.
-func compareWithBareResponder(checkURL: String, arguments: [String], check: WrkResult) {
+/// wrk settings as the check's `wrk -t1` run, and prints both with their ratios: of their rates,
+/// latencies, and CPU time a request (`checkCPU`, the server's over the check's run, against the
+/// responder thread's over its own), which says what rate the check's own work allows whatever
+/// else the machine runs.
+func compareWithBareResponder(checkURL: String, arguments: [String], check: WrkResult, checkCPU: CPUTime?) {
     guard let response = fetchWholeResponse(checkURL) else { fail("the download check did not answer 200") }
     let bare = BareResponder(response: response)
     defer { bare.stop() }
+    let before = CPUTime.thread(bare.threadId)
     let peer = wrk(arguments + ["http://127.0.0.1:\(bare.port)/v1/users/reader-1/issues/the-monthly/2020-06?at=2020-12-01T00:00:00Z"])
+    let peerCPU = CPUTime.thread(bare.threadId).flatMap { after in before.map { after - $0 } }
     print("")
     print("The download check against a bare epoll responder answering the same \(response.count) bytes (one thread, no parsing), `wrk \(arguments.joined(separator: " "))`:")
     print("")
-    print("| | requests/s | p50 | p99 |")
-    print("|---|---|---|---|")
-    print("| download check (1 event loop) | \(check.requestsPerSecond) | \(check.p50) | \(check.p99) |")
-    print("| bare responder | \(peer.requestsPerSecond) | \(peer.p50) | \(peer.p99) |")
+    print("| | requests/s | p50 | p99 | CPU µs a request (user + system) |")
+    print("|---|---|---|---|---|")
+    print("| download check (1 event loop) | \(check.requestsPerSecond) | \(check.p50) | \(check.p99) | \(perRequest(checkCPU, check)) |")
+    print("| bare responder | \(peer.requestsPerSecond) | \(peer.p50) | \(peer.p99) | \(perRequest(peerCPU, peer)) |")
     func ratio(_ mine: Double?, _ theirs: Double?) -> String {
         guard let mine, let theirs, theirs > 0 else { return "?" }
         return String(format: "%.2f×", mine / theirs)
     }
+    let cpuRatio = ratio(cpuMicroseconds(peerCPU, peer), cpuMicroseconds(checkCPU, check))
     print(
-        "| check / bare | \(ratio(Double(check.requestsPerSecond), Double(peer.requestsPerSecond))) | \(ratio(check.p50Microseconds, peer.p50Microseconds)) | \(ratio(check.p99Microseconds, peer.p99Microseconds)) |"
+        "| check / bare | \(ratio(Double(check.requestsPerSecond), Double(peer.requestsPerSecond))) | \(ratio(check.p50Microseconds, peer.p50Microseconds)) | \(ratio(check.p99Microseconds, peer.p99Microseconds)) | bare / check \(cpuRatio): the rate the check's CPU allows |"
     )
+}
+
+/// The CPU time a request of a wrk run took, in microseconds; nil without both figures.
+private func cpuMicroseconds(_ cpu: CPUTime?, _ run: WrkResult) -> Double? {
+    guard let cpu, let requests = run.requests, requests > 0 else { return nil }
+    return cpu.total * 1e6 / Double(requests)
+}
+
+/// "total (user + system)" in microseconds a request, or "?".
+private func perRequest(_ cpu: CPUTime?, _ run: WrkResult) -> String {
+    guard let cpu, let requests = run.requests, requests > 0 else { return "?" }
+    let scale = 1e6 / Double(requests)
+    return String(format: "%.2f (%.2f + %.2f)", cpu.total * scale, cpu.user * scale, cpu.system * scale)
 }
 
 /// The whole response (head and body, as sent) to a GET of `url` on a loopback port with the

@@ -51,7 +51,9 @@ func runServiceBenchmark(_ options: BenchOptions, masthead: String) throws {
     let duration = "\(options.seconds)s"
     let checkURL = base + "/v1/users/reader-1/issues/the-monthly/2020-06?at=2020-12-01T00:00:00Z"
     let checkArguments = ["-t1", "-c32", "-d" + duration, "--latency", "-H", "Authorization: Bearer bench-token"]
+    let serverCPU = CPUTime.process(server.process.processIdentifier)
     let checkOneThread = wrk(checkArguments + [checkURL])
+    let checkCPU = CPUTime.process(server.process.processIdentifier).flatMap { after in serverCPU.map { after - $0 } }
     let check = wrk(["-t2", "-c32", "-d" + duration, "--latency", "-H", "Authorization: Bearer bench-token", checkURL])
     let ingest = wrk(["-t2", "-c32", "-d" + duration, "--latency", "-s", script, base + "/v1/notifications/app-store"])
     let health = wrk(["-t2", "-c32", "-d" + duration, "--latency", base + "/health"])
@@ -63,7 +65,7 @@ func runServiceBenchmark(_ options: BenchOptions, masthead: String) throws {
     print(ingest.row("POST notification, 200 after commit", threads: 2))
     print(health.row("GET /health (fixed body)", threads: 2))
     if let failures = ingest.text.split(separator: "\n").first(where: { $0.hasPrefix("non-200 answers:") }) { print(failures) }
-    compareWithBareResponder(checkURL: checkURL, arguments: checkArguments, check: checkOneThread)
+    compareWithBareResponder(checkURL: checkURL, arguments: checkArguments, check: checkOneThread, checkCPU: checkCPU)
     if let cluster = options.postgreSQL { try runTwoInstances(options, masthead: masthead, cluster: cluster, script: script) }
 }
 
@@ -153,6 +155,10 @@ struct WrkResult {
     var p50: String { value(after: "50%") ?? "?" }
     var p99: String { value(after: "99%") ?? "?" }
     var non2xx: String { value(after: "Non-2xx or 3xx responses:") ?? "0" }
+    /// The requests answered in the run (wrk's "N requests in …" line).
+    var requests: Int? {
+        text.split(separator: "\n").first { $0.contains(" requests in ") }.flatMap { Int($0.split(separator: " ").first ?? "") }
+    }
 
     func value(after label: String) -> String? {
         for line in text.split(separator: "\n") {
