@@ -12,8 +12,9 @@ enum ReceiptsLine {
     enum Content {
         /// A verifyReceipt response.
         case receipt(UnsafeJSONValue)
-        /// Signed transactions and renewal info, still to verify.
-        case signed(signedTransactions: [String], signedRenewalInfos: [String])
+        /// Signed transactions and renewal info, still to verify: the line's two arrays of tokens
+        /// (each nil when left out), read where they lie in the line.
+        case signed(signedTransactions: UnsafeJSONValue?, signedRenewalInfos: UnsafeJSONValue?)
         /// No purchases: the line carries grants only.
         case none
     }
@@ -41,7 +42,7 @@ enum ReceiptsLine {
     ///   notification's `signedPayload`, or with a member that is not an array of tokens.
     static func content(_ root: UnsafeJSONValue) throws(FormatError) -> Content {
         let receipt = root.member("receipt")
-        switch try SignedDataDocument.read(root) {
+        switch try SignedDataDocument.readInPlace(root) {
         case nil:
             if let receipt { return .receipt(receipt) }
             guard root.member("grants") != nil else { throw FormatError.missingField(path: receiptPath, line: 1) }

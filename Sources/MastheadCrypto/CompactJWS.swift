@@ -75,13 +75,13 @@ struct CompactJWS {
         guard dots.count == 2 else {
             throw .malformedToken(part: .token, reason: "has \(dots.count + 1) parts; a compact JWS has 3 (header.payload.signature)")
         }
-        let headerText = UnsafeBufferPointer(rebasing: token[..<dots[0]])
+        let headerText = UnsafeBufferPointer(rebasing: token[..<dots.first])
         // A header met before was decoded and checked then: the same bytes give the same result.
         let known = headers?.header(headerText)
         let headerBytes = known == nil ? try CompactJWS.decode(headerText, .header) : []
-        payload = try CompactJWS.decode(UnsafeBufferPointer(rebasing: token[(dots[0] + 1)..<dots[1]]), .payload)
-        signature = try CompactJWS.decode(UnsafeBufferPointer(rebasing: token[(dots[1] + 1)...]), .signature)
-        signingInputLength = dots[1]
+        payload = try CompactJWS.decode(UnsafeBufferPointer(rebasing: token[(dots.first + 1)..<dots.second]), .payload)
+        signature = try CompactJWS.decode(UnsafeBufferPointer(rebasing: token[(dots.second + 1)...]), .signature)
+        signingInputLength = dots.second
 
         let headerJSON = known == nil ? try CompactJWS.object(headerBytes, .header) : nil
         payloadObject = try CompactJWS.object(payload, .payload)
@@ -101,16 +101,20 @@ struct CompactJWS {
         }
     }
 
-    /// The offset of every dot in `token`, in order, found with `memchr` (a token of three parts
-    /// has exactly two).
-    private static func dots(in token: UnsafeBufferPointer<UInt8>) -> [Int] {
-        var dots: [Int] = []
-        dots.reserveCapacity(2)
+    /// How many dots `token` holds and the offsets of the first two (0 when absent), found with
+    /// `memchr` (a token of three parts has exactly two).
+    private static func dots(in token: UnsafeBufferPointer<UInt8>) -> (count: Int, first: Int, second: Int) {
+        var dots = (count: 0, first: 0, second: 0)
         guard let start = token.baseAddress else { return dots }
         var index = 0
         while index < token.count, let found = memchr(start + index, Int32(UInt8(ascii: ".")), token.count - index) {
             let dot = UnsafeRawPointer(found) - UnsafeRawPointer(start)
-            dots.append(dot)
+            switch dots.count {
+            case 0: dots.first = dot
+            case 1: dots.second = dot
+            default: break
+            }
+            dots.count += 1
             index = dot + 1
         }
         return dots

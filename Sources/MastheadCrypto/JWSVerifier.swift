@@ -73,8 +73,9 @@ public struct JWSVerifier: Sendable {
         return try verified.get()
     }
 
-    /// Verifies the compact JWS whose UTF-8 bytes `token` points at; see ``verify(_:now:)``.
-    private func verify(bytes token: UnsafeBufferPointer<UInt8>, now: () -> Int64) throws(SignatureError) -> VerifiedJWS {
+    /// Verifies the compact JWS whose UTF-8 bytes `token` points at, read in place (nothing of
+    /// it is kept but copies); see ``verify(_:now:)``.
+    package func verify(bytes token: UnsafeBufferPointer<UInt8>, now: () -> Int64) throws(SignatureError) -> VerifiedJWS {
         let jws = try CompactJWS(parsing: token, headers: headers)
         let instant = jws.signedDate ?? now()
         let key = jws.header.chain
@@ -131,6 +132,11 @@ extension JWSVerifier {
     /// - Returns: the payload as the shape check parsed it (a JSON object).
     /// - Throws: ``SignatureError`` for a token of the wrong shape.
     public static func unverifiedPayload(utf8 token: [UInt8]) throws(SignatureError) -> JSONValue {
+        try CompactJWS(parsing: token).payloadObject
+    }
+
+    /// ``unverifiedPayload(utf8:)`` of the token whose UTF-8 bytes `token` points at, read in place.
+    package static func unverifiedPayload(bytes token: UnsafeBufferPointer<UInt8>) throws(SignatureError) -> JSONValue {
         try CompactJWS(parsing: token).payloadObject
     }
 }

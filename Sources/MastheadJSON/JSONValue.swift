@@ -87,6 +87,7 @@ public struct JSONValue: Sendable {
 
     // MARK: Decoding helpers
 
+    @usableFromInline
     static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
         let length = text.utf8CodeUnitCount
         guard bytes.count == length else { return false }

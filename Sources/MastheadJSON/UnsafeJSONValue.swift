@@ -174,7 +174,9 @@
     @inlinable package var utf8Count: Int { hasEscapes ? string.utf8.count : length }
 
     /// Whether the key equals `name`: a length check for most names, then a byte comparison.
-    @usableFromInline package static func == (key: UnsafeJSONKey, name: StaticString) -> Bool {
+    /// Inlinable, so that a reader matching a key against many names pays a call only for
+    /// names of the key's length.
+    @inlinable package static func == (key: UnsafeJSONKey, name: StaticString) -> Bool {
         if key.hasEscapes { return key.string == name.description }
         guard key.length == name.utf8CodeUnitCount else { return false }
         return JSONValue.equal(UnsafeBufferPointer(start: key.start, count: key.length), name)

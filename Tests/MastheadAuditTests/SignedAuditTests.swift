@@ -79,6 +79,29 @@ struct SignedAuditTests {
         #expect(inputs.contains { $0.label == "signed data" && $0.value == "2 user(s), signatures NOT verified (trusted as verified at ingest)" })
     }
 
+    @Test func tokensWithEscapes_decideAsWritten_andNonTokens_areRejectedWithTheirPath() throws {
+        let fixture = try AuditFixture()
+        defer { fixture.remove() }
+        // Tokens are read where they lie in the line; one written with escapes is read decoded.
+        let escaped = try Self.line("bob").replacingOccurrences(of: ".", with: #"\u002e"#)
+        #expect(escaped.contains(#"\u002e"#))
+        let plainPath = try fixture.file("plain.jsonl", [try Self.line("alice"), try Self.line("bob")])
+        let escapedPath = try fixture.file("escaped.jsonl", [
+            try Self.line("alice"), escaped, try Self.line("carol") { $0[1] = "" },
+            try Self.line("dave").replacingOccurrences(of: #""signedRenewalInfos":["#, with: #""signedRenewalInfos":[7,"#),
+        ])
+        let plain = try AuditFixture.run(
+            AuditConfiguration(catalog: AuditFixture.catalog, source: .receipts(path: plainPath), instants: Self.at, signedData: try Self.verifying()))
+        let read = try AuditFixture.run(
+            AuditConfiguration(catalog: AuditFixture.catalog, source: .receipts(path: escapedPath), instants: Self.at, signedData: try Self.verifying()))
+        #expect(read.sink.bytes == plain.sink.bytes)
+        #expect(read.sink.rejected == [
+            "\(escapedPath):3: invalid value \"\" at $.signedTransactions[1] (line 1): expected a signed token (a non-empty string)",
+            "\(escapedPath):4: invalid value 7 at $.signedRenewalInfos[0] (line 1): expected a signed token (a non-empty string)",
+        ])
+        #expect((read.result.summary.signedLines, read.result.summary.rejectedLines) == (2, 2))
+    }
+
     @Test func receiptAndSignedData_onOneLine_orANotification_areRejected() throws {
         let fixture = try AuditFixture()
         defer { fixture.remove() }

@@ -1,6 +1,6 @@
 public import Masthead
 public import MastheadCrypto
-import MastheadJSON
+package import MastheadJSON
 
 /// Apple's signed data taken in as the engine's values, in the order Apple's library checks it:
 /// the token's chain and signature (``MastheadCrypto/JWSVerifier``), then the app it is for
@@ -46,6 +46,11 @@ public struct SignedDataVerifier: Sendable {
 
     /// Verifies and reads a signed transaction (`Transaction.jwsRepresentation`) found at `path`.
     public func transaction(_ token: String, path: String) throws(FormatError) -> SignedTransaction {
+        try SignedDataVerifier.withBytes(of: token) { (bytes) throws(FormatError) in try transaction(bytes: bytes, path: path) }
+    }
+
+    /// Verifies and reads the signed transaction whose UTF-8 bytes `token` points at.
+    private func transaction(bytes token: UnsafeBufferPointer<UInt8>, path: String) throws(FormatError) -> SignedTransaction {
         let payload = try payload(of: token, path: path)
         let signed = try decoder.transaction(payload, path: path)
         try app.check(signed.payload, path: path)
@@ -54,6 +59,11 @@ public struct SignedDataVerifier: Sendable {
 
     /// Verifies and reads a signed renewal info found at `path`.
     public func renewal(_ token: String, path: String) throws(FormatError) -> SignedRenewal {
+        try SignedDataVerifier.withBytes(of: token) { (bytes) throws(FormatError) in try renewal(bytes: bytes, path: path) }
+    }
+
+    /// Verifies and reads the signed renewal info whose UTF-8 bytes `token` points at.
+    private func renewal(bytes token: UnsafeBufferPointer<UInt8>, path: String) throws(FormatError) -> SignedRenewal {
         let payload = try payload(of: token, path: path)
         let signed = try decoder.renewal(payload, path: path)
         try app.check(signed.payload, path: path)
@@ -65,7 +75,8 @@ public struct SignedDataVerifier: Sendable {
     /// (bundle id, App Apple ID, environment). Its payload has no `signedDate`, so its chain is
     /// judged at ``now``.
     public func appTransaction(_ token: String, path: String) throws(FormatError) -> JWSAppTransactionDecodedPayload {
-        let payload = try JWSAppTransactionDecodedPayload(try payload(of: token, path: path), path: path)
+        let object = try SignedDataVerifier.withBytes(of: token) { (bytes) throws(FormatError) in try self.payload(of: bytes, path: path) }
+        let payload = try JWSAppTransactionDecodedPayload(object, path: path)
         try app.check(payload, path: path)
         return payload
     }
@@ -73,7 +84,8 @@ public struct SignedDataVerifier: Sendable {
     /// Verifies and reads a version 2 notification's `signedPayload` found at `path`, and the
     /// signed transaction and renewal info its `data` carries.
     public func notification(_ signedPayload: String, path: String) throws(FormatError) -> SignedNotification {
-        let payload = try ResponseBodyV2DecodedPayload(try self.payload(of: signedPayload, path: path), path: path)
+        let object = try SignedDataVerifier.withBytes(of: signedPayload) { (bytes) throws(FormatError) in try self.payload(of: bytes, path: path) }
+        let payload = try ResponseBodyV2DecodedPayload(object, path: path)
         try app.check(payload, path: path)
         let data = JSONPath.member(path, "data")
         let transaction = try payload.data?.signedTransactionInfo.map { (token) throws(FormatError) in
@@ -101,16 +113,53 @@ public struct SignedDataVerifier: Sendable {
         return PurchaseHistory(transactions: transactions, renewals: renewals)
     }
 
-    /// The payload of `token`, parsed, once its chain and signature are trusted.
-    private func payload(of token: String, path: String) throws(FormatError) -> JSONValue {
+    /// Verifies and reads every token of a signed-transactions document read in place
+    /// (``SignedDataDocument/readInPlace(_:path:)``) at `path`, each from the bytes of its line
+    /// where they lie (copied only for a token written with escapes); as
+    /// ``history(signedTransactions:signedRenewalInfos:path:)``, one refused token refuses the whole document.
+    package func history(signedTransactions: UnsafeJSONValue?, signedRenewalInfos: UnsafeJSONValue?, path: String) throws(FormatError) -> PurchaseHistory {
+        var transactions: [Transaction] = []
+        if let signedTransactions {
+            let array = JSONPath.member(path, "signedTransactions")
+            for (index, token) in signedTransactions.elements.enumerated() {
+                let at = JSONPath.element(array, index)
+                transactions += try SignedDataVerifier.withBytes(of: token) { (bytes) throws(FormatError) in try transaction(bytes: bytes, path: at) }.transactions
+            }
+        }
+        var renewals: [RenewalInfo] = []
+        if let signedRenewalInfos {
+            let array = JSONPath.member(path, "signedRenewalInfos")
+            for (index, token) in signedRenewalInfos.elements.enumerated() {
+                let at = JSONPath.element(array, index)
+                renewals.append(try SignedDataVerifier.withBytes(of: token) { (bytes) throws(FormatError) in try renewal(bytes: bytes, path: at) }.renewal)
+            }
+        }
+        return PurchaseHistory(transactions: transactions, renewals: renewals)
+    }
+
+    /// The payload of the token whose UTF-8 bytes `token` points at, parsed, once its chain and
+    /// signature are trusted.
+    private func payload(of token: UnsafeBufferPointer<UInt8>, path: String) throws(FormatError) -> JSONValue {
         do {
             switch trust {
-            case .verifySignatures(let verifier): return try verifier.verify(token, now: { now().milliseconds }).payloadObject
-            case .trustedAlready: return try JWSVerifier.unverifiedPayload(utf8: Array(token.utf8))
+            case .verifySignatures(let verifier): return try verifier.verify(bytes: token, now: { now().milliseconds }).payloadObject
+            case .trustedAlready: return try JWSVerifier.unverifiedPayload(bytes: token)
             }
         } catch {
             throw FormatError.signatureRefused(path: path, reason: error)
         }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `token`, read in place.
+    private static func withBytes<R>(of token: String, _ body: (UnsafeBufferPointer<UInt8>) throws(FormatError) -> R) throws(FormatError) -> R {
+        var token = token
+        return try token.withUTF8 { bytes in Result { () throws(FormatError) in try body(bytes) } }.get()
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the string `token` (a token ``SignedDataDocument``
+    /// checked), read in place unless it is written with escapes.
+    private static func withBytes<R>(of token: UnsafeJSONValue, _ body: (UnsafeBufferPointer<UInt8>) throws(FormatError) -> R) throws(FormatError) -> R {
+        try token.withStringBytes { bytes in Result { () throws(FormatError) in try body(bytes) } }!.get()
     }
 }
 
