@@ -16,8 +16,8 @@ extension StorePrimitives {
         return try historyFromTables(forUser: userId)
     }
 
-    /// The user's row in `users` joined with their `user_histories` row: no row for a user never
-    /// seen, a NULL history for one without a stored history. The database without the table
+    /// The user's row in `users` with their `user_histories` row's history: no row for a user
+    /// never seen, a NULL history for one without a stored history. The database without the table
     /// answers ``KnownUserHistory/notStored`` without a statement.
     public func knownUserHistory(_ userId: String) throws(StorageError) -> KnownUserHistory {
         guard storesHistories else { return .notStored }
@@ -125,7 +125,7 @@ extension StorePrimitives {
 enum StoredHistorySQL {
     static let read = "SELECT history FROM user_histories WHERE user_id = $1"
     /// One row for a known user, its history NULL when they have no row of `user_histories`.
-    static let readKnown = "SELECT h.history FROM users u LEFT JOIN user_histories h ON h.user_id = u.user_id WHERE u.user_id = $1"
+    static let readKnown = "SELECT (SELECT history FROM user_histories WHERE user_id = $1) FROM users WHERE user_id = $1"
     static let write = """
         INSERT INTO user_histories (user_id, history) VALUES ($1, $2)
         ON CONFLICT (user_id) DO UPDATE SET history = excluded.history
