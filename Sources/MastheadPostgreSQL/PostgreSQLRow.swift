@@ -51,6 +51,11 @@ public struct PostgreSQLRow {
         return try bytesValue(index)
     }
 
+    /// Column `index` as `bytea`'s bytes, or nil for NULL.
+    public func optionalBytes(_ index: Int32) throws(PostgreSQLError) -> [UInt8]? {
+        try require(index, [PostgreSQLType.bytea], orNull: true) ? try bytesValue(index) : nil
+    }
+
     /// Column `index` as the value it holds: NULL, an integer, a boolean, text or bytes.
     public func value(_ index: Int32) throws(PostgreSQLError) -> PostgreSQLValue {
         if isNull(index) { return .null }

@@ -48,6 +48,11 @@ public struct Row {
         return try blobValue(index)
     }
 
+    /// Column `index` as a blob's bytes, or nil for NULL.
+    public func optionalBlob(_ index: Int32) throws(SQLiteError) -> [UInt8]? {
+        try require(index, SQLITE_BLOB, orNull: true) ? try blobValue(index) : nil
+    }
+
     /// Column `index` as the value it holds, which must be NULL, an integer, text or a blob.
     public func value(_ index: Int32) throws(SQLiteError) -> SQLValue {
         switch sqlite3_column_type(handle, index) {

@@ -16,6 +16,18 @@ extension StorePrimitives {
         return try historyFromTables(forUser: userId)
     }
 
+    /// The user's row in `users` with their `user_histories` row's history: no row for a user
+    /// never seen, a NULL history for one without a stored history. The database without the table
+    /// answers ``KnownUserHistory/notStored`` without a statement.
+    public func knownUserHistory(_ userId: String) throws(StorageError) -> KnownUserHistory {
+        guard storesHistories else { return .notStored }
+        guard let row = try firstRow(StoredHistorySQL.readKnown, [.text(userId)], { row throws(Row.Failure) in try row.optionalBytes(0) }) else {
+            return .unknownUser
+        }
+        guard let bytes = row, let history = try StoredHistory.history(bytes, userId: userId) else { return .notStored }
+        return .stored(history)
+    }
+
     /// The bytes of the user's `user_histories` row, nil without one.
     public func storedHistoryBytes(forUser userId: String) throws(StorageError) -> [UInt8]? {
         try firstRow(StoredHistorySQL.read, [.text(userId)]) { row throws(Row.Failure) in try row.bytes(0) }
@@ -112,6 +124,8 @@ extension StorePrimitives {
 /// The statements of a user's stored history, the same in every dialect.
 enum StoredHistorySQL {
     static let read = "SELECT history FROM user_histories WHERE user_id = $1"
+    /// One row for a known user, its history NULL when they have no row of `user_histories`.
+    static let readKnown = "SELECT (SELECT history FROM user_histories WHERE user_id = $1) FROM users WHERE user_id = $1"
     static let write = """
         INSERT INTO user_histories (user_id, history) VALUES ($1, $2)
         ON CONFLICT (user_id) DO UPDATE SET history = excluded.history

@@ -19,6 +19,12 @@ public protocol StoreReader: AnyObject {
     /// the user's stored history when a write stored it, in one read (``StorePrimitives/history(forUser:)``).
     func history(forUser userId: String) throws(StorageError) -> PurchaseHistory
 
+    /// Whether a user has been seen and, when they have, their stored history, in one statement
+    /// (one snapshot without a transaction): ``KnownUserHistory/notStored`` when their history is
+    /// to be read from the tables. A row that is not a whole history throws
+    /// ``StorageError/storedHistory(userId:problem:)``.
+    func knownUserHistory(_ userId: String) throws(StorageError) -> KnownUserHistory
+
     /// The publisher's grants of a user (R17), by grant id (byte order); the same as their
     /// history's ``PurchaseHistory/grants``.
     func grants(forUser userId: String) throws(StorageError) -> [Grant]

@@ -22,6 +22,8 @@ public protocol StoreRow {
     func optionalBool(_ index: Int32) throws(Failure) -> Bool?
     /// Column `index` as bytes (not NULL).
     func bytes(_ index: Int32) throws(Failure) -> [UInt8]
+    /// Column `index` as bytes, or nil for NULL.
+    func optionalBytes(_ index: Int32) throws(Failure) -> [UInt8]?
     /// The error for column `index` holding `value`, which the schema does not allow (`expected` says what it allows).
     func unexpected(_ index: Int32, value: String, expected: String) -> Failure
 }
@@ -30,6 +32,8 @@ extension Row: StoreRow {
     public typealias Failure = SQLiteError
 
     public func bytes(_ index: Int32) throws(SQLiteError) -> [UInt8] { try blob(index) }
+
+    public func optionalBytes(_ index: Int32) throws(SQLiteError) -> [UInt8]? { try optionalBlob(index) }
 
     public func unexpected(_ index: Int32, value: String, expected: String) -> SQLiteError {
         .columnValue(column: columnName(index), value: value, expected: expected, sql: sql)

@@ -154,10 +154,16 @@ public final class EntitlementService: Sendable {
 
     // MARK: Reading
 
-    /// A user's purchase history, read from the database (the cache keeps none), or nil for a user never seen.
+    /// A user's purchase history, read from the database (the cache keeps none), or nil for a user
+    /// never seen: one statement answers both from the user's stored history
+    /// (``StoreReader/knownUserHistory(_:)``); without one, the tables are read in a snapshot.
     func history(forUser userId: String) throws -> PurchaseHistory? {
         catchUp()
-        return try readKnownUser(userId) { store in try store.history(forUser: userId) }
+        switch try reader.withLock({ reader throws(StorageError) in try reader.store.knownUserHistory(userId) }) {
+        case .unknownUser: return nil
+        case .stored(let history): return history
+        case .notStored: return try readKnownUser(userId) { store in try store.history(forUser: userId) }
+        }
     }
 
     /// What `read` answers about a user, read from the database in one snapshot (so it includes
