@@ -96,15 +96,11 @@ extension StoredHistory {
 
         mutating func count(_ count: Int) { int32(Int32(truncatingIfNeeded: count)) }
 
-        mutating func int32(_ number: Int32) {
-            let bits = UInt32(bitPattern: number)
-            for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt32(shift))) }
-        }
+        /// Its 4 bytes, little-endian, appended at once.
+        mutating func int32(_ number: Int32) { withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) } }
 
-        mutating func int64(_ number: Int64) {
-            let bits = UInt64(bitPattern: number)
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        }
+        /// Its 8 bytes, little-endian, appended at once.
+        mutating func int64(_ number: Int64) { withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) } }
 
         mutating func flag(_ flag: Bool) { bytes.append(flag ? 1 : 0) }
 
