@@ -25,6 +25,10 @@ public protocol StoreReader: AnyObject {
     /// ``StorageError/storedHistory(userId:problem:)``.
     func knownUserHistory(_ userId: String) throws(StorageError) -> KnownUserHistory
 
+    /// The user's history read from the tables it is stored in, never from a stored row: what
+    /// to read after ``knownUserHistory(_:)`` answered ``KnownUserHistory/notStored``.
+    func historyFromTables(forUser userId: String) throws(StorageError) -> PurchaseHistory
+
     /// The publisher's grants of a user (R17), by grant id (byte order); the same as their
     /// history's ``PurchaseHistory/grants``.
     func grants(forUser userId: String) throws(StorageError) -> [Grant]

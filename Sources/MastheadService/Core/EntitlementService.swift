@@ -162,7 +162,7 @@ public final class EntitlementService: Sendable {
         switch try reader.withLock({ reader throws(StorageError) in try reader.store.knownUserHistory(userId) }) {
         case .unknownUser: return nil
         case .stored(let history): return history
-        case .notStored: return try readKnownUser(userId) { store in try store.history(forUser: userId) }
+        case .notStored: return try readKnownUser(userId) { store in try store.historyFromTables(forUser: userId) }
         }
     }
 
